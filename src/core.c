@@ -1,0 +1,81 @@
+// Error recording, logging, allocation and timing shared by every module.
+//
+// The last error is thread-local so that concurrent worlds in different
+// threads do not clobber each other's messages. The log sink is process-wide.
+#define _POSIX_C_SOURCE 200809L
+#include "core.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static _Thread_local char last_error[1024];
+static ipcc_log_fn *log_fn;
+static void *log_user;
+
+const char *ipcc_status_name(ipcc_status status) {
+    switch (status) {
+    case IPCC_OK: return "IPCC_OK";
+    case IPCC_WARN_NOT_CONVERGED: return "IPCC_WARN_NOT_CONVERGED";
+    case IPCC_ERR_INVALID_ARGUMENT: return "IPCC_ERR_INVALID_ARGUMENT";
+    case IPCC_ERR_IO: return "IPCC_ERR_IO";
+    case IPCC_ERR_PARSE: return "IPCC_ERR_PARSE";
+    case IPCC_ERR_MESH: return "IPCC_ERR_MESH";
+    case IPCC_ERR_NO_MEMORY: return "IPCC_ERR_NO_MEMORY";
+    case IPCC_ERR_SOLVER: return "IPCC_ERR_SOLVER";
+    case IPCC_ERR_INFEASIBLE: return "IPCC_ERR_INFEASIBLE";
+    }
+    return "IPCC_UNKNOWN_STATUS";
+}
+
+const char *ipcc_last_error(void) { return last_error; }
+
+void ipcc_clear_error(void) { last_error[0] = '\0'; }
+
+ipcc_status ipcc_fail(ipcc_status status, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+void ipcc_set_log(ipcc_log_fn *fn, void *user) {
+    log_fn = fn;
+    log_user = user;
+}
+
+void ipcc_log(ipcc_log_level level, const char *fmt, ...) {
+    if (!log_fn) return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    log_fn(level, msg, log_user);
+}
+
+void ipcc_assert_failed(const char *expr, const char *file, int line) {
+    fprintf(stderr, "ipcc: assertion failed: %s (%s:%d)\n", expr, file, line);
+    abort();
+}
+
+int ipcc_reserve(void **buf, int *capacity, int count, size_t size) {
+    if (count <= *capacity) return 0;
+    int cap = *capacity > 0 ? *capacity : 16;
+    while (cap < count) cap = cap > (1 << 29) ? count : 2 * cap;
+    void *p = realloc(*buf, (size_t)cap * size);
+    if (!p) return -1;
+    *buf = p;
+    *capacity = cap;
+    return 0;
+}
+
+double ipcc_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+const char *ipcc_version(void) { return IPCC_VERSION_STRING; }

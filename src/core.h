@@ -1,0 +1,44 @@
+/// Internal helpers shared by every module: error recording, logging,
+/// allocation and timing. Not part of the public API.
+#ifndef IPCC_CORE_H
+#define IPCC_CORE_H
+
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "ipcc/base.h"
+
+#if defined(__GNUC__)
+#define IPCC_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define IPCC_PRINTF(a, b)
+#endif
+
+/// Record `status` with a formatted message for ipcc_last_error(); returns status.
+ipcc_status ipcc_fail(ipcc_status status, const char *fmt, ...) IPCC_PRINTF(2, 3);
+
+/// Send a formatted message to the installed log sink (no-op without one).
+void ipcc_log(ipcc_log_level level, const char *fmt, ...) IPCC_PRINTF(2, 3);
+
+/// Programmer-error check (tier 1). Aborts with file and line; define
+/// IPCC_ASSERT before including to override.
+#ifndef IPCC_ASSERT
+void ipcc_assert_failed(const char *expr, const char *file, int line);
+#define IPCC_ASSERT(c) ((c) ? (void)0 : ipcc_assert_failed(#c, __FILE__, __LINE__))
+#endif
+
+/// free() that nulls the pointer.
+#define IPCC_FREE(p) \
+    do {             \
+        free(p);     \
+        (p) = NULL;  \
+    } while (0)
+
+/// Grow *buf to hold at least `count` elements of `size` bytes (amortized
+/// doubling). Returns 0 on success, -1 when out of memory (*buf unchanged).
+int ipcc_reserve(void **buf, int *capacity, int count, size_t size);
+
+/// Monotonic wall clock, seconds.
+double ipcc_now(void);
+
+#endif

@@ -1,0 +1,34 @@
+/// Sparse symmetric positive definite solves with CHOLMOD (supernodal).
+/// The only module that includes cholmod.h.
+///
+/// The symbolic analysis (fill-reducing ordering, supernodes) is reused while
+/// the matrix's pattern_version and dimension are unchanged.
+#ifndef IPCC_LINEAR_SOLVER_H
+#define IPCC_LINEAR_SOLVER_H
+
+#include "sparse.h"
+
+typedef struct ipcc_linear_solver ipcc_linear_solver;
+
+typedef struct ipcc_linear_solver_stats {
+    int analyses;        ///< symbolic analyses done so far
+    int factorizations;  ///< numeric factorizations done so far
+    double time_analyze; ///< wall seconds, cumulative
+    double time_factor;  ///< wall seconds, cumulative
+    double time_solve;   ///< wall seconds, cumulative
+} ipcc_linear_solver_stats;
+
+/// NULL on OOM or if CHOLMOD fails to start.
+ipcc_linear_solver *ipcc_linear_solver_create(void);
+/// Factorize A + shift*I (shift >= 0; entries are added to the diagonal on the
+/// fly, A is not modified; the diagonal must be present in A's pattern).
+/// Returns 0 on success, 1 if the matrix is not positive definite, -1 on
+/// other CHOLMOD failure (out of memory).
+int ipcc_linear_solver_factorize(ipcc_linear_solver *s, const ipcc_csc *A, double shift);
+/// Solve with the last successful factorization: x = (A + shift I)^-1 b.
+/// x and b may alias. Returns 0 or -1.
+int ipcc_linear_solver_solve(ipcc_linear_solver *s, const double *b, double *x);
+ipcc_linear_solver_stats ipcc_linear_solver_get_stats(const ipcc_linear_solver *s);
+void ipcc_linear_solver_destroy(ipcc_linear_solver *s);
+
+#endif

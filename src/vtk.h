@@ -1,0 +1,30 @@
+/// VTK XML writers (UnstructuredGrid .vtu, Collection .pvd). The only module
+/// that knows VTK's formats. Files are written to "<path>.tmp", fsync'ed and
+/// renamed over <path>, so a reader never sees a partial file.
+#ifndef IPCC_VTK_H
+#define IPCC_VTK_H
+
+#include "ipcc/base.h"
+
+/// What one .vtu frame holds.
+typedef struct ipcc_vtk_frame {
+    int num_points;
+    const double *points;       ///< 3 * num_points
+    int num_tets;
+    const int *tets;            ///< 4 * num_tets, written as VTK_TETRA (10)
+    int num_point_fields;
+    const char *const *point_field_names;   ///< each field has 3 components per point
+    const double *const *point_fields;      ///< 3 * num_points each
+    int num_cell_fields;
+    const char *const *cell_field_names;    ///< Int32, one per cell
+    const int *const *cell_fields;          ///< num_tets each
+} ipcc_vtk_frame;
+
+/// Write an UnstructuredGrid .vtu (binary appended, raw, UInt64 headers).
+ipcc_status ipcc_vtk_write_vtu(const char *path, const ipcc_vtk_frame *frame);
+
+/// Write a .pvd collection listing `count` datasets (file names relative to
+/// the .pvd's folder) with their times.
+ipcc_status ipcc_vtk_write_pvd(const char *path, int count, const double *times, const char *const *files);
+
+#endif

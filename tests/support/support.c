@@ -1,0 +1,73 @@
+// Test support: tolerant comparisons and central-difference derivative checks.
+#include "support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void ipcc_test_assert_near(double a, double b, double atol, double rtol, const char *ea, const char *eb,
+                           const char *file, int line) {
+    double tol = atol + rtol * fmax(fabs(a), fabs(b));
+    if (!(fabs(a - b) <= tol)) {
+        print_error("%s = %.17g is not near %s = %.17g (|diff| = %.3g > tol %.3g)\n", ea, a, eb, b, fabs(a - b),
+                    tol);
+        _fail(file, line);
+    }
+}
+
+void ipcc_test_fd_gradient(int n, const double *x, ipcc_test_scalar_fn *f, void *ctx, double h, double *g_fd) {
+    double xp[n];
+    memcpy(xp, x, sizeof(double) * (size_t)n);
+    for (int i = 0; i < n; ++i) {
+        xp[i] = x[i] + h;
+        double fp = f(xp, ctx);
+        xp[i] = x[i] - h;
+        double fm = f(xp, ctx);
+        xp[i] = x[i];
+        g_fd[i] = (fp - fm) / (2 * h);
+    }
+}
+
+void ipcc_test_fd_hessian(int n, const double *x, ipcc_test_vector_fn *grad, void *ctx, double h, double *H_fd) {
+    double xp[n], gp[n], gm[n];
+    memcpy(xp, x, sizeof(double) * (size_t)n);
+    for (int j = 0; j < n; ++j) {
+        xp[j] = x[j] + h;
+        grad(xp, ctx, gp);
+        xp[j] = x[j] - h;
+        grad(xp, ctx, gm);
+        xp[j] = x[j];
+        for (int i = 0; i < n; ++i) H_fd[i * n + j] = (gp[i] - gm[i]) / (2 * h);
+    }
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) {
+            double s = 0.5 * (H_fd[i * n + j] + H_fd[j * n + i]);
+            H_fd[i * n + j] = H_fd[j * n + i] = s;
+        }
+}
+
+double ipcc_test_rel_error(int n, const double *a, const double *b, double floor) {
+    double num = 0, den = floor;
+    for (int i = 0; i < n; ++i) {
+        num = fmax(num, fabs(a[i] - b[i]));
+        den = fmax(den, fabs(b[i]));
+    }
+    return num / den;
+}
+
+static unsigned long long rng_state = 0x9E3779B97F4A7C15ull;
+
+void ipcc_test_seed(unsigned long long seed) { rng_state = seed ? seed : 0x9E3779B97F4A7C15ull; }
+
+double ipcc_test_random(double lo, double hi) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return lo + (hi - lo) * (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+const char *ipcc_test_data_path(const char *name) {
+    static char buf[4096];
+    snprintf(buf, sizeof buf, "%s/%s", IPCC_TEST_DATA, name);
+    return buf;
+}

@@ -1,0 +1,37 @@
+/// Test support: tolerant comparisons and central-difference derivative checks.
+#ifndef IPCC_TEST_SUPPORT_H
+#define IPCC_TEST_SUPPORT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <cmocka.h>
+
+/// Scalar function of an n-vector; `ctx` is the caller's data.
+typedef double ipcc_test_scalar_fn(const double *x, void *ctx);
+/// Vector function (gradient) of an n-vector into g[n].
+typedef void ipcc_test_vector_fn(const double *x, void *ctx, double *g);
+
+/// Fail the test unless |a - b| <= atol + rtol * max(|a|, |b|).
+#define assert_near(a, b, atol, rtol) \
+    ipcc_test_assert_near((a), (b), (atol), (rtol), #a, #b, __FILE__, __LINE__)
+void ipcc_test_assert_near(double a, double b, double atol, double rtol, const char *ea, const char *eb,
+                           const char *file, int line);
+
+/// Central-difference gradient of f at x with step h: g_fd[n].
+void ipcc_test_fd_gradient(int n, const double *x, ipcc_test_scalar_fn *f, void *ctx, double h, double *g_fd);
+/// Central-difference Jacobian of grad at x: H_fd[n*n], row-major, symmetrized.
+void ipcc_test_fd_hessian(int n, const double *x, ipcc_test_vector_fn *grad, void *ctx, double h, double *H_fd);
+
+/// Relative error |a - b|_inf / max(|b|_inf, floor), for comparing arrays.
+double ipcc_test_rel_error(int n, const double *a, const double *b, double floor);
+
+/// Uniform random double in [lo, hi) from a deterministic xorshift generator.
+double ipcc_test_random(double lo, double hi);
+void ipcc_test_seed(unsigned long long seed);
+
+/// Path of a file in tests/data (static buffer).
+const char *ipcc_test_data_path(const char *name);
+
+#endif
