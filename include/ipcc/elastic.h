@@ -59,7 +59,7 @@ void ipcc_elastic_tet_hessian(ipcc_material_model model, double mu, double lambd
 
 /// Project a symmetric n x n row-major matrix (n <= 12) to the nearest PSD
 /// matrix in the Frobenius norm (negative eigenvalues set to zero), in place.
-/// Uses LAPACKE dsyevd with stack workspace; no heap allocation.
+/// Uses LAPACKE dsyev with stack workspace; no heap allocation.
 void ipcc_project_psd(int n, double *A);
 
 #ifdef __cplusplus

@@ -122,6 +122,8 @@ int ipcc_world_step_count(const ipcc_world *world);
 double ipcc_world_time_step(const ipcc_world *world);
 /// L, the diagonal of the bounding box of all bodies at t = 0 (metres).
 double ipcc_world_bbox_diagonal(const ipcc_world *world);
+/// Total elastic (strain) energy of the current state, J (+inf if inverted).
+double ipcc_world_elastic_energy(const ipcc_world *world);
 /// 1 if vertex i is currently prescribed by a Dirichlet condition.
 bool ipcc_world_vertex_is_prescribed(const ipcc_world *world, int vertex);
 

@@ -1,0 +1,52 @@
+# Quick start:  make demo   (install missing Debian packages when root, build Release, run the beam scene)
+#               make test   (build with sanitizers and run the whole ctest/cmocka suite)
+# Under CI=true warnings are errors and tests labelled "slow" are skipped.
+
+BUILD_DIR   ?= build
+JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
+DEPS        := cmake make gcc pkg-config libsuitesparse-dev liblapacke-dev libopenblas-dev libcmocka-dev libcjson-dev
+TEST_DEPS   := python3-vtk9
+DEMO_SCENE  ?= examples/beam.json
+DEMO_OUT    ?= out/beam
+
+ifeq ($(CI),true)
+  WERROR      := -DIPCC_WERROR=ON
+  CTEST_FLAGS += -LE slow
+endif
+
+.PHONY: demo test test-all deps test-deps release debug bench clean format
+
+demo: deps release
+	$(BUILD_DIR)/release/ipcc run $(DEMO_SCENE) -o $(DEMO_OUT)
+	@echo "Open $(DEMO_OUT)/frames.pvd in ParaView."
+
+test: deps test-deps debug
+	cd $(BUILD_DIR)/test && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
+
+# Everything, including the slow scenes.
+test-all: deps test-deps debug
+	cd $(BUILD_DIR)/test && ctest --output-on-failure -j $(JOBS)
+
+release:
+	cmake -S . -B $(BUILD_DIR)/release -DCMAKE_BUILD_TYPE=Release -DIPCC_BUILD_TESTS=OFF $(WERROR)
+	cmake --build $(BUILD_DIR)/release -j $(JOBS)
+
+debug:
+	cmake -S . -B $(BUILD_DIR)/test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIPCC_SANITIZE=ON $(WERROR)
+	cmake --build $(BUILD_DIR)/test -j $(JOBS)
+
+# Install missing Debian packages (as root), or print the command to do it.
+deps:
+	@scripts/install-deps.sh $(DEPS)
+
+test-deps:
+	@scripts/install-deps.sh $(TEST_DEPS)
+
+bench: deps release
+	bench/run.sh
+
+format:
+	clang-format -i src/*.c src/*.h src/cli/*.c include/ipcc/*.h tests/*.c tests/support/*.c tests/support/*.h
+
+clean:
+	rm -rf $(BUILD_DIR)

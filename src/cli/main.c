@@ -1,0 +1,193 @@
+// The ipcc command-line tool.
+//
+//   ipcc run SCENE [-o DIR] [--steps N] [--quiet | --verbose]
+//   ipcc --help | --version
+//
+// Exit codes: 0 success; 1 bad usage or bad input (scene, mesh, output
+// directory); 2 the solver failed (the frames written so far stay valid);
+// 3 the run finished but some steps hit newton.max_iterations.
+// Everything is validated (scene, meshes, materials, initial state) before
+// the output directory is touched, so a bad run never clobbers earlier output.
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipcc/ipcc.h"
+
+enum { EXIT_USAGE = 1, EXIT_SOLVER = 2, EXIT_UNCONVERGED = 3 };
+
+static int verbosity = 1; // 0 quiet, 1 normal, 2 verbose
+
+static void print_usage(FILE *f) {
+    fputs("usage: ipcc run SCENE [-o DIR] [--steps N] [--quiet | --verbose]\n"
+          "       ipcc --help | --version\n"
+          "\n"
+          "Simulate soft bodies with Incremental Potential Contact.\n"
+          "\n"
+          "commands:\n"
+          "  run SCENE      simulate a JSON scene (docs/scene-format.md) and write VTK frames\n"
+          "\n"
+          "run options:\n"
+          "  -o, --output DIR   output directory (default: the scene's output.directory, or \"out\")\n"
+          "  --steps N          stop after N steps (default: duration / time_step)\n"
+          "  -q, --quiet        print only warnings, errors and the summary\n"
+          "  -v, --verbose      also print informational messages from the library\n"
+          "\n"
+          "output: DIR/frame_NNNNNN.vtu (one per frame), DIR/frames.pvd (open in ParaView),\n"
+          "        DIR/stats.csv (one row per step)\n"
+          "exit codes: 0 ok, 1 bad usage or input, 2 solver failure, 3 unconverged steps\n",
+          f);
+}
+
+static void log_to_stderr(ipcc_log_level level, const char *message, void *user) {
+    (void)user;
+    static const char *names[] = {"error", "warning", "info", "debug"};
+    if ((int)level >= 2 && verbosity < 2) return;
+    fprintf(stderr, "ipcc: %s: %s\n", names[level], message);
+}
+
+static int fail(int code, const char *what) {
+    fprintf(stderr, "ipcc: error: %s%s%s\n", what, *ipcc_last_error() ? ": " : "", ipcc_last_error());
+    return code;
+}
+
+static int parse_int(const char *s, long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end) return -1;
+    *out = v;
+    return 0;
+}
+
+static int cmd_run(int argc, char **argv) {
+    const char *scene_path = NULL, *out_dir = NULL;
+    long max_steps = -1;
+    for (int i = 0; i < argc; ++i) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            if (++i >= argc) return fprintf(stderr, "ipcc: error: %s needs a directory\n", a), EXIT_USAGE;
+            out_dir = argv[i];
+        } else if (!strcmp(a, "--steps")) {
+            if (++i >= argc || parse_int(argv[i], &max_steps) != 0 || max_steps < 0)
+                return fprintf(stderr, "ipcc: error: --steps needs a non-negative integer\n"), EXIT_USAGE;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            verbosity = 0;
+        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            verbosity = 2;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "ipcc: error: unknown option '%s' (see ipcc --help)\n", a);
+            return EXIT_USAGE;
+        } else if (!scene_path) {
+            scene_path = a;
+        } else {
+            fprintf(stderr, "ipcc: error: unexpected argument '%s'\n", a);
+            return EXIT_USAGE;
+        }
+    }
+    if (!scene_path) {
+        fprintf(stderr, "ipcc: error: run needs a scene file\n");
+        print_usage(stderr);
+        return EXIT_USAGE;
+    }
+
+    // Validate everything before touching the output directory.
+    ipcc_scene *scene = NULL;
+    if (ipcc_scene_load(scene_path, &scene) != IPCC_OK) return fail(EXIT_USAGE, "cannot load scene");
+    ipcc_world *world = NULL;
+    if (ipcc_scene_create_world(scene, &world) != IPCC_OK) {
+        ipcc_scene_destroy(scene);
+        return fail(EXIT_USAGE, "invalid scene");
+    }
+    double h = scene->world.time_step;
+    long steps = scene->world.integrator == IPCC_STATIC && scene->duration <= h
+                     ? 1
+                     : (long)ceil(scene->duration / h - 1e-9);
+    if (max_steps >= 0 && max_steps < steps) steps = max_steps;
+    if (!out_dir) out_dir = scene->output_directory ? scene->output_directory : "out";
+    double fps = scene->output_fps;
+
+    ipcc_output *output = NULL;
+    int code = 0;
+    if (ipcc_output_open(out_dir, &output) != IPCC_OK || ipcc_output_write_frame(output, world) != IPCC_OK) {
+        code = fail(EXIT_USAGE, "cannot write output");
+        goto done;
+    }
+    if (verbosity >= 1)
+        printf("ipcc %s: %s: %d bodies, %d vertices, %d tets, h = %g s, %ld steps -> %s/\n", ipcc_version(),
+               scene_path, ipcc_world_num_bodies(world), ipcc_world_num_vertices(world), ipcc_world_num_tets(world),
+               h, steps, out_dir);
+
+    long unconverged = 0, newton_total = 0;
+    double wall = 0;
+    int next_frame = 1;
+    for (long s = 0; s < steps; ++s) {
+        ipcc_step_stats st;
+        ipcc_status status = ipcc_world_step(world, &st);
+        if (status < 0) {
+            code = fail(EXIT_SOLVER, "simulation failed");
+            break;
+        }
+        newton_total += st.newton_iterations;
+        wall += st.time_total;
+        if (!st.converged) {
+            unconverged++;
+            fprintf(stderr,
+                    "ipcc: warning: step %d (t = %.6g s) did not converge in %d Newton iterations "
+                    "(|p|_inf = %.3g m)\n",
+                    st.step, st.time, st.newton_iterations, st.residual);
+        }
+        if (verbosity >= 1)
+            printf("step %6d  t %10.5f s  newton %3d  line-search %3d  wall %8.4f s%s\n", st.step, st.time,
+                   st.newton_iterations, st.line_search_steps, st.time_total, st.converged ? "" : "  UNCONVERGED");
+        if (ipcc_output_write_stats(output, &st) != IPCC_OK) {
+            code = fail(EXIT_USAGE, "cannot write stats");
+            break;
+        }
+        // A frame every step, or whenever t passes the next multiple of 1/fps.
+        bool frame = fps <= 0 || s + 1 == steps;
+        while (fps > 0 && st.time >= next_frame / fps - 1e-9 * h) {
+            frame = true;
+            next_frame++;
+        }
+        if (frame && ipcc_output_write_frame(output, world) != IPCC_OK) {
+            code = fail(EXIT_USAGE, "cannot write frame");
+            break;
+        }
+        fflush(stdout);
+    }
+    long done_steps = ipcc_world_step_count(world);
+    printf("summary: %ld steps, %.6g s simulated, %d frames, %.3f s wall (%.4f s/step), %.2f Newton "
+           "iterations/step, %ld unconverged steps; output in %s/\n",
+           done_steps, ipcc_world_time(world), ipcc_output_frame_count(output), wall,
+           done_steps ? wall / done_steps : 0.0, done_steps ? (double)newton_total / done_steps : 0.0, unconverged,
+           out_dir);
+    if (code == 0 && unconverged > 0) code = EXIT_UNCONVERGED;
+done:
+    ipcc_output_close(output);
+    ipcc_world_destroy(world);
+    ipcc_scene_destroy(scene);
+    return code;
+}
+
+int main(int argc, char **argv) {
+    ipcc_set_log(log_to_stderr, NULL);
+    if (argc < 2) {
+        print_usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("ipcc %s\n", ipcc_version());
+        return 0;
+    }
+    if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+    fprintf(stderr, "ipcc: error: unknown command '%s' (see ipcc --help)\n", cmd);
+    return EXIT_USAGE;
+}

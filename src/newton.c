@@ -1,0 +1,224 @@
+// Projected Newton with a filtered backtracking line search.
+//
+// Each iteration (IPC paper, Li et al. 2020, Alg. 1 without the contact parts):
+//   1. E, g, H = objective.evaluate(x)       H already PSD-projected per block
+//   2. solve H p = -g over the unknowns       CHOLMOD, symbolic analysis reused
+//   3. stop if |p|_inf <= tolerance           (IPC's criterion, tol * L * h)
+//   4. alpha = min(1, objective.max_step(x, p))   step filter: inversion, CCD
+//   5. backtrack alpha /= 2 until E(x + alpha p) <= E(x)
+//
+// Failure modes. A Hessian that CHOLMOD reports as not positive definite
+// (projected blocks are PSD, so this means a singular system, e.g. a static
+// solve with a free rigid mode) is retried with a diagonal shift growing by
+// 100x from 1e-10 * max|diag|; after that a diagonally scaled gradient step
+// is used. A line search that cannot decrease the energy before alpha <
+// 1e-12 ends the solve as "not converged" with the last accepted iterate,
+// which is always feasible, since x only ever moves to points whose energy
+// is finite and whose whole segment passed the step filter.
+//
+// Memory: every buffer is grow-only and kept in the ipcc_newton object, so
+// once a step's sizes are known the loop does not allocate (CHOLMOD's
+// numeric factorization reuses its factor storage while the pattern holds).
+#include "newton.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core.h"
+#include "linear_solver.h"
+
+struct ipcc_newton {
+    ipcc_triplets triplets;
+    ipcc_csc hessian;
+    ipcc_linear_solver *solver;
+    double *gradient, *p, *x_trial, *rhs, *p_unknowns, *history;
+    int cap_dofs, cap_unknowns, cap_history;
+};
+
+ipcc_newton *ipcc_newton_create(void) {
+    ipcc_newton *nw = calloc(1, sizeof *nw);
+    if (!nw) return NULL;
+    nw->solver = ipcc_linear_solver_create();
+    if (!nw->solver) {
+        free(nw);
+        return NULL;
+    }
+    return nw;
+}
+
+void ipcc_newton_destroy(ipcc_newton *nw) {
+    if (!nw) return;
+    ipcc_triplets_free(&nw->triplets);
+    ipcc_csc_free(&nw->hessian);
+    ipcc_linear_solver_destroy(nw->solver);
+    free(nw->gradient);
+    free(nw->p);
+    free(nw->x_trial);
+    free(nw->rhs);
+    free(nw->p_unknowns);
+    free(nw->history);
+    free(nw);
+}
+
+const double *ipcc_newton_residual_history(const ipcc_newton *nw) { return nw->history; }
+
+static int reserve_buffers(ipcc_newton *nw, int num_dofs, int num_unknowns, int max_iterations) {
+    if (num_dofs > nw->cap_dofs) {
+        double *a = realloc(nw->gradient, sizeof(double) * (size_t)num_dofs);
+        if (!a) return -1;
+        nw->gradient = a;
+        a = realloc(nw->p, sizeof(double) * (size_t)num_dofs);
+        if (!a) return -1;
+        nw->p = a;
+        a = realloc(nw->x_trial, sizeof(double) * (size_t)num_dofs);
+        if (!a) return -1;
+        nw->x_trial = a;
+        nw->cap_dofs = num_dofs;
+    }
+    if (num_unknowns > nw->cap_unknowns) {
+        double *a = realloc(nw->rhs, sizeof(double) * (size_t)num_unknowns);
+        if (!a) return -1;
+        nw->rhs = a;
+        a = realloc(nw->p_unknowns, sizeof(double) * (size_t)num_unknowns);
+        if (!a) return -1;
+        nw->p_unknowns = a;
+        nw->cap_unknowns = num_unknowns;
+    }
+    if (max_iterations > nw->cap_history) {
+        double *a = realloc(nw->history, sizeof(double) * (size_t)max_iterations);
+        if (!a) return -1;
+        nw->history = a;
+        nw->cap_history = max_iterations;
+    }
+    return 0;
+}
+
+// Largest |diagonal entry| of the upper-triangular CSC matrix (the diagonal
+// is the last stored entry of each column when present).
+static double max_abs_diagonal(const ipcc_csc *A) {
+    double m = 0;
+    for (int j = 0; j < A->n; ++j) {
+        int last = A->colptr[j + 1] - 1;
+        if (last >= A->colptr[j] && A->rowind[last] == j) m = fmax(m, fabs(A->val[last]));
+    }
+    return m;
+}
+
+// Fallback direction p = -g / max(|H_jj|, floor): a scaled gradient step.
+static void diagonal_direction(const ipcc_csc *A, const double *rhs, double *p) {
+    double floor = fmax(1e-300, 1e-12 * max_abs_diagonal(A));
+    for (int j = 0; j < A->n; ++j) {
+        double d = 0;
+        int last = A->colptr[j + 1] - 1;
+        if (last >= A->colptr[j] && A->rowind[last] == j) d = fabs(A->val[last]);
+        p[j] = rhs[j] / fmax(d, floor);
+    }
+}
+
+// Solve H p = rhs, shifting the diagonal if H is not positive definite.
+static ipcc_status solve_direction(ipcc_newton *nw, ipcc_newton_result *r) {
+    ipcc_csc *A = &nw->hessian;
+    double t0 = ipcc_now();
+    int rc = ipcc_linear_solver_factorize(nw->solver, A, 0.0);
+    double shift = 1e-10 * fmax(max_abs_diagonal(A), 1e-300);
+    for (int attempt = 0; rc == 1 && attempt < 8; ++attempt, shift *= 100) {
+        r->fallbacks++;
+        rc = ipcc_linear_solver_factorize(nw->solver, A, shift);
+    }
+    double t1 = ipcc_now();
+    r->time_factorization += t1 - t0;
+    if (rc < 0) return ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD factorization failed (out of memory?)");
+    if (rc == 1) {
+        r->fallbacks++;
+        diagonal_direction(A, nw->rhs, nw->p_unknowns);
+        return IPCC_OK;
+    }
+    if (ipcc_linear_solver_solve(nw->solver, nw->rhs, nw->p_unknowns) != 0)
+        return ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD solve failed");
+    r->time_solve += ipcc_now() - t1;
+    return IPCC_OK;
+}
+
+ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const ipcc_newton_params *params,
+                              int num_dofs, const int *dof_map, int num_unknowns, double *x,
+                              ipcc_newton_result *result) {
+    IPCC_ASSERT(nw && obj && params && dof_map && x && params->max_iterations >= 1);
+    ipcc_newton_result r = {0};
+    if (reserve_buffers(nw, num_dofs, num_unknowns, params->max_iterations) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory in Newton buffers (%d unknowns)", num_unknowns);
+
+    double *g = nw->gradient, *p = nw->p, *xt = nw->x_trial;
+    double energy = INFINITY;
+    ipcc_status status = IPCC_OK;
+    for (;;) {
+        // 1. Energy, gradient and projected Hessian.
+        double t0 = ipcc_now();
+        ipcc_triplets_clear(&nw->triplets);
+        energy = obj->evaluate(obj->ctx, x, g, &nw->triplets);
+        if (!isfinite(energy)) {
+            status = r.iterations == 0
+                         ? ipcc_fail(IPCC_ERR_INFEASIBLE,
+                                     "Newton started from an infeasible state (energy %g)", energy)
+                         : ipcc_fail(IPCC_ERR_SOLVER, "energy became non-finite during Newton");
+            break;
+        }
+        if (ipcc_csc_assemble(&nw->hessian, &nw->triplets, num_unknowns) != 0) {
+            status = ipcc_fail(IPCC_ERR_NO_MEMORY, "Hessian assembly failed: %s", ipcc_last_error());
+            break;
+        }
+        for (int d = 0; d < num_dofs; ++d)
+            if (dof_map[d] >= 0) nw->rhs[dof_map[d]] = -g[d];
+        r.time_assembly += ipcc_now() - t0;
+        if (num_unknowns == 0) {
+            r.converged = true;
+            break;
+        }
+
+        // 2. Direction.
+        status = solve_direction(nw, &r);
+        if (status != IPCC_OK) break;
+        double pmax = 0;
+        for (int d = 0; d < num_dofs; ++d) {
+            p[d] = dof_map[d] >= 0 ? nw->p_unknowns[dof_map[d]] : 0.0;
+            pmax = fmax(pmax, fabs(p[d]));
+        }
+        if (!isfinite(pmax)) {
+            status = ipcc_fail(IPCC_ERR_SOLVER, "Newton direction is not finite");
+            break;
+        }
+        nw->history[r.iterations] = pmax;
+        r.iterations++;
+        r.residual = pmax;
+
+        // 3. Convergence (IPC: |p|_inf <= tol * L * h, scaled by the caller).
+        if (pmax <= params->tolerance) {
+            r.converged = true;
+            break;
+        }
+        if (r.iterations >= params->max_iterations) break;
+
+        // 4-5. Filtered backtracking line search.
+        t0 = ipcc_now();
+        double alpha = fmin(1.0, obj->max_step(obj->ctx, x, p));
+        double slack = 1e-14 * fabs(energy);
+        bool accepted = false;
+        while (alpha >= 1e-12) {
+            for (int d = 0; d < num_dofs; ++d)
+                xt[d] = x[d] + alpha * p[d];
+            double e = obj->energy(obj->ctx, xt);
+            r.line_search_steps++;
+            if (isfinite(e) && e <= energy + slack) {
+                accepted = true;
+                break;
+            }
+            alpha *= 0.5;
+        }
+        r.time_line_search += ipcc_now() - t0;
+        if (!accepted) break; // x stays at the last feasible iterate
+        memcpy(x, xt, sizeof(double) * (size_t)num_dofs);
+    }
+    if (status == IPCC_OK && !r.converged) status = IPCC_WARN_NOT_CONVERGED;
+    r.energy = energy;
+    if (result) *result = r;
+    return status;
+}

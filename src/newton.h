@@ -1,0 +1,61 @@
+/// Projected Newton with a filtered backtracking line search, over an
+/// objective that knows its own feasibility (IPC paper, Alg. 1).
+///
+/// The objective works on the full position vector x (3n doubles). A dof map
+/// selects the unknowns: dof_map[d] is the unknown index of dof d, or -1 if
+/// d is prescribed (Dirichlet) and so removed from the system. The objective
+/// writes Hessian triplets directly in unknown indices; prescribed dofs never
+/// appear. Contact (later) adds energy terms and tightens `max_step` with CCD;
+/// Newton itself does not change.
+#ifndef IPCC_NEWTON_H
+#define IPCC_NEWTON_H
+
+#include <stdbool.h>
+
+#include "ipcc/base.h"
+#include "sparse.h"
+
+typedef struct ipcc_objective {
+    void *ctx;
+    /// Energy at x; +INFINITY if x is infeasible (an inverted tet, ...).
+    double (*energy)(void *ctx, const double *x);
+    /// Energy, full gradient (3n, overwritten) and Hessian triplets in unknown
+    /// indices (appended to a cleared list), PSD-projected per block.
+    double (*evaluate)(void *ctx, const double *x, double *gradient, ipcc_triplets *hessian);
+    /// Largest alpha in (0, 1] such that the whole segment x + [0, alpha] p is
+    /// feasible (positive tet volumes; later, no intersection).
+    double (*max_step)(void *ctx, const double *x, const double *p);
+} ipcc_objective;
+
+typedef struct ipcc_newton_params {
+    double tolerance;   ///< absolute: converged when |p|_inf <= tolerance (metres)
+    int max_iterations; ///< >= 1
+} ipcc_newton_params;
+
+typedef struct ipcc_newton_result {
+    int iterations;        ///< Newton directions computed
+    int line_search_steps; ///< energy evaluations in line searches
+    int fallbacks;         ///< factorizations retried with a diagonal shift
+    double energy;         ///< at the returned x
+    double residual;       ///< |p|_inf of the last direction
+    bool converged;
+    double time_assembly, time_factorization, time_solve, time_line_search; ///< wall seconds
+} ipcc_newton_result;
+
+typedef struct ipcc_newton ipcc_newton;
+
+ipcc_newton *ipcc_newton_create(void);
+void ipcc_newton_destroy(ipcc_newton *nw);
+
+/// Minimize the objective from x (feasible, updated in place). `num_dofs` =
+/// 3n, `num_unknowns` = number of dofs with dof_map >= 0.
+/// Returns IPCC_OK, IPCC_WARN_NOT_CONVERGED (x holds the last iterate), or
+/// IPCC_ERR_SOLVER / IPCC_ERR_NO_MEMORY / IPCC_ERR_INFEASIBLE (x unchanged).
+ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const ipcc_newton_params *params,
+                              int num_dofs, const int *dof_map, int num_unknowns, double *x,
+                              ipcc_newton_result *result);
+
+/// |p|_inf of each iteration of the last solve (result.iterations entries).
+const double *ipcc_newton_residual_history(const ipcc_newton *nw);
+
+#endif

@@ -1,0 +1,332 @@
+// VTK XML writers: UnstructuredGrid (.vtu) frames and a Collection (.pvd).
+//
+// This is the only file that knows VTK's formats. A .vtu is written as
+// version 1.0 with header_type="UInt64" and every array in one raw appended
+// block: after the '_' that opens <AppendedData encoding="raw">, each array
+// is a UInt64 byte count followed by that many bytes, and each DataArray's
+// `offset` counts bytes from the first byte after the '_'. The data are in
+// the host's byte order, which byte_order declares (probed at run time), so
+// double arrays go to the file untouched and a reader sees the same bits.
+// Block order: point fields, cell fields, Points (Float64 x3), connectivity
+// (Int64), offsets (Int64), types (UInt8, 10 = VTK_TETRA).
+//
+// Integer arrays that need conversion (int -> Int64 connectivity, the
+// generated offsets and types, int -> Int32 cell fields) are streamed through
+// a fixed stack buffer, so a frame allocates nothing proportional to the mesh.
+//
+// Atomicity: everything is written to "<path>.tmp" in the same folder,
+// flushed, fsync'ed, closed and only then rename()d over <path>, so a reader
+// (ParaView, a crash, a kill) sees either the old file or the complete new
+// one. Every write is checked; the first failure (ENOSPC, EFBIG, EIO...)
+// stops the writing, removes the temporary and returns IPCC_ERR_IO naming the
+// file and strerror, leaving any existing <path> untouched. A temporary we did
+// not create (fopen failed, e.g. "<path>.tmp" is a directory) is never
+// removed. After the rename the folder is fsync'ed, best effort.
+//
+// Names (fields, files) are XML-escaped. Non-finite times in a .pvd are
+// rejected (IPCC_ERR_INVALID_ARGUMENT): VTK readers cannot parse them.
+#include "vtk.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core.h"
+
+#define VTK_TETRA 10
+#define VTK_CHUNK 512 // elements per conversion chunk (4 KiB of Int64)
+
+/// A file being written atomically. `err` holds the first errno met (sticky).
+typedef struct vtk_file {
+    const char *path;
+    char *tmp;
+    FILE *fp;
+    int err;
+} vtk_file;
+
+static const char *host_byte_order(void) {
+    const uint16_t probe = 1;
+    unsigned char first;
+    memcpy(&first, &probe, 1);
+    return first ? "LittleEndian" : "BigEndian";
+}
+
+static ipcc_status vtk_open(vtk_file *f, const char *path) {
+    memset(f, 0, sizeof *f);
+    f->path = path;
+    size_t n = strlen(path);
+    f->tmp = malloc(n + 5);
+    if (!f->tmp) return ipcc_fail(IPCC_ERR_NO_MEMORY, "vtk: out of memory writing '%s'", path);
+    memcpy(f->tmp, path, n);
+    memcpy(f->tmp + n, ".tmp", 5);
+    f->fp = fopen(f->tmp, "wb");
+    if (!f->fp) {
+        int e = errno;
+        ipcc_status s = ipcc_fail(IPCC_ERR_IO, "vtk: cannot write '%s': cannot create '%s': %s", path, f->tmp,
+                                  strerror(e));
+        IPCC_FREE(f->tmp);
+        return s;
+    }
+    return IPCC_OK;
+}
+
+static void vtk_note_error(vtk_file *f) {
+    if (!f->err) f->err = errno ? errno : EIO;
+}
+
+static void vtk_put(vtk_file *f, const void *data, size_t bytes) {
+    if (f->err || bytes == 0) return;
+    errno = 0;
+    if (fwrite(data, 1, bytes, f->fp) != bytes) vtk_note_error(f);
+}
+
+static void vtk_printf(vtk_file *f, const char *fmt, ...) IPCC_PRINTF(2, 3);
+static void vtk_printf(vtk_file *f, const char *fmt, ...) {
+    if (f->err) return;
+    va_list ap;
+    va_start(ap, fmt);
+    errno = 0;
+    if (vfprintf(f->fp, fmt, ap) < 0) vtk_note_error(f);
+    va_end(ap);
+}
+
+/// Write `s` as an XML attribute value (escaping & < > " ').
+static void vtk_put_escaped(vtk_file *f, const char *s) {
+    const char *run = s;
+    for (; *s; s++) {
+        const char *ent = NULL;
+        switch (*s) {
+        case '&': ent = "&amp;"; break;
+        case '<': ent = "&lt;"; break;
+        case '>': ent = "&gt;"; break;
+        case '"': ent = "&quot;"; break;
+        case '\'': ent = "&apos;"; break;
+        default: continue;
+        }
+        vtk_put(f, run, (size_t)(s - run));
+        vtk_put(f, ent, strlen(ent));
+        run = s + 1;
+    }
+    vtk_put(f, run, (size_t)(s - run));
+}
+
+/// fsync the folder holding `path` so the rename itself is durable (best effort).
+static void vtk_sync_folder(const char *path) {
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash) {
+        strcpy(dir, ".");
+    } else if (slash == path) {
+        strcpy(dir, "/");
+    } else {
+        size_t n = (size_t)(slash - path);
+        if (n >= sizeof dir) return;
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+    }
+    int fd = open(dir, O_RDONLY);
+    if (fd < 0) return;
+    (void)fsync(fd);
+    close(fd);
+}
+
+/// Drop a failed write: close and remove the temporary we created.
+static void vtk_abort(vtk_file *f) {
+    if (f->fp) fclose(f->fp);
+    f->fp = NULL;
+    if (f->tmp) remove(f->tmp);
+    IPCC_FREE(f->tmp);
+}
+
+/// Flush, fsync, close and rename over the target; on any failure abort.
+static ipcc_status vtk_commit(vtk_file *f) {
+    if (!f->err) {
+        errno = 0;
+        if (fflush(f->fp) != 0 || ferror(f->fp)) vtk_note_error(f);
+    }
+    if (!f->err && fsync(fileno(f->fp)) != 0) vtk_note_error(f);
+    if (!f->err) {
+        FILE *fp = f->fp;
+        f->fp = NULL;
+        errno = 0;
+        if (fclose(fp) != 0) vtk_note_error(f);
+    }
+    if (!f->err && rename(f->tmp, f->path) != 0) {
+        int e = errno;
+        ipcc_status s =
+            ipcc_fail(IPCC_ERR_IO, "vtk: cannot rename '%s' to '%s': %s", f->tmp, f->path, strerror(e));
+        vtk_abort(f);
+        return s;
+    }
+    if (f->err) {
+        ipcc_status s = ipcc_fail(IPCC_ERR_IO, "vtk: cannot write '%s' (via '%s'): %s", f->path, f->tmp,
+                                  strerror(f->err));
+        vtk_abort(f);
+        return s;
+    }
+    IPCC_FREE(f->tmp);
+    vtk_sync_folder(f->path);
+    return IPCC_OK;
+}
+
+static void vtk_put_header(vtk_file *f, uint64_t bytes) { vtk_put(f, &bytes, sizeof bytes); }
+
+static void vtk_put_ints_as_int64(vtk_file *f, const int *v, int64_t n) {
+    int64_t buf[VTK_CHUNK];
+    for (int64_t i = 0; i < n; i += VTK_CHUNK) {
+        int64_t m = n - i < VTK_CHUNK ? n - i : VTK_CHUNK;
+        for (int64_t k = 0; k < m; k++)
+            buf[k] = v[i + k];
+        vtk_put(f, buf, (size_t)m * sizeof buf[0]);
+    }
+}
+
+static void vtk_put_ints_as_int32(vtk_file *f, const int *v, int64_t n) {
+    int32_t buf[VTK_CHUNK];
+    for (int64_t i = 0; i < n; i += VTK_CHUNK) {
+        int64_t m = n - i < VTK_CHUNK ? n - i : VTK_CHUNK;
+        for (int64_t k = 0; k < m; k++)
+            buf[k] = (int32_t)v[i + k];
+        vtk_put(f, buf, (size_t)m * sizeof buf[0]);
+    }
+}
+
+/// offsets[c] = 4 * (c + 1): the end of cell c in the connectivity array.
+static void vtk_put_tet_offsets(vtk_file *f, int64_t num_tets) {
+    int64_t buf[VTK_CHUNK];
+    for (int64_t i = 0; i < num_tets; i += VTK_CHUNK) {
+        int64_t m = num_tets - i < VTK_CHUNK ? num_tets - i : VTK_CHUNK;
+        for (int64_t k = 0; k < m; k++)
+            buf[k] = 4 * (i + k + 1);
+        vtk_put(f, buf, (size_t)m * sizeof buf[0]);
+    }
+}
+
+static void vtk_put_tet_types(vtk_file *f, int64_t num_tets) {
+    uint8_t buf[VTK_CHUNK];
+    memset(buf, VTK_TETRA, sizeof buf);
+    for (int64_t i = 0; i < num_tets; i += VTK_CHUNK) {
+        int64_t m = num_tets - i < VTK_CHUNK ? num_tets - i : VTK_CHUNK;
+        vtk_put(f, buf, (size_t)m);
+    }
+}
+
+/// One <DataArray .../> line; advances *offset past its block (header + data).
+static void vtk_put_array_tag(vtk_file *f, const char *type, const char *name, int comps, uint64_t bytes,
+                              uint64_t *offset) {
+    vtk_printf(f, "        <DataArray type=\"%s\"", type);
+    if (name) {
+        vtk_printf(f, " Name=\"");
+        vtk_put_escaped(f, name);
+        vtk_printf(f, "\"");
+    }
+    if (comps > 1) vtk_printf(f, " NumberOfComponents=\"%d\"", comps);
+    vtk_printf(f, " format=\"appended\" offset=\"%llu\"/>\n", (unsigned long long)*offset);
+    *offset += sizeof(uint64_t) + bytes;
+}
+
+static ipcc_status vtk_check_frame(const char *path, const ipcc_vtk_frame *fr) {
+    IPCC_ASSERT(fr->num_points >= 0 && fr->num_tets >= 0);
+    IPCC_ASSERT(fr->num_point_fields >= 0 && fr->num_cell_fields >= 0);
+    IPCC_ASSERT(fr->points || fr->num_points == 0);
+    IPCC_ASSERT(fr->tets || fr->num_tets == 0);
+    for (int k = 0; k < fr->num_point_fields; k++)
+        IPCC_ASSERT(fr->point_field_names[k] && (fr->point_fields[k] || fr->num_points == 0));
+    for (int k = 0; k < fr->num_cell_fields; k++)
+        IPCC_ASSERT(fr->cell_field_names[k] && (fr->cell_fields[k] || fr->num_tets == 0));
+    for (int64_t i = 0; i < 4 * (int64_t)fr->num_tets; i++) {
+        if (fr->tets[i] < 0 || fr->tets[i] >= fr->num_points)
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                             "vtk: cannot write '%s': tet %lld references vertex %d of %d", path,
+                             (long long)(i / 4), fr->tets[i], fr->num_points);
+    }
+    return IPCC_OK;
+}
+
+ipcc_status ipcc_vtk_write_vtu(const char *path, const ipcc_vtk_frame *frame) {
+    IPCC_ASSERT(path && frame);
+    ipcc_status s = vtk_check_frame(path, frame);
+    if (s != IPCC_OK) return s;
+    const int64_t np = frame->num_points, nt = frame->num_tets;
+    const uint64_t point_bytes = (uint64_t)np * 3 * sizeof(double);
+    const uint64_t cell_i32_bytes = (uint64_t)nt * sizeof(int32_t);
+    const uint64_t conn_bytes = (uint64_t)nt * 4 * sizeof(int64_t);
+    const uint64_t offs_bytes = (uint64_t)nt * sizeof(int64_t);
+    const uint64_t type_bytes = (uint64_t)nt;
+
+    vtk_file f;
+    s = vtk_open(&f, path);
+    if (s != IPCC_OK) return s;
+
+    uint64_t offset = 0;
+    vtk_printf(&f, "<?xml version=\"1.0\"?>\n");
+    vtk_printf(
+        &f, "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n",
+        host_byte_order());
+    vtk_printf(&f, "  <UnstructuredGrid>\n");
+    vtk_printf(&f, "    <Piece NumberOfPoints=\"%lld\" NumberOfCells=\"%lld\">\n", (long long)np,
+               (long long)nt);
+    vtk_printf(&f, "      <PointData>\n");
+    for (int k = 0; k < frame->num_point_fields; k++)
+        vtk_put_array_tag(&f, "Float64", frame->point_field_names[k], 3, point_bytes, &offset);
+    vtk_printf(&f, "      </PointData>\n      <CellData>\n");
+    for (int k = 0; k < frame->num_cell_fields; k++)
+        vtk_put_array_tag(&f, "Int32", frame->cell_field_names[k], 1, cell_i32_bytes, &offset);
+    vtk_printf(&f, "      </CellData>\n      <Points>\n");
+    vtk_put_array_tag(&f, "Float64", "Points", 3, point_bytes, &offset);
+    vtk_printf(&f, "      </Points>\n      <Cells>\n");
+    vtk_put_array_tag(&f, "Int64", "connectivity", 1, conn_bytes, &offset);
+    vtk_put_array_tag(&f, "Int64", "offsets", 1, offs_bytes, &offset);
+    vtk_put_array_tag(&f, "UInt8", "types", 1, type_bytes, &offset);
+    vtk_printf(&f, "      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n");
+    vtk_printf(&f, "  <AppendedData encoding=\"raw\">\n   _");
+
+    for (int k = 0; k < frame->num_point_fields; k++) {
+        vtk_put_header(&f, point_bytes);
+        vtk_put(&f, frame->point_fields[k], (size_t)point_bytes);
+    }
+    for (int k = 0; k < frame->num_cell_fields; k++) {
+        vtk_put_header(&f, cell_i32_bytes);
+        vtk_put_ints_as_int32(&f, frame->cell_fields[k], nt);
+    }
+    vtk_put_header(&f, point_bytes);
+    vtk_put(&f, frame->points, (size_t)point_bytes);
+    vtk_put_header(&f, conn_bytes);
+    vtk_put_ints_as_int64(&f, frame->tets, 4 * nt);
+    vtk_put_header(&f, offs_bytes);
+    vtk_put_tet_offsets(&f, nt);
+    vtk_put_header(&f, type_bytes);
+    vtk_put_tet_types(&f, nt);
+    vtk_printf(&f, "\n  </AppendedData>\n</VTKFile>\n");
+    return vtk_commit(&f);
+}
+
+ipcc_status ipcc_vtk_write_pvd(const char *path, int count, const double *times, const char *const *files) {
+    IPCC_ASSERT(path && count >= 0);
+    IPCC_ASSERT(count == 0 || (times && files));
+    for (int i = 0; i < count; i++) {
+        IPCC_ASSERT(files[i]);
+        if (!isfinite(times[i]))
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                             "vtk: cannot write '%s': time of dataset %d ('%s') is %g", path, i, files[i],
+                             times[i]);
+    }
+    vtk_file f;
+    ipcc_status s = vtk_open(&f, path);
+    if (s != IPCC_OK) return s;
+    vtk_printf(&f, "<?xml version=\"1.0\"?>\n");
+    vtk_printf(&f, "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"%s\">\n", host_byte_order());
+    vtk_printf(&f, "  <Collection>\n");
+    for (int i = 0; i < count; i++) {
+        vtk_printf(&f, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"", times[i]);
+        vtk_put_escaped(&f, files[i]);
+        vtk_printf(&f, "\"/>\n");
+    }
+    vtk_printf(&f, "  </Collection>\n</VTKFile>\n");
+    return vtk_commit(&f);
+}

@@ -1,0 +1,403 @@
+// The world: bodies placed into one global state, and the time step.
+//
+// All bodies share flat arrays: positions x (3n), velocities, masses, tets
+// with global vertex indices. A body is a contiguous vertex range and a
+// contiguous tet range. Defs are copied at ipcc_world_add_body(); the world
+// never keeps caller pointers.
+//
+// A step (ipcc_world_step):
+//   1. Dirichlet: active conditions for [t, t + h), targets of prescribed
+//      vertices, the dof map of unknowns (dirichlet.c).
+//   2. Predictor x_hat (integrator.c).
+//   3. Initial guess: free vertices at x_n, prescribed ones at their targets.
+//      Starting from x_n (not x_hat) keeps the start feasible; contact's CCD
+//      will need exactly that. If the prescribed motion alone inverts a tet,
+//      the step fails with IPCC_ERR_INFEASIBLE and the state is unchanged.
+//   4. Newton on the incremental potential (newton.c).
+//   5. Velocity (and acceleration) update, t += h.
+// A failing step (negative status) restores the state of the step start.
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core.h"
+#include "inertia.h"
+#include "inversion.h"
+#include "world_internal.h"
+
+ipcc_material ipcc_default_material(void) {
+    ipcc_material m = {
+        .model = IPCC_NEO_HOOKEAN, .density = 1000, .youngs_modulus = 1e5, .poisson_ratio = 0.4};
+    return m;
+}
+
+ipcc_world_def ipcc_default_world_def(void) {
+    ipcc_world_def d = {.time_step = 0.01,
+                        .gravity = {0, -9.81, 0},
+                        .integrator = IPCC_IMPLICIT_EULER,
+                        .newton_tolerance = 1e-2,
+                        .newton_max_iterations = 100,
+                        .project_hessian = true};
+    return d;
+}
+
+ipcc_body_def ipcc_default_body_def(void) {
+    ipcc_body_def b = {.name = NULL, .mesh = NULL, .material = ipcc_default_material(), .scale = {1, 1, 1}};
+    return b;
+}
+
+ipcc_dirichlet_def ipcc_default_dirichlet_def(void) {
+    ipcc_dirichlet_def d = {.box_min = {0, 0, 0}, .box_max = {1, 1, 1}, .start = 0, .end = 1e30};
+    return d;
+}
+
+static bool finite3(const double v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
+
+ipcc_status ipcc_world_create(const ipcc_world_def *def, ipcc_world **out) {
+    IPCC_ASSERT(def && out);
+    *out = NULL;
+    if (!(def->time_step > 0) || !isfinite(def->time_step))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "time_step must be > 0 (got %g)", def->time_step);
+    if (!finite3(def->gravity)) return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "gravity must be finite");
+    if (def->integrator < IPCC_IMPLICIT_EULER || def->integrator > IPCC_STATIC)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "unknown integrator %d", (int)def->integrator);
+    if (!(def->newton_tolerance > 0) || !isfinite(def->newton_tolerance))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "newton tolerance must be > 0 (got %g)",
+                         def->newton_tolerance);
+    if (def->newton_max_iterations < 1)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "newton max_iterations must be >= 1 (got %d)",
+                         def->newton_max_iterations);
+    ipcc_world *w = calloc(1, sizeof *w);
+    if (!w) return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the world");
+    w->def = *def;
+    w->newton = ipcc_newton_create();
+    if (!w->newton) {
+        free(w);
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "could not start the linear solver (CHOLMOD)");
+    }
+    *out = w;
+    return IPCC_OK;
+}
+
+void ipcc_world_destroy(ipcc_world *w) {
+    if (!w) return;
+    for (int b = 0; b < w->num_bodies; ++b)
+        free(w->bodies[b].name);
+    for (int c = 0; c < w->num_dirichlet; ++c)
+        free(w->dirichlet[c].vertices);
+    free(w->bodies);
+    free(w->dirichlet);
+    free(w->x);
+    free(w->v);
+    free(w->a);
+    free(w->x_rest);
+    free(w->mass);
+    free(w->x_start);
+    free(w->x_hat);
+    free(w->x_target);
+    free(w->prescribed);
+    free(w->dof_map);
+    free(w->tets);
+    free(w->tet_body);
+    free(w->Dm_inv);
+    free(w->volume);
+    ipcc_newton_destroy(w->newton);
+    free(w);
+}
+
+// Grow every per-vertex and per-tet array to hold n vertices and nt tets.
+static int reserve_state(ipcc_world *w, int n, int nt) {
+    if (n > w->cap_n) {
+        int cap = w->cap_n ? w->cap_n : 64;
+        while (cap < n)
+            cap *= 2;
+        double **vec3[] = {&w->x, &w->v, &w->a, &w->x_rest, &w->x_start, &w->x_hat, &w->x_target};
+        for (size_t k = 0; k < sizeof vec3 / sizeof *vec3; ++k) {
+            double *p = realloc(*vec3[k], sizeof(double) * 3 * (size_t)cap);
+            if (!p) return -1;
+            *vec3[k] = p;
+        }
+        double *m = realloc(w->mass, sizeof(double) * (size_t)cap);
+        if (!m) return -1;
+        w->mass = m;
+        int *pr = realloc(w->prescribed, sizeof(int) * (size_t)cap);
+        if (!pr) return -1;
+        w->prescribed = pr;
+        int *dm = realloc(w->dof_map, sizeof(int) * 3 * (size_t)cap);
+        if (!dm) return -1;
+        w->dof_map = dm;
+        w->cap_n = cap;
+    }
+    if (nt > w->cap_nt) {
+        int cap = w->cap_nt ? w->cap_nt : 64;
+        while (cap < nt)
+            cap *= 2;
+        int *t = realloc(w->tets, sizeof(int) * 4 * (size_t)cap);
+        if (!t) return -1;
+        w->tets = t;
+        int *tb = realloc(w->tet_body, sizeof(int) * (size_t)cap);
+        if (!tb) return -1;
+        w->tet_body = tb;
+        double *D = realloc(w->Dm_inv, sizeof(double) * 9 * (size_t)cap);
+        if (!D) return -1;
+        w->Dm_inv = D;
+        double *V = realloc(w->volume, sizeof(double) * (size_t)cap);
+        if (!V) return -1;
+        w->volume = V;
+        w->cap_nt = cap;
+    }
+    return 0;
+}
+
+#define IPCC_DEG (3.14159265358979323846 / 180.0)
+
+// R = Rz(c) Ry(b) Rx(a): rotation about x first, then y, then z (degrees).
+static void rotation_xyz(const double deg[3], double R[9]) {
+    double a = deg[0] * IPCC_DEG, b = deg[1] * IPCC_DEG, c = deg[2] * IPCC_DEG;
+    double ca = cos(a), sa = sin(a), cb = cos(b), sb = sin(b), cc = cos(c), sc = sin(c);
+    double Rx[9] = {1, 0, 0, 0, ca, -sa, 0, sa, ca};
+    double Ry[9] = {cb, 0, sb, 0, 1, 0, -sb, 0, cb};
+    double Rz[9] = {cc, -sc, 0, sc, cc, 0, 0, 0, 1};
+    double T[9];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            T[3 * i + j] = 0;
+            for (int k = 0; k < 3; ++k)
+                T[3 * i + j] += Ry[3 * i + k] * Rx[3 * k + j];
+        }
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            R[3 * i + j] = 0;
+            for (int k = 0; k < 3; ++k)
+                R[3 * i + j] += Rz[3 * i + k] * T[3 * k + j];
+        }
+}
+
+static ipcc_status check_body_def(const ipcc_body_def *def, const char *name) {
+    if (!def->mesh || def->mesh->num_tets < 1)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": no mesh (or a mesh without tets)", name);
+    const ipcc_material *m = &def->material;
+    if (m->model < IPCC_NEO_HOOKEAN || m->model > IPCC_LINEAR)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": unknown material model %d", name,
+                         (int)m->model);
+    if (!(m->density > 0) || !isfinite(m->density))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": density must be > 0 (got %g)", name,
+                         m->density);
+    if (!(m->youngs_modulus > 0) || !isfinite(m->youngs_modulus))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": youngs_modulus must be > 0 (got %g)", name,
+                         m->youngs_modulus);
+    if (!(m->poisson_ratio >= 0 && m->poisson_ratio < 0.5))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": poisson_ratio must be in [0, 0.5) (got %g)",
+                         name, m->poisson_ratio);
+    if (!finite3(def->translation) || !finite3(def->rotation) || !finite3(def->velocity) ||
+        !finite3(def->angular_velocity) || !finite3(def->scale))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": non-finite transform or velocity", name);
+    for (int k = 0; k < 3; ++k)
+        if (!(def->scale[k] > 0))
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": scale must be > 0 (got %g)", name,
+                             def->scale[k]);
+    if (def->num_dirichlet < 0 || (def->num_dirichlet > 0 && !def->dirichlet))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": bad dirichlet array", name);
+    for (int c = 0; c < def->num_dirichlet; ++c) {
+        const ipcc_dirichlet_def *d = &def->dirichlet[c];
+        if (!finite3(d->box_min) || !finite3(d->box_max) || !finite3(d->velocity) ||
+            !finite3(d->angular_velocity) || isnan(d->start) || isnan(d->end) || !(d->end > d->start))
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                             "body \"%s\": dirichlet[%d]: non-finite values or end <= start", name, c);
+    }
+    return IPCC_OK;
+}
+
+ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *body_index) {
+    IPCC_ASSERT(w && def);
+    char fallback[32];
+    snprintf(fallback, sizeof fallback, "body %d", w->num_bodies);
+    const char *name = def->name ? def->name : fallback;
+    if (w->started)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": bodies must be added before the first step",
+                         name);
+    ipcc_status st = check_body_def(def, name);
+    if (st != IPCC_OK) return st;
+    const ipcc_mesh *mesh = def->mesh;
+    int n0 = w->n, nt0 = w->nt;
+    if (mesh->num_vertices > (1 << 28) - n0 || mesh->num_tets > (1 << 28) - nt0)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": too many vertices or tets", name);
+    if (reserve_state(w, n0 + mesh->num_vertices, nt0 + mesh->num_tets) != 0 ||
+        ipcc_reserve((void **)&w->bodies, &w->cap_bodies, w->num_bodies + 1, sizeof *w->bodies) != 0 ||
+        ipcc_reserve((void **)&w->dirichlet, &w->cap_dirichlet, w->num_dirichlet + def->num_dirichlet,
+                     sizeof *w->dirichlet) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "body \"%s\": out of memory", name);
+
+    // Place: scale, then rotate, about the mesh bbox centre; then translate.
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < mesh->num_vertices; ++i)
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = fmin(lo[k], mesh->vertices[3 * i + k]);
+            hi[k] = fmax(hi[k], mesh->vertices[3 * i + k]);
+        }
+    double c[3] = {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])}, R[9];
+    rotation_xyz(def->rotation, R);
+    for (int i = 0; i < mesh->num_vertices; ++i) {
+        double r[3];
+        for (int k = 0; k < 3; ++k)
+            r[k] = def->scale[k] * (mesh->vertices[3 * i + k] - c[k]);
+        for (int k = 0; k < 3; ++k)
+            w->x_rest[3 * (n0 + i) + k] =
+                c[k] + R[3 * k] * r[0] + R[3 * k + 1] * r[1] + R[3 * k + 2] * r[2] + def->translation[k];
+    }
+    // Tets, rest shapes and lumped masses.
+    for (int e = 0; e < mesh->num_tets; ++e) {
+        double X[12];
+        for (int k = 0; k < 4; ++k) {
+            int vi = n0 + mesh->tets[4 * e + k];
+            w->tets[4 * (nt0 + e) + k] = vi;
+            memcpy(X + 3 * k, w->x_rest + 3 * vi, 3 * sizeof(double));
+        }
+        w->tet_body[nt0 + e] = w->num_bodies;
+        if (ipcc_tet_rest_data(X, w->Dm_inv + 9 * (nt0 + e), &w->volume[nt0 + e]) != IPCC_OK)
+            return ipcc_fail(IPCC_ERR_MESH, "body \"%s\": tet %d is degenerate after scaling", name, e);
+    }
+    memset(w->mass + n0, 0, sizeof(double) * (size_t)mesh->num_vertices);
+    ipcc_lumped_mass(mesh, w->x_rest + 3 * n0, def->material.density, w->mass + n0);
+
+    // Initial velocity: v + omega x (x - centre of mass).
+    double com[3] = {0, 0, 0}, mtot = 0;
+    for (int i = 0; i < mesh->num_vertices; ++i) {
+        mtot += w->mass[n0 + i];
+        for (int k = 0; k < 3; ++k)
+            com[k] += w->mass[n0 + i] * w->x_rest[3 * (n0 + i) + k];
+    }
+    for (int k = 0; k < 3; ++k)
+        com[k] /= mtot;
+    const double *om = def->angular_velocity;
+    for (int i = n0; i < n0 + mesh->num_vertices; ++i) {
+        double r[3] = {w->x_rest[3 * i] - com[0], w->x_rest[3 * i + 1] - com[1],
+                       w->x_rest[3 * i + 2] - com[2]};
+        w->v[3 * i] = def->velocity[0] + om[1] * r[2] - om[2] * r[1];
+        w->v[3 * i + 1] = def->velocity[1] + om[2] * r[0] - om[0] * r[2];
+        w->v[3 * i + 2] = def->velocity[2] + om[0] * r[1] - om[1] * r[0];
+        w->prescribed[i] = -1;
+    }
+    memcpy(w->x + 3 * n0, w->x_rest + 3 * n0, sizeof(double) * 3 * (size_t)mesh->num_vertices);
+
+    ipcc_body *b = &w->bodies[w->num_bodies];
+    memset(b, 0, sizeof *b);
+    b->name = malloc(strlen(name) + 1);
+    if (!b->name) return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory");
+    strcpy(b->name, name);
+    b->first_vertex = n0;
+    b->num_vertices = mesh->num_vertices;
+    b->first_tet = nt0;
+    b->num_tets = mesh->num_tets;
+    b->material = def->material;
+    ipcc_lame_parameters(def->material.youngs_modulus, def->material.poisson_ratio, &b->mu, &b->lambda);
+    w->n = n0 + mesh->num_vertices;
+    w->nt = nt0 + mesh->num_tets;
+    w->num_bodies++;
+
+    for (int k = 0; k < def->num_dirichlet; ++k) {
+        ipcc_dirichlet *bc = &w->dirichlet[w->num_dirichlet];
+        st = ipcc_dirichlet_select(w, w->num_bodies - 1, &def->dirichlet[k], bc);
+        if (st != IPCC_OK) return st;
+        w->num_dirichlet++;
+        if (bc->num_vertices == 0)
+            ipcc_log(IPCC_LOG_WARNING, "body \"%s\": dirichlet[%d] selects no vertex", name, k);
+        else
+            ipcc_log(IPCC_LOG_INFO, "body \"%s\": dirichlet[%d] selects %d vertices", name, k,
+                     bc->num_vertices);
+    }
+    // L: bbox diagonal over all bodies at t = 0.
+    double L[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < w->n; ++i)
+        for (int k = 0; k < 3; ++k) {
+            L[k] = fmin(L[k], w->x_rest[3 * i + k]);
+            L[3 + k] = fmax(L[3 + k], w->x_rest[3 * i + k]);
+        }
+    w->bbox_diagonal =
+        sqrt((L[3] - L[0]) * (L[3] - L[0]) + (L[4] - L[1]) * (L[4] - L[1]) + (L[5] - L[2]) * (L[5] - L[2]));
+    if (body_index) *body_index = w->num_bodies - 1;
+    return IPCC_OK;
+}
+
+ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
+    IPCC_ASSERT(w);
+    double t_begin = ipcc_now();
+    if (w->n == 0) return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "the world has no bodies");
+    if (!w->started) {
+        ipcc_integrator_initialize(w);
+        w->started = true;
+    }
+    int m = 3 * w->n;
+    memcpy(w->x_start, w->x, sizeof(double) * (size_t)m);
+    ipcc_dirichlet_prepare_step(w);
+    ipcc_integrator_predict(w);
+    for (int i = 0; i < w->n; ++i)
+        if (w->prescribed[i] >= 0) memcpy(w->x + 3 * i, w->x_target + 3 * i, 3 * sizeof(double));
+
+    ipcc_objective obj = ipcc_incremental_potential(w);
+    double h = w->def.integrator == IPCC_STATIC ? 1.0 : w->def.time_step;
+    ipcc_newton_params params = {.tolerance = w->def.newton_tolerance * w->bbox_diagonal * h,
+                                 .max_iterations = w->def.newton_max_iterations};
+    ipcc_newton_result r;
+    ipcc_status st = ipcc_newton_solve(w->newton, &obj, &params, m, w->dof_map, w->num_unknowns, w->x, &r);
+    if (st < 0) {
+        memcpy(w->x, w->x_start, sizeof(double) * (size_t)m);
+        if (st == IPCC_ERR_INFEASIBLE)
+            return ipcc_fail(st,
+                             "step %d (t = %g): the prescribed (Dirichlet) motion inverts a tet within one "
+                             "step; reduce time_step",
+                             w->step + 1, w->time);
+        return ipcc_fail(st, "step %d (t = %g): %s", w->step + 1, w->time, ipcc_last_error());
+    }
+    ipcc_integrator_update(w);
+    w->time += w->def.time_step;
+    w->step++;
+    if (stats) {
+        stats->step = w->step;
+        stats->time = w->time;
+        stats->newton_iterations = r.iterations;
+        stats->line_search_steps = r.line_search_steps;
+        stats->factorization_fallbacks = r.fallbacks;
+        stats->energy = r.energy;
+        stats->residual = r.residual;
+        stats->converged = r.converged;
+        stats->time_assembly = r.time_assembly;
+        stats->time_factorization = r.time_factorization;
+        stats->time_solve = r.time_solve;
+        stats->time_line_search = r.time_line_search;
+        stats->time_total = ipcc_now() - t_begin;
+    }
+    return st;
+}
+
+int ipcc_world_num_vertices(const ipcc_world *w) { return w->n; }
+int ipcc_world_num_tets(const ipcc_world *w) { return w->nt; }
+int ipcc_world_num_bodies(const ipcc_world *w) { return w->num_bodies; }
+const double *ipcc_world_positions(const ipcc_world *w) { return w->x; }
+const double *ipcc_world_velocities(const ipcc_world *w) { return w->v; }
+const double *ipcc_world_rest_positions(const ipcc_world *w) { return w->x_rest; }
+const double *ipcc_world_masses(const ipcc_world *w) { return w->mass; }
+const int *ipcc_world_tets(const ipcc_world *w) { return w->tets; }
+const int *ipcc_world_tet_bodies(const ipcc_world *w) { return w->tet_body; }
+double ipcc_world_time(const ipcc_world *w) { return w->time; }
+int ipcc_world_step_count(const ipcc_world *w) { return w->step; }
+double ipcc_world_time_step(const ipcc_world *w) { return w->def.time_step; }
+double ipcc_world_bbox_diagonal(const ipcc_world *w) { return w->bbox_diagonal; }
+
+void ipcc_world_body_vertices(const ipcc_world *w, int body, int *first, int *count) {
+    IPCC_ASSERT(body >= 0 && body < w->num_bodies);
+    if (first) *first = w->bodies[body].first_vertex;
+    if (count) *count = w->bodies[body].num_vertices;
+}
+
+const char *ipcc_world_body_name(const ipcc_world *w, int body) {
+    IPCC_ASSERT(body >= 0 && body < w->num_bodies);
+    return w->bodies[body].name;
+}
+
+double ipcc_world_elastic_energy(const ipcc_world *w) { return ipcc_elastic_energy_total(w, w->x); }
+
+bool ipcc_world_vertex_is_prescribed(const ipcc_world *w, int vertex) {
+    IPCC_ASSERT(vertex >= 0 && vertex < w->n);
+    return w->prescribed[vertex] >= 0;
+}

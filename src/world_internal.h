@@ -1,0 +1,87 @@
+/// The world's private state, shared by world.c, dirichlet.c, integrator.c
+/// and incremental_potential.c. Not part of the public API.
+#ifndef IPCC_WORLD_INTERNAL_H
+#define IPCC_WORLD_INTERNAL_H
+
+#include "ipcc/world.h"
+#include "newton.h"
+
+typedef struct ipcc_body {
+    char *name;
+    int first_vertex, num_vertices;
+    int first_tet, num_tets;
+    ipcc_material material;
+    double mu, lambda; ///< Lame parameters, Pa
+} ipcc_body;
+
+/// One Dirichlet condition with the vertices it selected at creation.
+typedef struct ipcc_dirichlet {
+    ipcc_dirichlet_def def;
+    int body;
+    int num_vertices;
+    int *vertices; ///< global vertex indices, ascending
+    double centre_end[3]; ///< centre of the group at the end of the current step
+} ipcc_dirichlet;
+
+struct ipcc_world {
+    ipcc_world_def def;
+    int num_bodies, cap_bodies;
+    ipcc_body *bodies;
+    int num_dirichlet, cap_dirichlet;
+    ipcc_dirichlet *dirichlet;
+
+    int n, cap_n;      ///< vertices
+    double *x;         ///< positions (3n)
+    double *v;         ///< velocities (3n)
+    double *a;         ///< accelerations (3n, Newmark)
+    double *x_rest;    ///< positions at t = 0 (3n)
+    double *mass;      ///< lumped mass per vertex (n)
+    double *x_start;   ///< positions at the start of the step (3n)
+    double *x_hat;     ///< inertial target of the step (3n)
+    double *x_target;  ///< end-of-step positions of prescribed vertices (3n)
+    int *prescribed;   ///< per vertex: index of the active Dirichlet condition, or -1
+    int *dof_map;      ///< per dof: unknown index or -1 (3n)
+    int num_unknowns;
+
+    int nt, cap_nt;    ///< tets
+    int *tets;         ///< 4 * nt global vertex indices
+    int *tet_body;     ///< body of each tet
+    double *Dm_inv;    ///< 9 * nt rest shape inverses
+    double *volume;    ///< nt rest volumes
+
+    double bbox_diagonal; ///< L, at t = 0
+    double time;
+    int step;
+    bool started;         ///< the first step ran (bodies can no longer be added)
+    ipcc_newton *newton;
+};
+
+/// Energy scale s in E(x) = inertia + s * (elastic + gravity) (integrator.c).
+double ipcc_integrator_potential_scale(const ipcc_world *w);
+/// Compute x_hat for the step starting at w->x (integrator.c).
+void ipcc_integrator_predict(ipcc_world *w);
+/// Update v (and a) from x_start and the solved w->x (integrator.c).
+void ipcc_integrator_update(ipcc_world *w);
+/// Accelerations at t = 0 for Newmark, a = g - grad(elastic)/m (integrator.c).
+void ipcc_integrator_initialize(ipcc_world *w);
+
+/// Select the vertices of a new condition on body b (dirichlet.c).
+ipcc_status ipcc_dirichlet_select(ipcc_world *w, int body, const ipcc_dirichlet_def *def, ipcc_dirichlet *out);
+/// Mark the active conditions for the step starting at w->time, compute the
+/// targets of prescribed vertices into x_target and rebuild dof_map.
+/// Returns true if the set of unknowns changed.
+bool ipcc_dirichlet_prepare_step(ipcc_world *w);
+
+/// Total elastic energy at x, +inf if a tet is inverted (incremental_potential.c).
+double ipcc_elastic_energy_total(const ipcc_world *w, const double *x);
+/// Accumulate the gradient of the total elastic energy into g (3n)
+/// (incremental_potential.c).
+void ipcc_elastic_gradient_total(const ipcc_world *w, const double *x, double *g);
+/// Exact rigid-motion velocity and acceleration at the end of the step of a
+/// vertex prescribed by condition c: v = v_c + w x r, a = w x (w x r),
+/// r = x - centre_end (dirichlet.c).
+void ipcc_dirichlet_kinematics(const ipcc_world *w, int c, const double x[3], double v[3], double a[3]);
+/// The incremental potential as a Newton objective (incremental_potential.c).
+ipcc_objective ipcc_incremental_potential(ipcc_world *w);
+
+#endif

@@ -1,0 +1,52 @@
+// Scene-level invariants shared by the physics tests.
+#include "world_checks.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "inversion.h"
+
+static double volume6(const double *x, const int *t) {
+    double xe[12];
+    for (int k = 0; k < 4; ++k)
+        for (int i = 0; i < 3; ++i) xe[3 * k + i] = x[3 * t[k] + i];
+    return ipcc_tet_signed_volume6(xe);
+}
+
+double ipcc_test_min_volume_ratio(const ipcc_world *w) {
+    const double *x = ipcc_world_positions(w), *X = ipcc_world_rest_positions(w);
+    const int *tets = ipcc_world_tets(w);
+    double r = INFINITY;
+    for (int e = 0; e < ipcc_world_num_tets(w); ++e) r = fmin(r, volume6(x, tets + 4 * e) / volume6(X, tets + 4 * e));
+    return r;
+}
+
+void ipcc_test_assert_no_inversion(const ipcc_world *w) {
+    double r = ipcc_test_min_volume_ratio(w);
+    if (!(r > 0)) fail_msg("inverted tet at step %d: min volume ratio %g", ipcc_world_step_count(w), r);
+}
+
+void ipcc_test_momentum(const ipcc_world *w, double p[3]) {
+    const double *v = ipcc_world_velocities(w), *m = ipcc_world_masses(w);
+    p[0] = p[1] = p[2] = 0;
+    for (int i = 0; i < ipcc_world_num_vertices(w); ++i)
+        for (int k = 0; k < 3; ++k) p[k] += m[i] * v[3 * i + k];
+}
+
+double ipcc_test_kinetic_energy(const ipcc_world *w) {
+    const double *v = ipcc_world_velocities(w), *m = ipcc_world_masses(w);
+    double e = 0;
+    for (int i = 0; i < ipcc_world_num_vertices(w); ++i)
+        e += 0.5 * m[i] * (v[3 * i] * v[3 * i] + v[3 * i + 1] * v[3 * i + 1] + v[3 * i + 2] * v[3 * i + 2]);
+    return e;
+}
+
+ipcc_mesh *ipcc_test_box_mesh(int nx, int ny, int nz, double lx, double ly, double lz) {
+    ipcc_mesh *m = NULL;
+    double size[3] = {lx, ly, lz};
+    assert_int_equal(ipcc_mesh_create_box(nx, ny, nz, size, &m), IPCC_OK);
+    return m;
+}

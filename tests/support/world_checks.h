@@ -1,0 +1,18 @@
+/// Scene-level invariants shared by the physics tests.
+#ifndef IPCC_TEST_WORLD_CHECKS_H
+#define IPCC_TEST_WORLD_CHECKS_H
+
+#include "ipcc/ipcc.h"
+
+/// Smallest signed tet volume (x6) over the world, relative to the rest volume.
+double ipcc_test_min_volume_ratio(const ipcc_world *w);
+/// Fail unless every tet of the world has positive volume.
+void ipcc_test_assert_no_inversion(const ipcc_world *w);
+/// Total linear momentum (kg m/s).
+void ipcc_test_momentum(const ipcc_world *w, double p[3]);
+/// Kinetic energy 1/2 sum m |v|^2 (J).
+double ipcc_test_kinetic_energy(const ipcc_world *w);
+/// Box body def with a world-owned-lifetime mesh; the mesh must be destroyed by the caller.
+ipcc_mesh *ipcc_test_box_mesh(int nx, int ny, int nz, double lx, double ly, double lz);
+
+#endif

@@ -1,0 +1,153 @@
+// Newton: quadratic convergence, dof removal, step filter, failure statuses.
+#include <math.h>
+#include <string.h>
+
+#include "newton.h"
+#include "support.h"
+
+// E(x) = sum_i [exp(x_i) - b_i x_i] + k/2 sum_i (x_{i+1} - x_i)^2: smooth,
+// strictly convex; minimizer not known in closed form.
+typedef struct chain {
+    int n;
+    double b[64], k;
+    const int *map;
+    double max_alpha;
+} chain;
+
+static double chain_energy(void *ctx, const double *x) {
+    chain *c = ctx;
+    double e = 0;
+    for (int i = 0; i < c->n; ++i) e += exp(x[i]) - c->b[i] * x[i];
+    for (int i = 0; i + 1 < c->n; ++i) e += 0.5 * c->k * (x[i + 1] - x[i]) * (x[i + 1] - x[i]);
+    return e;
+}
+
+static double chain_evaluate(void *ctx, const double *x, double *g, ipcc_triplets *T) {
+    chain *c = ctx;
+    for (int i = 0; i < c->n; ++i) {
+        g[i] = exp(x[i]) - c->b[i];
+        if (c->map[i] >= 0) ipcc_triplets_add(T, c->map[i], c->map[i], exp(x[i]));
+    }
+    for (int i = 0; i + 1 < c->n; ++i) {
+        double d = x[i + 1] - x[i];
+        g[i] -= c->k * d;
+        g[i + 1] += c->k * d;
+        int a = c->map[i], b = c->map[i + 1];
+        if (a >= 0) ipcc_triplets_add(T, a, a, c->k);
+        if (b >= 0) ipcc_triplets_add(T, b, b, c->k);
+        if (a >= 0 && b >= 0) ipcc_triplets_add(T, a < b ? a : b, a < b ? b : a, -c->k);
+    }
+    return chain_energy(ctx, x);
+}
+
+static double chain_max_step(void *ctx, const double *x, const double *p) {
+    (void)x;
+    (void)p;
+    return ((chain *)ctx)->max_alpha;
+}
+
+static ipcc_objective chain_objective(chain *c) {
+    ipcc_objective o = {.ctx = c, .energy = chain_energy, .evaluate = chain_evaluate, .max_step = chain_max_step};
+    return o;
+}
+
+static void setup_chain(chain *c, int *map, int fixed) {
+    c->n = 40;
+    c->k = 3.0;
+    c->max_alpha = 1.0;
+    c->map = map;
+    int u = 0;
+    for (int i = 0; i < c->n; ++i) {
+        c->b[i] = 2.0 + sin(0.7 * i) * 1.5;
+        map[i] = (fixed && (i == 0 || i == 17)) ? -1 : u++;
+    }
+}
+
+static void test_quadratic_convergence(void **state) {
+    (void)state;
+    chain c;
+    int map[64];
+    setup_chain(&c, map, 1);
+    double x[64];
+    for (int i = 0; i < c.n; ++i) x[i] = 3.0; // far from the minimizer
+    double fixed0 = x[0], fixed17 = x[17];
+    ipcc_newton *nw = ipcc_newton_create();
+    ipcc_objective o = chain_objective(&c);
+    ipcc_newton_params prm = {.tolerance = 1e-13, .max_iterations = 50};
+    ipcc_newton_result r;
+    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n - 2, x, &r), IPCC_OK);
+    assert_true(r.converged);
+    // Prescribed dofs never move.
+    assert_true(x[0] == fixed0 && x[17] == fixed17);
+    // Gradient vanishes on the unknowns.
+    double g[64];
+    ipcc_triplets T = {0};
+    chain_evaluate(&c, x, g, &T);
+    ipcc_triplets_free(&T);
+    for (int i = 0; i < c.n; ++i)
+        if (map[i] >= 0) assert_true(fabs(g[i]) < 1e-10);
+    // Quadratic convergence: once |p| < 1e-2, |p_{k+1}| <= C |p_k|^2 with a modest C.
+    const double *h = ipcc_newton_residual_history(nw);
+    int quadratic_pairs = 0;
+    for (int k = 0; k + 1 < r.iterations; ++k) {
+        if (h[k] < 1e-2 && h[k + 1] > 1e-14) {
+            assert_true(h[k + 1] <= 10.0 * h[k] * h[k]);
+            quadratic_pairs++;
+        }
+    }
+    assert_true(quadratic_pairs >= 1);
+    ipcc_newton_destroy(nw);
+}
+
+static void test_step_filter_and_not_converged(void **state) {
+    (void)state;
+    chain c;
+    int map[64];
+    setup_chain(&c, map, 0);
+    c.max_alpha = 0.25; // the filter caps every step
+    double x[64];
+    for (int i = 0; i < c.n; ++i) x[i] = 3.0;
+    double x0[64];
+    memcpy(x0, x, sizeof x);
+    ipcc_newton *nw = ipcc_newton_create();
+    ipcc_objective o = chain_objective(&c);
+    ipcc_newton_params prm = {.tolerance = 1e-13, .max_iterations = 3};
+    ipcc_newton_result r;
+    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n, x, &r), IPCC_WARN_NOT_CONVERGED);
+    assert_false(r.converged);
+    assert_int_equal(r.iterations, 3);
+    assert_true(chain_energy(&c, x) < chain_energy(&c, x0));
+    ipcc_newton_destroy(nw);
+}
+
+static double inf_energy(void *ctx, const double *x) {
+    (void)ctx;
+    (void)x;
+    return INFINITY;
+}
+static double inf_evaluate(void *ctx, const double *x, double *g, ipcc_triplets *T) {
+    (void)T;
+    g[0] = 0;
+    return inf_energy(ctx, x);
+}
+
+static void test_infeasible_start(void **state) {
+    (void)state;
+    ipcc_objective o = {.ctx = NULL, .energy = inf_energy, .evaluate = inf_evaluate, .max_step = chain_max_step};
+    double x[1] = {0};
+    int map[1] = {0};
+    ipcc_newton *nw = ipcc_newton_create();
+    ipcc_newton_params prm = {.tolerance = 1e-8, .max_iterations = 5};
+    ipcc_newton_result r;
+    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, 1, map, 1, x, &r), IPCC_ERR_INFEASIBLE);
+    ipcc_newton_destroy(nw);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_quadratic_convergence),
+        cmocka_unit_test(test_step_filter_and_not_converged),
+        cmocka_unit_test(test_infeasible_start),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

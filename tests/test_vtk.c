@@ -1,0 +1,396 @@
+// Tests for src/vtk.c: a .vtu is parsed back byte by byte (appended block
+// headers, bit-exact points, connectivity, fields), a .pvd lists each file and
+// time, and the atomic write leaves the old file intact on every failure
+// (missing folder, a directory in the way of the temporary, a write refused by
+// RLIMIT_FSIZE), and no temporary after success.
+#include "support.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vtk.h"
+
+/// A fresh folder under /tmp, emptied (one level, plus empty sub-folders) by rm_tree.
+static void make_temp_dir(char dir[64]) {
+    strcpy(dir, "/tmp/ipcc_test_vtk_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+}
+
+static void rm_tree(const char *dir) {
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    char p[512];
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        remove(p);
+    }
+    closedir(d);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+static char *read_all(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    if (size) *size = (size_t)n;
+    return buf;
+}
+
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int count_tmp_files(const char *dir) {
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len >= 4 && !strcmp(e->d_name + len - 4, ".tmp")) n++;
+    }
+    closedir(d);
+    return n;
+}
+
+// Two tets sharing the face (1, 2, 3).
+static const double points[15] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1.0 / 3.0, 1.0 / 7.0, 1e-300};
+static const int tets[8] = {0, 1, 2, 3, 4, 3, 2, 1};
+static const double velocity[15] = {0.1, -0.2, 0.3, 1e10, -1e-10, 0, 5, 6, 7, 8, 9, 10, -0.0, 2.5, 3.25};
+static const double displacement[15] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15.5};
+static const int body_id[2] = {0, 7};
+
+static ipcc_vtk_frame sample_frame(void) {
+    static const char *const pnames[2] = {"velocity", "displacement"};
+    static const double *const pfields[2] = {velocity, displacement};
+    static const char *const cnames[1] = {"body_id"};
+    static const int *const cfields[1] = {body_id};
+    ipcc_vtk_frame f = {5, points, 2, tets, 2, pnames, pfields, 1, cnames, cfields};
+    return f;
+}
+
+/// The data of the appended array whose tag contains `key`: checks the UInt64
+/// header against `bytes` and returns a pointer to the bytes after it.
+static const unsigned char *appended_array(const char *buf, size_t size, const char *key, uint64_t bytes) {
+    const char *app = strstr(buf, "<AppendedData encoding=\"raw\">");
+    assert_non_null(app);
+    const char *under = strchr(app, '_');
+    assert_non_null(under);
+    const unsigned char *base = (const unsigned char *)under + 1;
+    const char *tag = strstr(buf, key);
+    assert_non_null(tag);
+    assert_true(tag < app);
+    const char *off = strstr(tag, "offset=\"");
+    assert_non_null(off);
+    unsigned long long offset = strtoull(off + 8, NULL, 10);
+    assert_true((size_t)(base - (const unsigned char *)buf) + offset + 8 + bytes <= size);
+    uint64_t header;
+    memcpy(&header, base + offset, 8);
+    assert_int_equal(header, bytes);
+    return base + offset + 8;
+}
+
+static void test_vtu_round_trip(void **state) {
+    (void)state;
+    char dir[64], path[128];
+    make_temp_dir(dir);
+    snprintf(path, sizeof path, "%s/frame.vtu", dir);
+    ipcc_vtk_frame f = sample_frame();
+    assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_OK);
+    assert_int_equal(count_tmp_files(dir), 0);
+
+    size_t size;
+    char *buf = read_all(path, &size);
+    assert_non_null(strstr(buf, "header_type=\"UInt64\""));
+    const uint16_t probe = 1;
+    const char *order =
+        *(const unsigned char *)&probe ? "byte_order=\"LittleEndian\"" : "byte_order=\"BigEndian\"";
+    assert_non_null(strstr(buf, order));
+    assert_non_null(strstr(buf, "NumberOfPoints=\"5\" NumberOfCells=\"2\""));
+
+    const unsigned char *p = appended_array(buf, size, "Name=\"Points\"", sizeof points);
+    assert_memory_equal(p, points, sizeof points);
+    p = appended_array(buf, size, "Name=\"velocity\"", sizeof velocity);
+    assert_memory_equal(p, velocity, sizeof velocity);
+    p = appended_array(buf, size, "Name=\"displacement\"", sizeof displacement);
+    assert_memory_equal(p, displacement, sizeof displacement);
+
+    p = appended_array(buf, size, "Name=\"connectivity\"", 8 * sizeof(int64_t));
+    for (int i = 0; i < 8; i++) {
+        int64_t v;
+        memcpy(&v, p + 8 * i, 8);
+        assert_int_equal(v, tets[i]);
+    }
+    p = appended_array(buf, size, "Name=\"offsets\"", 2 * sizeof(int64_t));
+    for (int i = 0; i < 2; i++) {
+        int64_t v;
+        memcpy(&v, p + 8 * i, 8);
+        assert_int_equal(v, 4 * (i + 1));
+    }
+    p = appended_array(buf, size, "Name=\"types\"", 2);
+    assert_int_equal(p[0], 10);
+    assert_int_equal(p[1], 10);
+    assert_int_equal(strncmp((const char *)p + 2, "\n  </AppendedData>", 18), 0); // the last block
+    p = appended_array(buf, size, "Name=\"body_id\"", 2 * sizeof(int32_t));
+    for (int i = 0; i < 2; i++) {
+        int32_t v;
+        memcpy(&v, p + 4 * i, 4);
+        assert_int_equal(v, body_id[i]);
+    }
+    free(buf);
+    rm_tree(dir);
+}
+
+static void test_vtu_large_streams_in_chunks(void **state) {
+    (void)state;
+    // More tets than one conversion chunk, to cross chunk boundaries.
+    enum { NT = 1500, NP = NT + 3 };
+    double *x = malloc(3 * NP * sizeof(double));
+    int *t = malloc(4 * NT * sizeof(int));
+    int *b = malloc(NT * sizeof(int));
+    assert_true(x && t && b);
+    for (int i = 0; i < 3 * NP; i++)
+        x[i] = 0.001 * i;
+    for (int c = 0; c < NT; c++) {
+        for (int k = 0; k < 4; k++)
+            t[4 * c + k] = c + k;
+        b[c] = c % 5;
+    }
+    const char *cn[1] = {"body_id"};
+    const int *cf[1] = {b};
+    ipcc_vtk_frame f = {NP, x, NT, t, 0, NULL, NULL, 1, cn, cf};
+    char dir[64], path[128];
+    make_temp_dir(dir);
+    snprintf(path, sizeof path, "%s/big.vtu", dir);
+    assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_OK);
+    size_t size;
+    char *buf = read_all(path, &size);
+    const unsigned char *p = appended_array(buf, size, "Name=\"connectivity\"", 4 * NT * sizeof(int64_t));
+    for (int i = 0; i < 4 * NT; i++) {
+        int64_t v;
+        memcpy(&v, p + 8 * i, 8);
+        assert_int_equal(v, t[i]);
+    }
+    p = appended_array(buf, size, "Name=\"offsets\"", NT * sizeof(int64_t));
+    int64_t last;
+    memcpy(&last, p + 8 * (NT - 1), 8);
+    assert_int_equal(last, 4 * NT);
+    p = appended_array(buf, size, "Name=\"types\"", NT);
+    for (int i = 0; i < NT; i++)
+        assert_int_equal(p[i], 10);
+    p = appended_array(buf, size, "Name=\"body_id\"", NT * sizeof(int32_t));
+    for (int i = 0; i < NT; i++) {
+        int32_t v;
+        memcpy(&v, p + 4 * i, 4);
+        assert_int_equal(v, b[i]);
+    }
+    free(buf);
+    free(x);
+    free(t);
+    free(b);
+    rm_tree(dir);
+}
+
+static void test_vtu_escapes_names(void **state) {
+    (void)state;
+    const char *pn[1] = {"a<b&\"c\""};
+    const double *pf[1] = {velocity};
+    ipcc_vtk_frame f = {5, points, 2, tets, 1, pn, pf, 0, NULL, NULL};
+    char dir[64], path[128];
+    make_temp_dir(dir);
+    snprintf(path, sizeof path, "%s/esc.vtu", dir);
+    assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_OK);
+    char *buf = read_all(path, NULL);
+    assert_non_null(strstr(buf, "Name=\"a&lt;b&amp;&quot;c&quot;\""));
+    free(buf);
+    rm_tree(dir);
+}
+
+static void test_vtu_bad_index(void **state) {
+    (void)state;
+    const int bad[4] = {0, 1, 2, 5};
+    ipcc_vtk_frame f = {5, points, 1, bad, 0, NULL, NULL, 0, NULL, NULL};
+    char dir[64], path[128];
+    make_temp_dir(dir);
+    snprintf(path, sizeof path, "%s/bad.vtu", dir);
+    assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ipcc_last_error(), path));
+    assert_int_equal(access(path, F_OK), -1);
+    rm_tree(dir);
+}
+
+static void test_pvd_round_trip(void **state) {
+    (void)state;
+    char dir[64], path[128];
+    make_temp_dir(dir);
+    snprintf(path, sizeof path, "%s/frames.pvd", dir);
+    const double times[3] = {0.0, 0.1, 1.0 / 3.0};
+    const char *files[3] = {"frame_000000.vtu", "frame_000001.vtu", "sub/frame_000002.vtu"};
+    assert_int_equal(ipcc_vtk_write_pvd(path, 3, times, files), IPCC_OK);
+    assert_int_equal(count_tmp_files(dir), 0);
+    char *buf = read_all(path, NULL);
+    assert_non_null(strstr(buf, "type=\"Collection\""));
+    const char *cursor = buf;
+    for (int i = 0; i < 3; i++) {
+        const char *ds = strstr(cursor, "<DataSet ");
+        assert_non_null(ds);
+        const char *ts = strstr(ds, "timestep=\"");
+        assert_non_null(ts);
+        double t = strtod(ts + 10, NULL);
+        assert_memory_equal(&t, &times[i], sizeof t); // %.17g round-trips exactly
+        char want[64];
+        snprintf(want, sizeof want, "file=\"%s\"", files[i]);
+        const char *fl = strstr(ds, want);
+        assert_non_null(fl);
+        assert_true(fl < strchr(ds, '>'));
+        assert_non_null(strstr(ds, "part=\"0\""));
+        cursor = fl;
+    }
+    assert_null(strstr(cursor, "<DataSet "));
+    free(buf);
+    // Rewriting replaces the file.
+    assert_int_equal(ipcc_vtk_write_pvd(path, 1, times, files), IPCC_OK);
+    buf = read_all(path, NULL);
+    assert_null(strstr(buf, "frame_000001.vtu"));
+    free(buf);
+    rm_tree(dir);
+}
+
+static void test_missing_folder_fails(void **state) {
+    (void)state;
+    char dir[64], path[160];
+    make_temp_dir(dir);
+    snprintf(path, sizeof path, "%s/does/not/exist/frame.vtu", dir);
+    ipcc_vtk_frame f = sample_frame();
+    assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_ERR_IO);
+    assert_non_null(strstr(ipcc_last_error(), path));
+    assert_non_null(strstr(ipcc_last_error(), strerror(ENOENT)));
+    snprintf(path, sizeof path, "%s/nope/frames.pvd", dir);
+    const double t = 0;
+    const char *file = "a.vtu";
+    assert_int_equal(ipcc_vtk_write_pvd(path, 1, &t, &file), IPCC_ERR_IO);
+    assert_non_null(strstr(ipcc_last_error(), path));
+    rm_tree(dir);
+}
+
+static void test_target_intact_when_tmp_blocked(void **state) {
+    (void)state;
+    char dir[64], path[128], tmp[160];
+    make_temp_dir(dir);
+    snprintf(path, sizeof path, "%s/frame.vtu", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    write_text(path, "old contents");
+    assert_int_equal(mkdir(tmp, 0777), 0);
+    ipcc_vtk_frame f = sample_frame();
+    assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_ERR_IO);
+    assert_non_null(strstr(ipcc_last_error(), path));
+    char *buf = read_all(path, NULL);
+    assert_string_equal(buf, "old contents");
+    free(buf);
+    struct stat st;
+    assert_int_equal(stat(tmp, &st), 0); // not ours: not removed
+    assert_true(S_ISDIR(st.st_mode));
+
+    snprintf(path, sizeof path, "%s/frames.pvd", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    write_text(path, "old pvd");
+    assert_int_equal(mkdir(tmp, 0777), 0);
+    const double t = 0;
+    const char *file = "a.vtu";
+    assert_int_equal(ipcc_vtk_write_pvd(path, 1, &t, &file), IPCC_ERR_IO);
+    buf = read_all(path, NULL);
+    assert_string_equal(buf, "old pvd");
+    free(buf);
+    rm_tree(dir);
+}
+
+static void test_target_intact_when_write_fails(void **state) {
+    (void)state;
+    // A file-size limit makes a write fail midway (EFBIG), as a full disk would.
+    enum { NT = 4000, NP = NT + 3 };
+    double *x = calloc(3 * NP, sizeof(double));
+    int *t = malloc(4 * NT * sizeof(int));
+    assert_true(x && t);
+    for (int c = 0; c < NT; c++)
+        for (int k = 0; k < 4; k++)
+            t[4 * c + k] = c + k;
+    ipcc_vtk_frame f = {NP, x, NT, t, 0, NULL, NULL, 0, NULL, NULL};
+    char dir[64], path[128], tmp[160];
+    make_temp_dir(dir);
+    snprintf(path, sizeof path, "%s/frame.vtu", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    write_text(path, "old contents");
+
+    struct rlimit old;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+    struct rlimit small = old;
+    small.rlim_cur = 20000;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    ipcc_status s = ipcc_vtk_write_vtu(path, &f);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, old_handler);
+
+    assert_int_equal(s, IPCC_ERR_IO);
+    assert_non_null(strstr(ipcc_last_error(), path));
+    assert_non_null(strstr(ipcc_last_error(), strerror(EFBIG)));
+    char *buf = read_all(path, NULL);
+    assert_string_equal(buf, "old contents");
+    free(buf);
+    assert_int_equal(access(tmp, F_OK), -1); // ours: removed
+    assert_int_equal(count_tmp_files(dir), 0);
+    free(x);
+    free(t);
+    rm_tree(dir);
+}
+
+static void test_overwrite_and_no_tmp_left(void **state) {
+    (void)state;
+    char dir[64], path[128];
+    make_temp_dir(dir);
+    snprintf(path, sizeof path, "%s/frame.vtu", dir);
+    write_text(path, "old contents");
+    ipcc_vtk_frame f = sample_frame();
+    assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_OK);
+    assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_OK);
+    char *buf = read_all(path, NULL);
+    assert_int_equal(strncmp(buf, "<?xml", 5), 0);
+    free(buf);
+    assert_int_equal(count_tmp_files(dir), 0);
+    rm_tree(dir);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vtu_round_trip),
+        cmocka_unit_test(test_vtu_large_streams_in_chunks),
+        cmocka_unit_test(test_vtu_escapes_names),
+        cmocka_unit_test(test_vtu_bad_index),
+        cmocka_unit_test(test_pvd_round_trip),
+        cmocka_unit_test(test_missing_folder_fails),
+        cmocka_unit_test(test_target_intact_when_tmp_blocked),
+        cmocka_unit_test(test_target_intact_when_write_fails),
+        cmocka_unit_test(test_overwrite_and_no_tmp_left),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

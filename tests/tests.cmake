@@ -1,0 +1,13 @@
+# Extra test registrations (included by tests/CMakeLists.txt).
+
+# vtk_reader: synthetic frames written by src/vtk.c, read back by VTK itself
+# (tests/vtk_check.py under /usr/bin/python3 with python3-vtk9). Skipped (77)
+# when that Python or its vtk module is missing.
+add_executable(vtk_frames_writer ${CMAKE_CURRENT_SOURCE_DIR}/vtk_frames_writer.c)
+target_link_libraries(vtk_frames_writer PRIVATE ipcc_test_support)
+set(IPCC_VTK_READER_DIR ${CMAKE_CURRENT_BINARY_DIR}/vtk_reader_frames)
+add_test(NAME vtk_reader
+         COMMAND sh -c "rm -rf \"$1\" && counts=$(\"$0\" \"$1\") && { [ -x /usr/bin/python3 ] || exit 77; } \
+&& exec /usr/bin/python3 \"$2\" \"$1\" $counts"
+                 $<TARGET_FILE:vtk_frames_writer> ${IPCC_VTK_READER_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/vtk_check.py)
+set_tests_properties(vtk_reader PROPERTIES SKIP_RETURN_CODE 77)
