@@ -616,7 +616,7 @@ static ipcc_status msh4_header(reader *r, const char *what, unsigned long long h
             h[i] = bin_size(r);
     } else {
         for (int i = 0; i < 4; i++) {
-            long long v;
+            long long v = 0;
             ipcc_status s = read_ll(r, i == 0, what, &v);
             if (s != IPCC_OK) return s;
             if (v < 0) return parse_error(r, "negative %s %lld", what, v);

@@ -75,15 +75,19 @@ static ipcc_status fail_at(const parser *p, ipcc_status status, const char *path
     return ipcc_fail(status, "%s: %s", p->name, what);
 }
 
+// Key paths are bounded; a path that does not fit ends in "..." so a
+// message never silently names a different key.
+static void mark_truncated(char out[PATH_LEN], int written) {
+    if (written >= PATH_LEN) memcpy(out + PATH_LEN - 4, "...", 4);
+}
+
 static void key_path(char out[PATH_LEN], const char *parent, const char *key) {
-    if (parent[0])
-        snprintf(out, PATH_LEN, "%s.%s", parent, key);
-    else
-        snprintf(out, PATH_LEN, "%s", key);
+    mark_truncated(out, parent[0] ? snprintf(out, PATH_LEN, "%s.%s", parent, key)
+                                  : snprintf(out, PATH_LEN, "%s", key));
 }
 
 static void index_path(char out[PATH_LEN], const char *parent, int index) {
-    snprintf(out, PATH_LEN, "%s[%d]", parent, index);
+    mark_truncated(out, snprintf(out, PATH_LEN, "%s[%d]", parent, index));
 }
 
 static const char *json_type_name(const cJSON *item) {

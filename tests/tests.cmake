@@ -11,3 +11,10 @@ add_test(NAME vtk_reader
 && exec /usr/bin/python3 \"$2\" \"$1\" $counts"
                  $<TARGET_FILE:vtk_frames_writer> ${IPCC_VTK_READER_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/vtk_check.py)
 set_tests_properties(vtk_reader PROPERTIES SKIP_RETURN_CODE 77)
+
+# cli: the ipcc command end to end (a real scene to VTK frames, and the
+# bad-input catalogue). See tests/cli_test.sh.
+if(TARGET ipcc)
+  add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli_test.sh $<TARGET_FILE:ipcc>
+                            ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/cli_work)
+endif()

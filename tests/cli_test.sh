@@ -1,0 +1,92 @@
+#!/bin/sh
+# End-to-end tests of the ipcc command: a real scene run to VTK frames that
+# the real VTK reader opens, and the bad-input catalogue (clear message,
+# non-zero exit, never a crash, earlier output left intact).
+#   usage: cli_test.sh IPCC_BINARY SOURCE_DIR WORK_DIR
+set -u
+IPCC=$1
+SRC=$2
+WORK=$3
+rm -rf "$WORK"
+mkdir -p "$WORK"
+cd "$WORK" || exit 1
+failures=0
+pass() { echo "ok: $1"; }
+fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
+
+# expect CODE PATTERN DESCRIPTION -- ARGS: run ipcc, check exit code and stderr.
+expect() {
+    code=$1 pattern=$2 what=$3
+    shift 4
+    "$IPCC" "$@" >out.txt 2>err.txt
+    rc=$?
+    if [ "$rc" -ne "$code" ]; then
+        fail "$what: exit $rc, expected $code"; cat err.txt
+    elif [ -n "$pattern" ] && ! grep -q -- "$pattern" err.txt; then
+        fail "$what: stderr lacks '$pattern'"; cat err.txt
+    else
+        pass "$what"
+    fi
+}
+
+# --- a real run: the default beam, 10 steps, frames opened by VTK ----------
+"$IPCC" run "$SRC/examples/beam.json" --steps 10 -o beam >run.txt 2>&1
+rc=$?
+[ $rc -eq 0 ] && pass "beam run exits 0" || { fail "beam run exit $rc"; cat run.txt; }
+[ "$(grep -c '^step ' run.txt)" -eq 10 ] && pass "one line per step" || fail "step lines"
+grep -q '^summary: 10 steps' run.txt && pass "summary printed" || fail "summary"
+[ "$(wc -l <beam/stats.csv)" -eq 11 ] && pass "stats.csv has header + 10 rows" || fail "stats.csv rows"
+# fps 25, h 0.01: frames at t = 0, 0.04, 0.08 and the last step (0.1).
+frames=$(ls beam/frame_*.vtu | wc -l)
+[ "$frames" -eq 4 ] && pass "4 frames at 25 fps" || fail "frame count $frames"
+ls beam/*.tmp >/dev/null 2>&1 && fail "temporary files left" || pass "no temporary files"
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import vtk" 2>/dev/null; then
+    /usr/bin/python3 "$SRC/tests/vtk_check.py" beam 4 - - && pass "VTK reads the frames" || fail "VTK check"
+else
+    echo "skip: /usr/bin/python3 with vtk not available"
+fi
+
+# --- usage -------------------------------------------------------------------
+expect 0 "" "--help" -- --help
+"$IPCC" --version | grep -q '^ipcc [0-9]' && pass "--version" || fail "--version"
+expect 1 "unknown command" "unknown command" -- frobnicate
+expect 1 "unknown option" "unknown option" -- run "$SRC/examples/beam.json" --bogus
+expect 1 "non-negative integer" "bad --steps" -- run "$SRC/examples/beam.json" --steps -3
+expect 1 "needs a scene" "run without scene" -- run
+
+# --- bad input: each names the file, line or key --------------------------
+expect 1 "nope.json" "missing scene file" -- run nope.json
+printf '{\n  "time_step": 0.01,\n  "duration": 1\n  "bodies": []\n}\n' >syntax.json
+expect 1 "syntax.json:4" "JSON syntax error names the line" -- run syntax.json
+mkdir -p m
+cp "$SRC/tests/data/scenes/tet.node" "$SRC/tests/data/scenes/tet.ele" m/
+cat >unknown_key.json <<'JSON'
+{"time_step": 0.01, "duration": 0.1,
+ "newton": {"tolerence": 1e-3},
+ "bodies": [{"mesh": "m/tet.node", "material": {"model": "neo_hookean", "density": 1000, "youngs_modulus": 1e5, "poisson_ratio": 0.3}}]}
+JSON
+expect 1 "newton.tolerence" "unknown key names its path" -- run unknown_key.json
+sed 's/"tolerence"/"tolerance"/; s/m\/tet.node/m\/missing.msh/' unknown_key.json >missing_mesh.json
+expect 1 "missing.msh" "missing mesh names the file" -- run missing_mesh.json
+sed 's/"tolerence": 1e-3/"max_iterations": 0/' unknown_key.json >bad_value.json
+expect 1 "newton.max_iterations" "out-of-range value names the key" -- run bad_value.json
+printf '$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 2 2 0\n$EndNodes\n$Elements\n1\n7 4 2 0 1 1 2 3 4\n$EndElements\n' >m/flat.msh
+sed 's/"tolerence": 1e-3/"tolerance": 1e-3/; s/m\/tet.node/m\/flat.msh/' unknown_key.json >flat.json
+expect 1 "element 7" "zero-volume tet names the element" -- run flat.json
+printf '$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n1 0 0 0\n2 1 0 nan\n3 0 1 0\n4 0 0 1\n$EndNodes\n$Elements\n1\n1 4 2 0 1 1 2 3 4\n$EndElements\n' >m/nan.msh
+sed 's/m\/flat.msh/m\/nan.msh/' flat.json >nan.json
+expect 1 "nan.msh" "NaN coordinate names the file" -- run nan.json
+
+# --- earlier output is never lost --------------------------------------------
+before=$(cksum <beam/frame_000000.vtu)
+expect 1 "syntax.json" "failing run leaves earlier output" -- run syntax.json -o beam
+[ "$(cksum <beam/frame_000000.vtu)" = "$before" ] && pass "earlier frame intact" || fail "earlier frame changed"
+[ "$(wc -l <beam/stats.csv)" -eq 11 ] && pass "earlier stats intact" || fail "earlier stats changed"
+touch afile
+expect 1 "afile" "output under a regular file" -- run "$SRC/examples/beam.json" --steps 1 -o afile/out
+
+if [ $failures -ne 0 ]; then
+    echo "$failures failed"
+    exit 1
+fi
+echo "all CLI checks passed"
