@@ -64,7 +64,8 @@ void ipcc_assert_failed(const char *expr, const char *file, int line) {
 int ipcc_reserve(void **buf, int *capacity, int count, size_t size) {
     if (count <= *capacity) return 0;
     int cap = *capacity > 0 ? *capacity : 16;
-    while (cap < count) cap = cap > (1 << 29) ? count : 2 * cap;
+    while (cap < count)
+        cap = cap > (1 << 29) ? count : 2 * cap;
     void *p = realloc(*buf, (size_t)cap * size);
     if (!p) return -1;
     *buf = p;

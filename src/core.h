@@ -28,10 +28,10 @@ void ipcc_assert_failed(const char *expr, const char *file, int line);
 #endif
 
 /// free() that nulls the pointer.
-#define IPCC_FREE(p) \
-    do {             \
-        free(p);     \
-        (p) = NULL;  \
+#define IPCC_FREE(p)                                                                                         \
+    do {                                                                                                     \
+        free(p);                                                                                             \
+        (p) = NULL;                                                                                          \
     } while (0)
 
 /// Grow *buf to hold at least `count` elements of `size` bytes (amortized

@@ -91,7 +91,8 @@ bool ipcc_dirichlet_prepare_step(ipcc_world *w) {
         for (int k = 0; k < 3; ++k)
             centre[k] /= bc->num_vertices;
         ipcc_dirichlet *mbc = &w->dirichlet[c];
-        for (int k = 0; k < 3; ++k) mbc->centre_end[k] = centre[k] + bc->def.velocity[k] * h;
+        for (int k = 0; k < 3; ++k)
+            mbc->centre_end[k] = centre[k] + bc->def.velocity[k] * h;
         double wh[3] = {bc->def.angular_velocity[0] * h, bc->def.angular_velocity[1] * h,
                         bc->def.angular_velocity[2] * h};
         double R[9];
@@ -129,5 +130,6 @@ void ipcc_dirichlet_kinematics(const ipcc_world *w, int c, const double x[3], do
     double r[3] = {x[0] - bc->centre_end[0], x[1] - bc->centre_end[1], x[2] - bc->centre_end[2]}, wr[3];
     cross(om, r, wr);
     cross(om, wr, a);
-    for (int k = 0; k < 3; ++k) v[k] = bc->def.velocity[k] + wr[k];
+    for (int k = 0; k < 3; ++k)
+        v[k] = bc->def.velocity[k] + wr[k];
 }

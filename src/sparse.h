@@ -25,14 +25,14 @@ typedef struct ipcc_triplets {
 
 /// Compressed sparse column, upper triangle, sorted row indices, no duplicates.
 typedef struct ipcc_csc {
-    int n;               ///< dimension
-    int nnz;             ///< stored entries
-    int *colptr;         ///< n + 1
-    int *rowind;         ///< nnz
-    double *val;         ///< nnz
+    int n;                ///< dimension
+    int nnz;              ///< stored entries
+    int *colptr;          ///< n + 1
+    int *rowind;          ///< nnz
+    double *val;          ///< nnz
     long pattern_version; ///< incremented whenever the pattern changes
     // cache (private)
-    int *map;            ///< triplet k -> slot in val, or -1 for ignored (row > col)
+    int *map; ///< triplet k -> slot in val, or -1 for ignored (row > col)
     int *prev_row, *prev_col;
     int prev_count, map_capacity, nnz_capacity, n_capacity;
 } ipcc_csc;

@@ -9,15 +9,15 @@
 /// What one .vtu frame holds.
 typedef struct ipcc_vtk_frame {
     int num_points;
-    const double *points;       ///< 3 * num_points
+    const double *points; ///< 3 * num_points
     int num_tets;
-    const int *tets;            ///< 4 * num_tets, written as VTK_TETRA (10)
+    const int *tets; ///< 4 * num_tets, written as VTK_TETRA (10)
     int num_point_fields;
-    const char *const *point_field_names;   ///< each field has 3 components per point
-    const double *const *point_fields;      ///< 3 * num_points each
+    const char *const *point_field_names; ///< each field has 3 components per point
+    const double *const *point_fields;    ///< 3 * num_points each
     int num_cell_fields;
-    const char *const *cell_field_names;    ///< Int32, one per cell
-    const int *const *cell_fields;          ///< num_tets each
+    const char *const *cell_field_names; ///< Int32, one per cell
+    const int *const *cell_fields;       ///< num_tets each
 } ipcc_vtk_frame;
 
 /// Write an UnstructuredGrid .vtu (binary appended, raw, UInt64 headers).

@@ -19,7 +19,7 @@ typedef struct ipcc_dirichlet {
     ipcc_dirichlet_def def;
     int body;
     int num_vertices;
-    int *vertices; ///< global vertex indices, ascending
+    int *vertices;        ///< global vertex indices, ascending
     double centre_end[3]; ///< centre of the group at the end of the current step
 } ipcc_dirichlet;
 
@@ -30,29 +30,29 @@ struct ipcc_world {
     int num_dirichlet, cap_dirichlet;
     ipcc_dirichlet *dirichlet;
 
-    int n, cap_n;      ///< vertices
-    double *x;         ///< positions (3n)
-    double *v;         ///< velocities (3n)
-    double *a;         ///< accelerations (3n, Newmark)
-    double *x_rest;    ///< positions at t = 0 (3n)
-    double *mass;      ///< lumped mass per vertex (n)
-    double *x_start;   ///< positions at the start of the step (3n)
-    double *x_hat;     ///< inertial target of the step (3n)
-    double *x_target;  ///< end-of-step positions of prescribed vertices (3n)
-    int *prescribed;   ///< per vertex: index of the active Dirichlet condition, or -1
-    int *dof_map;      ///< per dof: unknown index or -1 (3n)
+    int n, cap_n;     ///< vertices
+    double *x;        ///< positions (3n)
+    double *v;        ///< velocities (3n)
+    double *a;        ///< accelerations (3n, Newmark)
+    double *x_rest;   ///< positions at t = 0 (3n)
+    double *mass;     ///< lumped mass per vertex (n)
+    double *x_start;  ///< positions at the start of the step (3n)
+    double *x_hat;    ///< inertial target of the step (3n)
+    double *x_target; ///< end-of-step positions of prescribed vertices (3n)
+    int *prescribed;  ///< per vertex: index of the active Dirichlet condition, or -1
+    int *dof_map;     ///< per dof: unknown index or -1 (3n)
     int num_unknowns;
 
-    int nt, cap_nt;    ///< tets
-    int *tets;         ///< 4 * nt global vertex indices
-    int *tet_body;     ///< body of each tet
-    double *Dm_inv;    ///< 9 * nt rest shape inverses
-    double *volume;    ///< nt rest volumes
+    int nt, cap_nt; ///< tets
+    int *tets;      ///< 4 * nt global vertex indices
+    int *tet_body;  ///< body of each tet
+    double *Dm_inv; ///< 9 * nt rest shape inverses
+    double *volume; ///< nt rest volumes
 
     double bbox_diagonal; ///< L, at t = 0
     double time;
     int step;
-    bool started;         ///< the first step ran (bodies can no longer be added)
+    bool started; ///< the first step ran (bodies can no longer be added)
     ipcc_newton *newton;
 };
 
@@ -66,7 +66,8 @@ void ipcc_integrator_update(ipcc_world *w);
 void ipcc_integrator_initialize(ipcc_world *w);
 
 /// Select the vertices of a new condition on body b (dirichlet.c).
-ipcc_status ipcc_dirichlet_select(ipcc_world *w, int body, const ipcc_dirichlet_def *def, ipcc_dirichlet *out);
+ipcc_status ipcc_dirichlet_select(ipcc_world *w, int body, const ipcc_dirichlet_def *def,
+                                  ipcc_dirichlet *out);
 /// Mark the active conditions for the step starting at w->time, compute the
 /// targets of prescribed vertices into x_target and rebuild dof_map.
 /// Returns true if the set of unknowns changed.

@@ -19,7 +19,8 @@ static const double L = 1.0, A = 0.1, RHO = 1000.0, G = 9.81;
 
 static bool project_hessian = true;
 
-static ipcc_world *cantilever(int nx, int ny, double E, ipcc_material_model model, double tol, ipcc_mesh **mesh) {
+static ipcc_world *cantilever(int nx, int ny, double E, ipcc_material_model model, double tol,
+                              ipcc_mesh **mesh) {
     *mesh = ipcc_test_box_mesh(nx, ny, ny, L, A, A);
     static ipcc_dirichlet_def clamp;
     clamp = ipcc_default_dirichlet_def();
@@ -71,13 +72,14 @@ static void test_euler_bernoulli_refinement(void **state) {
         ipcc_test_assert_no_inversion(w);
         tip[k] = tip_deflection(w);
         err[k] = fabs(tip[k] - eb) / eb;
-        print_message("cantilever %dx%dx%d: tip %.6e m, Euler-Bernoulli %.6e m, ratio %.4f\n", nx[k], nx[k] / 10,
-                      nx[k] / 10, tip[k], eb, tip[k] / eb);
+        print_message("cantilever %dx%dx%d: tip %.6e m, Euler-Bernoulli %.6e m, ratio %.4f\n", nx[k],
+                      nx[k] / 10, nx[k] / 10, tip[k], eb, tip[k] / eb);
         ipcc_world_destroy(w);
         ipcc_mesh_destroy(mesh);
     }
     // Approaches from below (linear tets are too stiff), monotonically, at ~2nd order.
-    for (int k = 0; k < 3; ++k) assert_true(tip[k] < eb * 1.01);
+    for (int k = 0; k < 3; ++k)
+        assert_true(tip[k] < eb * 1.01);
     // Measured: 1.69 for the coarse, pre-asymptotic pair, 2.63 for the next (4 is the asymptote).
     assert_true(err[1] < err[0] / 1.5);
     assert_true(err[2] < err[1] / 2.3);
@@ -101,7 +103,8 @@ static void test_models_agree_at_small_strain(void **state) {
         ipcc_world_destroy(w);
         ipcc_mesh_destroy(mesh);
     }
-    for (int k = 1; k < 4; ++k) assert_near(tips[k], tips[0], 0, 1e-2);
+    for (int k = 1; k < 4; ++k)
+        assert_near(tips[k], tips[0], 0, 1e-2);
 }
 
 // A softer beam (delta ~ 0.15 L, geometrically nonlinear): Newton's steps

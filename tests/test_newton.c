@@ -17,8 +17,10 @@ typedef struct chain {
 static double chain_energy(void *ctx, const double *x) {
     chain *c = ctx;
     double e = 0;
-    for (int i = 0; i < c->n; ++i) e += exp(x[i]) - c->b[i] * x[i];
-    for (int i = 0; i + 1 < c->n; ++i) e += 0.5 * c->k * (x[i + 1] - x[i]) * (x[i + 1] - x[i]);
+    for (int i = 0; i < c->n; ++i)
+        e += exp(x[i]) - c->b[i] * x[i];
+    for (int i = 0; i + 1 < c->n; ++i)
+        e += 0.5 * c->k * (x[i + 1] - x[i]) * (x[i + 1] - x[i]);
     return e;
 }
 
@@ -47,7 +49,8 @@ static double chain_max_step(void *ctx, const double *x, const double *p) {
 }
 
 static ipcc_objective chain_objective(chain *c) {
-    ipcc_objective o = {.ctx = c, .energy = chain_energy, .evaluate = chain_evaluate, .max_step = chain_max_step};
+    ipcc_objective o = {
+        .ctx = c, .energy = chain_energy, .evaluate = chain_evaluate, .max_step = chain_max_step};
     return o;
 }
 
@@ -69,7 +72,8 @@ static void test_quadratic_convergence(void **state) {
     int map[64];
     setup_chain(&c, map, 1);
     double x[64];
-    for (int i = 0; i < c.n; ++i) x[i] = 3.0; // far from the minimizer
+    for (int i = 0; i < c.n; ++i)
+        x[i] = 3.0; // far from the minimizer
     double fixed0 = x[0], fixed17 = x[17];
     ipcc_newton *nw = ipcc_newton_create();
     ipcc_objective o = chain_objective(&c);
@@ -106,7 +110,8 @@ static void test_step_filter_and_not_converged(void **state) {
     setup_chain(&c, map, 0);
     c.max_alpha = 0.25; // the filter caps every step
     double x[64];
-    for (int i = 0; i < c.n; ++i) x[i] = 3.0;
+    for (int i = 0; i < c.n; ++i)
+        x[i] = 3.0;
     double x0[64];
     memcpy(x0, x, sizeof x);
     ipcc_newton *nw = ipcc_newton_create();
@@ -133,7 +138,8 @@ static double inf_evaluate(void *ctx, const double *x, double *g, ipcc_triplets 
 
 static void test_infeasible_start(void **state) {
     (void)state;
-    ipcc_objective o = {.ctx = NULL, .energy = inf_energy, .evaluate = inf_evaluate, .max_step = chain_max_step};
+    ipcc_objective o = {
+        .ctx = NULL, .energy = inf_energy, .evaluate = inf_evaluate, .max_step = chain_max_step};
     double x[1] = {0};
     int map[1] = {0};
     ipcc_newton *nw = ipcc_newton_create();

@@ -64,7 +64,8 @@ static void check_momentum(ipcc_integrator integrator, ipcc_material_model model
     for (int s = 0; s < 100; ++s) {
         assert_true(ipcc_world_step(w, NULL) >= 0);
         ipcc_test_momentum(w, p);
-        for (int k = 0; k < 3; ++k) assert_near(p[k], p0[k], 1e-10 * scale, 0);
+        for (int k = 0; k < 3; ++k)
+            assert_near(p[k], p0[k], 1e-10 * scale, 0);
         ipcc_test_assert_no_inversion(w);
         e_el_max = fmax(e_el_max, ipcc_world_elastic_energy(w));
     }
@@ -127,7 +128,8 @@ static void test_dirichlet_exact_rotation(void **state) {
     // t = 0.2: the conditions have ended.
     assert_near(ipcc_world_time(w), 0.2, 1e-12, 0);
     assert_true(ipcc_world_step(w, NULL) >= 0);
-    for (int i = 0; i < n; ++i) assert_false(ipcc_world_vertex_is_prescribed(w, i));
+    for (int i = 0; i < n; ++i)
+        assert_false(ipcc_world_vertex_is_prescribed(w, i));
     ipcc_world_destroy(w);
     ipcc_mesh_destroy(mesh);
 }
@@ -171,7 +173,8 @@ static void test_newmark_conserves_energy(void **state) {
     (void)state;
     double e0, e1;
     e1 = energy_after_release(IPCC_NEWMARK, &e0);
-    print_message("newmark: energy at release %.6g J, 1 s later %.6g J (%.3f%%)\n", e0, e1, 100 * (e1 - e0) / e0);
+    print_message("newmark: energy at release %.6g J, 1 s later %.6g J (%.3f%%)\n", e0, e1,
+                  100 * (e1 - e0) / e0);
     assert_true(e0 > 0);
     assert_near(e1, e0, 0, 0.01);
     e1 = energy_after_release(IPCC_IMPLICIT_EULER, &e0);

@@ -18,3 +18,9 @@ if(TARGET ipcc)
   add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli_test.sh $<TARGET_FILE:ipcc>
                             ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/cli_work)
 endif()
+
+# example_minimal: the C API example runs and its frames open in VTK.
+add_test(NAME example_minimal
+         COMMAND sh -c "rm -rf \"$1\" && \"$0\" \"$1\" >/dev/null && { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import vtk' 2>/dev/null || exit 0; } && exec /usr/bin/python3 \"$2\" \"$1\" 51 - -"
+                 $<TARGET_FILE:example_minimal> ${CMAKE_CURRENT_BINARY_DIR}/example_minimal_out
+                 ${CMAKE_CURRENT_SOURCE_DIR}/vtk_check.py)

@@ -11,6 +11,14 @@
 extern "C" {
 #endif
 
+/// Marks the exported API. The shared library is built with hidden
+/// visibility, so only declarations carrying IPCC_API are exported.
+#if defined(IPCC_BUILDING_SHARED) && defined(__GNUC__)
+#define IPCC_API __attribute__((visibility("default")))
+#else
+#define IPCC_API
+#endif
+
 #define IPCC_VERSION_MAJOR 0
 #define IPCC_VERSION_MINOR 1
 #define IPCC_VERSION_PATCH 0
@@ -30,14 +38,14 @@ typedef enum ipcc_status {
 } ipcc_status;
 
 /// Short constant name of a status, e.g. "IPCC_ERR_PARSE".
-const char *ipcc_status_name(ipcc_status status);
+IPCC_API const char *ipcc_status_name(ipcc_status status);
 
 /// Message of the last failure recorded in this thread ("" if none).
 /// The pointer stays valid until the next failing ipcc call in this thread.
-const char *ipcc_last_error(void);
+IPCC_API const char *ipcc_last_error(void);
 
 /// Clear the message returned by ipcc_last_error().
-void ipcc_clear_error(void);
+IPCC_API void ipcc_clear_error(void);
 
 /// Log levels, most severe first.
 typedef enum ipcc_log_level {
@@ -52,10 +60,10 @@ typedef void ipcc_log_fn(ipcc_log_level level, const char *message, void *user);
 
 /// Install the process-wide log sink (NULL silences the library, the default).
 /// The library never prints except through this hook.
-void ipcc_set_log(ipcc_log_fn *fn, void *user);
+IPCC_API void ipcc_set_log(ipcc_log_fn *fn, void *user);
 
 /// Library version string, e.g. "0.1.0".
-const char *ipcc_version(void);
+IPCC_API const char *ipcc_version(void);
 
 #ifdef __cplusplus
 }

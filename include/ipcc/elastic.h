@@ -18,49 +18,52 @@ extern "C" {
 
 /// Constitutive models.
 typedef enum ipcc_material_model {
-    IPCC_NEO_HOOKEAN = 0,     ///< IPC's form: mu/2 (tr FtF - 3) - mu ln J + lambda/2 (ln J)^2; +inf for J <= 0
+    IPCC_NEO_HOOKEAN = 0, ///< IPC's form: mu/2 (tr FtF - 3) - mu ln J + lambda/2 (ln J)^2; +inf for J <= 0
     IPCC_FIXED_COROTATED = 1, ///< mu |F - R|^2 + lambda/2 (J - 1)^2 (Stomakhin et al. 2012)
     IPCC_STVK = 2,            ///< mu E:E + lambda/2 tr(E)^2, E = (FtF - I)/2
     IPCC_LINEAR = 3,          ///< mu eps:eps + lambda/2 tr(eps)^2, eps = (F + Ft)/2 - I
 } ipcc_material_model;
 
 /// Lame parameters from Young's modulus E (Pa) and Poisson's ratio nu (< 0.5).
-void ipcc_lame_parameters(double youngs_modulus, double poisson_ratio, double *mu, double *lambda);
+IPCC_API void ipcc_lame_parameters(double youngs_modulus, double poisson_ratio, double *mu, double *lambda);
 
 /// Strain energy density Psi(F). Neo-Hookean returns +INFINITY when det F <= 0.
-double ipcc_elastic_energy_density(ipcc_material_model model, double mu, double lambda, const double F[9]);
+IPCC_API double ipcc_elastic_energy_density(ipcc_material_model model, double mu, double lambda,
+                                            const double F[9]);
 
 /// First Piola-Kirchhoff stress P = dPsi/dF.
-void ipcc_elastic_stress(ipcc_material_model model, double mu, double lambda, const double F[9], double P[9]);
+IPCC_API void ipcc_elastic_stress(ipcc_material_model model, double mu, double lambda, const double F[9],
+                                  double P[9]);
 
 /// dP/dF (9x9). With project_psd, negative eigenvalues are clamped to zero.
-void ipcc_elastic_stress_derivative(ipcc_material_model model, double mu, double lambda, const double F[9],
-                                    bool project_psd, double dPdF[81]);
+IPCC_API void ipcc_elastic_stress_derivative(ipcc_material_model model, double mu, double lambda,
+                                             const double F[9], bool project_psd, double dPdF[81]);
 
 /// Rest data of a tet: Dm^-1 and the (positive) rest volume. Returns
 /// IPCC_ERR_MESH if the tet is degenerate or negatively oriented.
-ipcc_status ipcc_tet_rest_data(const double X[12], double Dm_inv[9], double *volume);
+IPCC_API ipcc_status ipcc_tet_rest_data(const double X[12], double Dm_inv[9], double *volume);
 
 /// F = Ds(x) Dm^-1.
-void ipcc_tet_deformation_gradient(const double x[12], const double Dm_inv[9], double F[9]);
+IPCC_API void ipcc_tet_deformation_gradient(const double x[12], const double Dm_inv[9], double F[9]);
 
 /// Elastic energy of one tet: volume * Psi(F).
-double ipcc_elastic_tet_energy(ipcc_material_model model, double mu, double lambda, double volume,
-                               const double Dm_inv[9], const double x[12]);
+IPCC_API double ipcc_elastic_tet_energy(ipcc_material_model model, double mu, double lambda, double volume,
+                                        const double Dm_inv[9], const double x[12]);
 
 /// Gradient (12) of ipcc_elastic_tet_energy with respect to x.
-void ipcc_elastic_tet_gradient(ipcc_material_model model, double mu, double lambda, double volume,
-                               const double Dm_inv[9], const double x[12], double g[12]);
+IPCC_API void ipcc_elastic_tet_gradient(ipcc_material_model model, double mu, double lambda, double volume,
+                                        const double Dm_inv[9], const double x[12], double g[12]);
 
 /// Hessian (12x12). With project_psd the F-space Hessian is projected to PSD
 /// per element before the chain rule, so the result is PSD.
-void ipcc_elastic_tet_hessian(ipcc_material_model model, double mu, double lambda, double volume,
-                              const double Dm_inv[9], const double x[12], bool project_psd, double H[144]);
+IPCC_API void ipcc_elastic_tet_hessian(ipcc_material_model model, double mu, double lambda, double volume,
+                                       const double Dm_inv[9], const double x[12], bool project_psd,
+                                       double H[144]);
 
 /// Project a symmetric n x n row-major matrix (n <= 12) to the nearest PSD
 /// matrix in the Frobenius norm (negative eigenvalues set to zero), in place.
 /// Uses LAPACKE dsyev with stack workspace; no heap allocation.
-void ipcc_project_psd(int n, double *A);
+IPCC_API void ipcc_project_psd(int n, double *A);
 
 #ifdef __cplusplus
 }

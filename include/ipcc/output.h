@@ -14,21 +14,21 @@ extern "C" {
 typedef struct ipcc_output ipcc_output;
 
 /// Open (create, with parents) an output directory. Writes nothing else yet.
-ipcc_status ipcc_output_open(const char *directory, ipcc_output **out);
+IPCC_API ipcc_status ipcc_output_open(const char *directory, ipcc_output **out);
 
 /// Write frame_NNNNNN.vtu for the current world state and rewrite frames.pvd.
 /// The .vtu holds all bodies: VTK_TETRA cells, point data `velocity` and
 /// `displacement` (x - rest), cell data `body_id`.
-ipcc_status ipcc_output_write_frame(ipcc_output *output, const ipcc_world *world);
+IPCC_API ipcc_status ipcc_output_write_frame(ipcc_output *output, const ipcc_world *world);
 
 /// Append one row to stats.csv (the header is written with the first row).
-ipcc_status ipcc_output_write_stats(ipcc_output *output, const ipcc_step_stats *stats);
+IPCC_API ipcc_status ipcc_output_write_stats(ipcc_output *output, const ipcc_step_stats *stats);
 
 /// Number of frames written so far.
-int ipcc_output_frame_count(const ipcc_output *output);
+IPCC_API int ipcc_output_frame_count(const ipcc_output *output);
 
 /// Flush and free. NULL is fine.
-void ipcc_output_close(ipcc_output *output);
+IPCC_API void ipcc_output_close(ipcc_output *output);
 
 #ifdef __cplusplus
 }

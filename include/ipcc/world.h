@@ -43,15 +43,15 @@ typedef struct ipcc_dirichlet_def {
 
 /// A deformable body.
 typedef struct ipcc_body_def {
-    const char *name;                   ///< used in messages; copied (may be NULL)
-    const ipcc_mesh *mesh;              ///< rest mesh; copied, the caller keeps ownership
-    ipcc_material material;             ///< material of every tet
-    double translation[3];              ///< m, applied last
-    double rotation[3];                 ///< degrees about x, then y, then z, around the mesh bbox centre
-    double scale[3];                    ///< per-axis factors about the mesh bbox centre, > 0
-    double velocity[3];                 ///< initial velocity, m/s
-    double angular_velocity[3];         ///< initial angular velocity about the centre of mass, rad/s
-    int num_dirichlet;                  ///< number of entries in dirichlet
+    const char *name;                    ///< used in messages; copied (may be NULL)
+    const ipcc_mesh *mesh;               ///< rest mesh; copied, the caller keeps ownership
+    ipcc_material material;              ///< material of every tet
+    double translation[3];               ///< m, applied last
+    double rotation[3];                  ///< degrees about x, then y, then z, around the mesh bbox centre
+    double scale[3];                     ///< per-axis factors about the mesh bbox centre, > 0
+    double velocity[3];                  ///< initial velocity, m/s
+    double angular_velocity[3];          ///< initial angular velocity about the centre of mass, rad/s
+    int num_dirichlet;                   ///< number of entries in dirichlet
     const ipcc_dirichlet_def *dirichlet; ///< copied; a vertex in several boxes takes the first
 } ipcc_body_def;
 
@@ -60,72 +60,73 @@ typedef struct ipcc_world_def {
     double time_step;           ///< h, seconds (0.01)
     double gravity[3];          ///< m/s^2 ({0, -9.81, 0})
     ipcc_integrator integrator; ///< IPCC_IMPLICIT_EULER
-    double newton_tolerance;    ///< converged when |p|_inf <= tol * L * h; L = bbox diagonal (1e-2, as IPC)
-    int newton_max_iterations;  ///< a step that needs more returns IPCC_WARN_NOT_CONVERGED (100)
-    bool project_hessian;       ///< project element Hessians to PSD (true)
+    double newton_tolerance; ///< converged when |p|_inf <= tol * L * h; L = bbox diagonal, h = 1 s for static
+                             ///< (1e-2, as IPC)
+    int newton_max_iterations; ///< a step that needs more returns IPCC_WARN_NOT_CONVERGED (100)
+    bool project_hessian;      ///< project element Hessians to PSD (true)
 } ipcc_world_def;
 
 /// Statistics of one step.
 typedef struct ipcc_step_stats {
-    int step;                  ///< index of the step just taken (1-based)
-    double time;               ///< simulated time at the end of the step, s
-    int newton_iterations;     ///< Newton iterations used
-    int line_search_steps;     ///< total backtracking evaluations
+    int step;                    ///< index of the step just taken (1-based)
+    double time;                 ///< simulated time at the end of the step, s
+    int newton_iterations;       ///< Newton iterations used
+    int line_search_steps;       ///< total backtracking evaluations
     int factorization_fallbacks; ///< times the Hessian had to be shifted
-    double energy;             ///< incremental potential at the solution, J
-    double residual;           ///< |p|_inf of the last Newton direction, m
-    bool converged;            ///< false if max_iterations was hit
-    double time_assembly;      ///< wall seconds spent in energy/gradient/Hessian and assembly
-    double time_factorization; ///< wall seconds in symbolic + numeric factorization
-    double time_solve;         ///< wall seconds in triangular solves
-    double time_line_search;   ///< wall seconds in the line search (incl. step filters)
-    double time_total;         ///< wall seconds of the whole step
+    double energy;               ///< incremental potential at the solution, J
+    double residual;             ///< |p|_inf of the last Newton direction, m
+    bool converged;              ///< false if max_iterations was hit
+    double time_assembly;        ///< wall seconds spent in energy/gradient/Hessian and assembly
+    double time_factorization;   ///< wall seconds in symbolic + numeric factorization
+    double time_solve;           ///< wall seconds in triangular solves
+    double time_line_search;     ///< wall seconds in the line search (incl. step filters)
+    double time_total;           ///< wall seconds of the whole step
 } ipcc_step_stats;
 
 typedef struct ipcc_world ipcc_world;
 
-ipcc_world_def ipcc_default_world_def(void);
-ipcc_body_def ipcc_default_body_def(void);
-ipcc_material ipcc_default_material(void);
-ipcc_dirichlet_def ipcc_default_dirichlet_def(void);
+IPCC_API ipcc_world_def ipcc_default_world_def(void);
+IPCC_API ipcc_body_def ipcc_default_body_def(void);
+IPCC_API ipcc_material ipcc_default_material(void);
+IPCC_API ipcc_dirichlet_def ipcc_default_dirichlet_def(void);
 
 /// Create an empty world. Fails with IPCC_ERR_INVALID_ARGUMENT naming the field.
-ipcc_status ipcc_world_create(const ipcc_world_def *def, ipcc_world **out);
+IPCC_API ipcc_status ipcc_world_create(const ipcc_world_def *def, ipcc_world **out);
 
 /// Add a body before the first step. *body_index (may be NULL) receives its index.
-ipcc_status ipcc_world_add_body(ipcc_world *world, const ipcc_body_def *def, int *body_index);
+IPCC_API ipcc_status ipcc_world_add_body(ipcc_world *world, const ipcc_body_def *def, int *body_index);
 
 /// Advance one time step. IPCC_OK, IPCC_WARN_NOT_CONVERGED (the state advanced
 /// with the last iterate), or a negative status with the state unchanged.
 /// `stats` may be NULL.
-ipcc_status ipcc_world_step(ipcc_world *world, ipcc_step_stats *stats);
+IPCC_API ipcc_status ipcc_world_step(ipcc_world *world, ipcc_step_stats *stats);
 
 /// Destroy. NULL is fine.
-void ipcc_world_destroy(ipcc_world *world);
+IPCC_API void ipcc_world_destroy(ipcc_world *world);
 
 /// Read-only views of the state. Arrays are 3 * num_vertices long (xyz), or
 /// 4 * num_tets for tets; valid until the next step or destroy.
-int ipcc_world_num_vertices(const ipcc_world *world);
-int ipcc_world_num_tets(const ipcc_world *world);
-int ipcc_world_num_bodies(const ipcc_world *world);
-const double *ipcc_world_positions(const ipcc_world *world);
-const double *ipcc_world_velocities(const ipcc_world *world);
-const double *ipcc_world_rest_positions(const ipcc_world *world); ///< placed positions at t = 0
-const double *ipcc_world_masses(const ipcc_world *world);         ///< lumped mass per vertex, kg
-const int *ipcc_world_tets(const ipcc_world *world);
-const int *ipcc_world_tet_bodies(const ipcc_world *world);         ///< body index of each tet
+IPCC_API int ipcc_world_num_vertices(const ipcc_world *world);
+IPCC_API int ipcc_world_num_tets(const ipcc_world *world);
+IPCC_API int ipcc_world_num_bodies(const ipcc_world *world);
+IPCC_API const double *ipcc_world_positions(const ipcc_world *world);
+IPCC_API const double *ipcc_world_velocities(const ipcc_world *world);
+IPCC_API const double *ipcc_world_rest_positions(const ipcc_world *world); ///< placed positions at t = 0
+IPCC_API const double *ipcc_world_masses(const ipcc_world *world);         ///< lumped mass per vertex, kg
+IPCC_API const int *ipcc_world_tets(const ipcc_world *world);
+IPCC_API const int *ipcc_world_tet_bodies(const ipcc_world *world); ///< body index of each tet
 /// First vertex and vertex count of a body in the global arrays.
-void ipcc_world_body_vertices(const ipcc_world *world, int body, int *first, int *count);
-const char *ipcc_world_body_name(const ipcc_world *world, int body);
-double ipcc_world_time(const ipcc_world *world);
-int ipcc_world_step_count(const ipcc_world *world);
-double ipcc_world_time_step(const ipcc_world *world);
+IPCC_API void ipcc_world_body_vertices(const ipcc_world *world, int body, int *first, int *count);
+IPCC_API const char *ipcc_world_body_name(const ipcc_world *world, int body);
+IPCC_API double ipcc_world_time(const ipcc_world *world);
+IPCC_API int ipcc_world_step_count(const ipcc_world *world);
+IPCC_API double ipcc_world_time_step(const ipcc_world *world);
 /// L, the diagonal of the bounding box of all bodies at t = 0 (metres).
-double ipcc_world_bbox_diagonal(const ipcc_world *world);
+IPCC_API double ipcc_world_bbox_diagonal(const ipcc_world *world);
 /// Total elastic (strain) energy of the current state, J (+inf if inverted).
-double ipcc_world_elastic_energy(const ipcc_world *world);
+IPCC_API double ipcc_world_elastic_energy(const ipcc_world *world);
 /// 1 if vertex i is currently prescribed by a Dirichlet condition.
-bool ipcc_world_vertex_is_prescribed(const ipcc_world *world, int vertex);
+IPCC_API bool ipcc_world_vertex_is_prescribed(const ipcc_world *world, int vertex);
 
 #ifdef __cplusplus
 }

@@ -117,8 +117,8 @@ static int cmd_run(int argc, char **argv) {
     }
     if (verbosity >= 1)
         printf("ipcc %s: %s: %d bodies, %d vertices, %d tets, h = %g s, %ld steps -> %s/\n", ipcc_version(),
-               scene_path, ipcc_world_num_bodies(world), ipcc_world_num_vertices(world), ipcc_world_num_tets(world),
-               h, steps, out_dir);
+               scene_path, ipcc_world_num_bodies(world), ipcc_world_num_vertices(world),
+               ipcc_world_num_tets(world), h, steps, out_dir);
 
     long unconverged = 0, newton_total = 0;
     double wall = 0;
@@ -141,7 +141,8 @@ static int cmd_run(int argc, char **argv) {
         }
         if (verbosity >= 1)
             printf("step %6d  t %10.5f s  newton %3d  line-search %3d  wall %8.4f s%s\n", st.step, st.time,
-                   st.newton_iterations, st.line_search_steps, st.time_total, st.converged ? "" : "  UNCONVERGED");
+                   st.newton_iterations, st.line_search_steps, st.time_total,
+                   st.converged ? "" : "  UNCONVERGED");
         if (ipcc_output_write_stats(output, &st) != IPCC_OK) {
             code = fail(EXIT_USAGE, "cannot write stats");
             break;
@@ -162,8 +163,8 @@ static int cmd_run(int argc, char **argv) {
     printf("summary: %ld steps, %.6g s simulated, %d frames, %.3f s wall (%.4f s/step), %.2f Newton "
            "iterations/step, %ld unconverged steps; output in %s/\n",
            done_steps, ipcc_world_time(world), ipcc_output_frame_count(output), wall,
-           done_steps ? wall / done_steps : 0.0, done_steps ? (double)newton_total / done_steps : 0.0, unconverged,
-           out_dir);
+           done_steps ? wall / done_steps : 0.0, done_steps ? (double)newton_total / done_steps : 0.0,
+           unconverged, out_dir);
     if (code == 0 && unconverged > 0) code = EXIT_UNCONVERGED;
 done:
     ipcc_output_close(output);

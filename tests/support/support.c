@@ -9,13 +9,14 @@ void ipcc_test_assert_near(double a, double b, double atol, double rtol, const c
                            const char *file, int line) {
     double tol = atol + rtol * fmax(fabs(a), fabs(b));
     if (!(fabs(a - b) <= tol)) {
-        print_error("%s = %.17g is not near %s = %.17g (|diff| = %.3g > tol %.3g)\n", ea, a, eb, b, fabs(a - b),
-                    tol);
+        print_error("%s = %.17g is not near %s = %.17g (|diff| = %.3g > tol %.3g)\n", ea, a, eb, b,
+                    fabs(a - b), tol);
         _fail(file, line);
     }
 }
 
-void ipcc_test_fd_gradient(int n, const double *x, ipcc_test_scalar_fn *f, void *ctx, double h, double *g_fd) {
+void ipcc_test_fd_gradient(int n, const double *x, ipcc_test_scalar_fn *f, void *ctx, double h,
+                           double *g_fd) {
     double xp[n];
     memcpy(xp, x, sizeof(double) * (size_t)n);
     for (int i = 0; i < n; ++i) {
@@ -28,7 +29,8 @@ void ipcc_test_fd_gradient(int n, const double *x, ipcc_test_scalar_fn *f, void 
     }
 }
 
-void ipcc_test_fd_hessian(int n, const double *x, ipcc_test_vector_fn *grad, void *ctx, double h, double *H_fd) {
+void ipcc_test_fd_hessian(int n, const double *x, ipcc_test_vector_fn *grad, void *ctx, double h,
+                          double *H_fd) {
     double xp[n], gp[n], gm[n];
     memcpy(xp, x, sizeof(double) * (size_t)n);
     for (int j = 0; j < n; ++j) {
@@ -37,7 +39,8 @@ void ipcc_test_fd_hessian(int n, const double *x, ipcc_test_vector_fn *grad, voi
         xp[j] = x[j] - h;
         grad(xp, ctx, gm);
         xp[j] = x[j];
-        for (int i = 0; i < n; ++i) H_fd[i * n + j] = (gp[i] - gm[i]) / (2 * h);
+        for (int i = 0; i < n; ++i)
+            H_fd[i * n + j] = (gp[i] - gm[i]) / (2 * h);
     }
     for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j) {

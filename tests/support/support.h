@@ -14,7 +14,7 @@ typedef double ipcc_test_scalar_fn(const double *x, void *ctx);
 typedef void ipcc_test_vector_fn(const double *x, void *ctx, double *g);
 
 /// Fail the test unless |a - b| <= atol + rtol * max(|a|, |b|).
-#define assert_near(a, b, atol, rtol) \
+#define assert_near(a, b, atol, rtol)                                                                        \
     ipcc_test_assert_near((a), (b), (atol), (rtol), #a, #b, __FILE__, __LINE__)
 void ipcc_test_assert_near(double a, double b, double atol, double rtol, const char *ea, const char *eb,
                            const char *file, int line);
@@ -22,7 +22,8 @@ void ipcc_test_assert_near(double a, double b, double atol, double rtol, const c
 /// Central-difference gradient of f at x with step h: g_fd[n].
 void ipcc_test_fd_gradient(int n, const double *x, ipcc_test_scalar_fn *f, void *ctx, double h, double *g_fd);
 /// Central-difference Jacobian of grad at x: H_fd[n*n], row-major, symmetrized.
-void ipcc_test_fd_hessian(int n, const double *x, ipcc_test_vector_fn *grad, void *ctx, double h, double *H_fd);
+void ipcc_test_fd_hessian(int n, const double *x, ipcc_test_vector_fn *grad, void *ctx, double h,
+                          double *H_fd);
 
 /// Relative error |a - b|_inf / max(|b|_inf, floor), for comparing arrays.
 double ipcc_test_rel_error(int n, const double *a, const double *b, double floor);

@@ -12,7 +12,8 @@
 static double volume6(const double *x, const int *t) {
     double xe[12];
     for (int k = 0; k < 4; ++k)
-        for (int i = 0; i < 3; ++i) xe[3 * k + i] = x[3 * t[k] + i];
+        for (int i = 0; i < 3; ++i)
+            xe[3 * k + i] = x[3 * t[k] + i];
     return ipcc_tet_signed_volume6(xe);
 }
 
@@ -20,7 +21,8 @@ double ipcc_test_min_volume_ratio(const ipcc_world *w) {
     const double *x = ipcc_world_positions(w), *X = ipcc_world_rest_positions(w);
     const int *tets = ipcc_world_tets(w);
     double r = INFINITY;
-    for (int e = 0; e < ipcc_world_num_tets(w); ++e) r = fmin(r, volume6(x, tets + 4 * e) / volume6(X, tets + 4 * e));
+    for (int e = 0; e < ipcc_world_num_tets(w); ++e)
+        r = fmin(r, volume6(x, tets + 4 * e) / volume6(X, tets + 4 * e));
     return r;
 }
 
@@ -33,7 +35,8 @@ void ipcc_test_momentum(const ipcc_world *w, double p[3]) {
     const double *v = ipcc_world_velocities(w), *m = ipcc_world_masses(w);
     p[0] = p[1] = p[2] = 0;
     for (int i = 0; i < ipcc_world_num_vertices(w); ++i)
-        for (int k = 0; k < 3; ++k) p[k] += m[i] * v[3 * i + k];
+        for (int k = 0; k < 3; ++k)
+            p[k] += m[i] * v[3 * i + k];
 }
 
 double ipcc_test_kinetic_energy(const ipcc_world *w) {
