@@ -43,6 +43,7 @@ test-deps:
 	@scripts/install-deps.sh $(TEST_DEPS)
 
 bench: deps release
+	@scripts/install-deps.sh time
 	bench/run.sh
 
 format:

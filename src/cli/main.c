@@ -33,7 +33,7 @@ static void print_usage(FILE *f) {
           "  -o, --output DIR   output directory (default: the scene's output.directory, or \"out\")\n"
           "  --steps N          stop after N steps (default: duration / time_step)\n"
           "  -q, --quiet        print only warnings, errors and the summary\n"
-          "  -v, --verbose      also print informational messages from the library\n"
+          "  -v, --verbose      also print the library's debug messages\n"
           "\n"
           "output: DIR/frame_NNNNNN.vtu (one per frame), DIR/frames.pvd (open in ParaView),\n"
           "        DIR/stats.csv (one row per step)\n"
@@ -44,7 +44,9 @@ static void print_usage(FILE *f) {
 static void log_to_stderr(ipcc_log_level level, const char *message, void *user) {
     (void)user;
     static const char *names[] = {"error", "warning", "info", "debug"};
-    if ((int)level >= 2 && verbosity < 2) return;
+    // quiet: errors and warnings; normal: + info (reoriented tets, selected
+    // Dirichlet vertices); verbose: + debug.
+    if ((int)level > verbosity + 1) return;
     fprintf(stderr, "ipcc: %s: %s\n", names[level], message);
 }
 
