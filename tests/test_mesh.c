@@ -1,6 +1,7 @@
 // Tests for src/mesh.c and src/mesh_box.c: creation from arrays, validation
 // messages, orientation, compaction and the boundary surface.
 #include "support.h"
+#include "world_checks.h"
 
 #include <math.h>
 #include <string.h>
@@ -9,20 +10,6 @@
 
 // Unit right tet, positively oriented, and a fifth vertex beyond face (1,2,3).
 static const double five_vertices[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1};
-
-static double signed_volume(const ipcc_mesh *m, int t) {
-    const int *q = m->tets + 4 * t;
-    const double *x = m->vertices;
-    double a[3], b[3], c[3];
-    for (int k = 0; k < 3; k++) {
-        a[k] = x[3 * q[1] + k] - x[3 * q[0] + k];
-        b[k] = x[3 * q[2] + k] - x[3 * q[0] + k];
-        c[k] = x[3 * q[3] + k] - x[3 * q[0] + k];
-    }
-    return (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
-            a[2] * (b[0] * c[1] - b[1] * c[0])) /
-           6.0;
-}
 
 // Area-weighted normal (half the cross product) of face f.
 static void face_normal(const ipcc_mesh *m, int f, double n[3]) {
@@ -74,7 +61,7 @@ static void check_surface(const ipcc_mesh *m) {
     assert_int_equal(m->num_surface_vertices - m->num_edges + m->num_faces, 2);
     assert_int_equal(2 * m->num_edges, 3 * m->num_faces);
     for (int t = 0; t < m->num_tets; t++)
-        assert_true(signed_volume(m, t) > 0.0);
+        assert_true(ipcc_test_tet_volume(m, t) > 0.0);
 }
 
 static void test_single_tet(void **state) {
@@ -91,7 +78,7 @@ static void test_single_tet(void **state) {
     assert_int_equal(m->num_unreferenced, 0);
     assert_memory_equal(m->tets, tet, sizeof tet);
     check_surface(m);
-    assert_near(signed_volume(m, 0), 1.0 / 6.0, 1e-15, 0.0);
+    assert_near(ipcc_test_tet_volume(m, 0), 1.0 / 6.0, 1e-15, 0.0);
     ipcc_mesh_destroy(m);
 }
 
@@ -228,7 +215,7 @@ static void test_box_mesh(void **state) {
     assert_int_equal(m->num_reoriented, 0);
     double volume = 0.0;
     for (int t = 0; t < m->num_tets; t++)
-        volume += signed_volume(m, t);
+        volume += ipcc_test_tet_volume(m, t);
     assert_near(volume, 1.0 * 0.2 * 0.3, 1e-14, 0.0);
     check_surface(m);
     // Surface = the 4*3*... grid points on the boundary.

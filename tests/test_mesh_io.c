@@ -2,6 +2,7 @@
 // skipped sections and element types, and malformed input (messages must
 // name the file and the line or byte; nothing may crash).
 #include "support.h"
+#include "world_checks.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -11,26 +12,6 @@
 #include <unistd.h>
 
 #include "ipcc/mesh.h"
-
-static double mesh_volume(const ipcc_mesh *m) {
-    double volume = 0.0;
-    for (int t = 0; t < m->num_tets; t++) {
-        const int *q = m->tets + 4 * t;
-        const double *x = m->vertices;
-        double a[3], b[3], c[3];
-        for (int k = 0; k < 3; k++) {
-            a[k] = x[3 * q[1] + k] - x[3 * q[0] + k];
-            b[k] = x[3 * q[2] + k] - x[3 * q[0] + k];
-            c[k] = x[3 * q[3] + k] - x[3 * q[0] + k];
-        }
-        double v = (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
-                    a[2] * (b[0] * c[1] - b[1] * c[0])) /
-                   6.0;
-        assert_true(v > 0.0);
-        volume += v;
-    }
-    return volume;
-}
 
 static ipcc_mesh *read_ok(const char *name) {
     ipcc_mesh *m = NULL;
@@ -58,7 +39,7 @@ static void test_cube_in_every_format(void **state) {
         assert_int_equal(m->num_faces, 96);
         assert_int_equal(m->num_edges, 144);
         assert_int_equal(m->num_unreferenced, 0);
-        assert_near(mesh_volume(m), 1.0, 1e-12, 0.0);
+        assert_near(ipcc_test_mesh_volume(m), 1.0, 1e-12, 0.0);
         assert_vertex(m, 0, 0, 0, 0);
         assert_vertex(m, 1, 1, 0, 0);
         assert_vertex(m, 6, 1, 1, 1);
@@ -77,7 +58,7 @@ static void test_gmsh_generated(void **state) {
     // ASCII prints 16 significant digits: equal to the binary up to round-off.
     for (int i = 0; i < 3 * a->num_vertices; i++)
         assert_near(a->vertices[i], b->vertices[i], 1e-15, 0.0);
-    assert_near(mesh_volume(a), 1.0, 1e-12, 0.0);
+    assert_near(ipcc_test_mesh_volume(a), 1.0, 1e-12, 0.0);
     ipcc_mesh_destroy(a);
     ipcc_mesh_destroy(b);
 }
@@ -88,7 +69,7 @@ static void test_ipc_surface_block_skipped(void **state) {
     assert_int_equal(m->num_tets, 1);
     assert_int_equal(m->num_faces, 4);
     assert_int_equal(m->num_reoriented, 1);
-    assert_near(mesh_volume(m), 8.0 / 6.0, 1e-14, 0.0);
+    assert_near(ipcc_test_mesh_volume(m), 8.0 / 6.0, 1e-14, 0.0);
     ipcc_mesh_destroy(m);
 }
 
@@ -101,7 +82,7 @@ static void test_sparse_tags_and_mixed_elements(void **state) {
     assert_vertex(m, 1, 1, 0, 0); // tag 1000000, parametric coordinates skipped
     assert_vertex(m, 2, 0, 1, 0);
     assert_vertex(m, 4, 1, 1, 1);
-    assert_near(mesh_volume(m), 0.5, 1e-15, 0.0);
+    assert_near(ipcc_test_mesh_volume(m), 0.5, 1e-15, 0.0);
     ipcc_mesh_destroy(m);
 
     m = read_ok("mixed22.msh");
@@ -121,7 +102,7 @@ static void test_tetgen_zero_based(void **state) {
         assert_int_equal(m->num_tets, 2);
         assert_int_equal(m->num_reoriented, 1);
         assert_vertex(m, 4, 1, 1, 1);
-        assert_near(mesh_volume(m), 0.5, 1e-15, 0.0);
+        assert_near(ipcc_test_mesh_volume(m), 0.5, 1e-15, 0.0);
         ipcc_mesh_destroy(m);
     }
 }
@@ -141,7 +122,7 @@ static void test_example_meshes(void **state) {
         ipcc_mesh *m = NULL;
         if (ipcc_mesh_read(meshes[i].path, &m) != IPCC_OK) fail_msg("%s", ipcc_last_error());
         assert_in_range(m->num_tets, meshes[i].min_tets, meshes[i].max_tets);
-        assert_near(mesh_volume(m), meshes[i].volume, 1e-12, 0.0);
+        assert_near(ipcc_test_mesh_volume(m), meshes[i].volume, 1e-12, 0.0);
         assert_int_equal(m->num_surface_vertices - m->num_edges + m->num_faces, 2);
         ipcc_mesh_destroy(m);
     }
@@ -268,7 +249,7 @@ static void test_binary_byte_order(void **state) {
         if (ipcc_mesh_read(path, &m) != IPCC_OK) fail_msg("swap %d: %s", swap, ipcc_last_error());
         assert_int_equal(m->num_tets, 1);
         assert_vertex(m, 1, 2, 0, 0);
-        assert_near(mesh_volume(m), 8.0 / 6.0, 1e-14, 0.0);
+        assert_near(ipcc_test_mesh_volume(m), 8.0 / 6.0, 1e-14, 0.0);
         ipcc_mesh_destroy(m);
         // A bad endianness word is rejected.
         b.data[strlen("$MeshFormat\n2.2 1 8\n")] = 7;

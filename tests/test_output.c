@@ -25,43 +25,6 @@ static void make_temp_dir(char dir[64]) {
     assert_non_null(mkdtemp(dir));
 }
 
-/// rm -r for the shallow trees these tests make.
-static void rm_tree(const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d) {
-        remove(dir);
-        return;
-    }
-    struct dirent *e;
-    char p[512];
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-            rm_tree(p);
-        else
-            remove(p);
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
-static char *read_all(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    if (size) *size = (size_t)n;
-    return buf;
-}
-
 static int count_substr(const char *s, const char *needle) {
     int n = 0;
     for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
@@ -122,7 +85,7 @@ static void test_frames_and_stats(void **state) {
         if (i == 2) { // the newest frame holds x - rest and the velocities, bit for bit
             snprintf(path, sizeof path, "%s/frame_000002.vtu", dir);
             size_t size;
-            char *buf = read_all(path, &size);
+            char *buf = ipcc_test_read_file(path, &size);
             const double *x = ipcc_world_positions(w), *rest = ipcc_world_rest_positions(w);
             const unsigned char *u = vtu_array(buf, size, "displacement", 3 * (uint64_t)nv * sizeof(double));
             for (int k = 0; k < 3 * nv; k++) {
@@ -149,7 +112,7 @@ static void test_frames_and_stats(void **state) {
     ipcc_output_close(out);
 
     snprintf(path, sizeof path, "%s/frames.pvd", dir);
-    char *pvd = read_all(path, NULL);
+    char *pvd = ipcc_test_read_file(path, NULL);
     assert_int_equal(count_substr(pvd, "<DataSet "), 3);
     for (int i = 0; i < 3; i++) {
         char want[64];
@@ -161,7 +124,7 @@ static void test_frames_and_stats(void **state) {
     free(pvd);
 
     snprintf(path, sizeof path, "%s/stats.csv", dir);
-    char *csv = read_all(path, NULL);
+    char *csv = ipcc_test_read_file(path, NULL);
     const char *header =
         "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,residual,"
         "converged,time_assembly,time_factorization,time_solve,time_line_search,time_total\n";
@@ -193,7 +156,7 @@ static void test_frames_and_stats(void **state) {
     closedir(d);
     assert_int_equal(files, 5);
     ipcc_world_destroy(w);
-    rm_tree(base);
+    ipcc_test_remove_tree(base);
 }
 
 static void test_stale_stats_truncated(void **state) {
@@ -214,14 +177,14 @@ static void test_stale_stats_truncated(void **state) {
     st.converged = true;
     assert_int_equal(ipcc_output_write_stats(out, &st), IPCC_OK);
     // Flushed after every row: readable before close.
-    char *csv = read_all(path, NULL);
+    char *csv = ipcc_test_read_file(path, NULL);
     assert_null(strstr(csv, "stale"));
     assert_int_equal(strncmp(csv, "step,time,", 10), 0);
     assert_non_null(strstr(csv, "\n1,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0\n"));
     free(csv);
     ipcc_output_close(out);
     ipcc_output_close(NULL);
-    rm_tree(dir);
+    ipcc_test_remove_tree(dir);
 }
 
 static void test_unwritable_folder(void **state) {
@@ -252,7 +215,7 @@ static void test_unwritable_folder(void **state) {
         assert_non_null(strstr(ipcc_last_error(), "not writable"));
         chmod(path, 0755);
     }
-    rm_tree(dir);
+    ipcc_test_remove_tree(dir);
 }
 
 int main(void) {

@@ -24,35 +24,6 @@ static void make_temp_dir(char dir[64]) {
     assert_non_null(mkdtemp(dir));
 }
 
-static void rm_tree(const char *dir) {
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct dirent *e;
-    char p[512];
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        remove(p);
-    }
-    closedir(d);
-    assert_int_equal(rmdir(dir), 0);
-}
-
-static char *read_all(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    if (size) *size = (size_t)n;
-    return buf;
-}
-
 static void write_text(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
     assert_non_null(f);
@@ -120,7 +91,7 @@ static void test_vtu_round_trip(void **state) {
     assert_int_equal(count_tmp_files(dir), 0);
 
     size_t size;
-    char *buf = read_all(path, &size);
+    char *buf = ipcc_test_read_file(path, &size);
     assert_non_null(strstr(buf, "header_type=\"UInt64\""));
     const uint16_t probe = 1;
     const char *order =
@@ -158,7 +129,7 @@ static void test_vtu_round_trip(void **state) {
         assert_int_equal(v, body_id[i]);
     }
     free(buf);
-    rm_tree(dir);
+    ipcc_test_remove_tree(dir);
 }
 
 static void test_vtu_large_streams_in_chunks(void **state) {
@@ -184,7 +155,7 @@ static void test_vtu_large_streams_in_chunks(void **state) {
     snprintf(path, sizeof path, "%s/big.vtu", dir);
     assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_OK);
     size_t size;
-    char *buf = read_all(path, &size);
+    char *buf = ipcc_test_read_file(path, &size);
     const unsigned char *p = appended_array(buf, size, "Name=\"connectivity\"", 4 * NT * sizeof(int64_t));
     for (int i = 0; i < 4 * NT; i++) {
         int64_t v;
@@ -208,7 +179,7 @@ static void test_vtu_large_streams_in_chunks(void **state) {
     free(x);
     free(t);
     free(b);
-    rm_tree(dir);
+    ipcc_test_remove_tree(dir);
 }
 
 static void test_vtu_escapes_names(void **state) {
@@ -220,10 +191,10 @@ static void test_vtu_escapes_names(void **state) {
     make_temp_dir(dir);
     snprintf(path, sizeof path, "%s/esc.vtu", dir);
     assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_OK);
-    char *buf = read_all(path, NULL);
+    char *buf = ipcc_test_read_file(path, NULL);
     assert_non_null(strstr(buf, "Name=\"a&lt;b&amp;&quot;c&quot;\""));
     free(buf);
-    rm_tree(dir);
+    ipcc_test_remove_tree(dir);
 }
 
 static void test_vtu_bad_index(void **state) {
@@ -236,7 +207,7 @@ static void test_vtu_bad_index(void **state) {
     assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(ipcc_last_error(), path));
     assert_int_equal(access(path, F_OK), -1);
-    rm_tree(dir);
+    ipcc_test_remove_tree(dir);
 }
 
 static void test_pvd_round_trip(void **state) {
@@ -248,7 +219,7 @@ static void test_pvd_round_trip(void **state) {
     const char *files[3] = {"frame_000000.vtu", "frame_000001.vtu", "sub/frame_000002.vtu"};
     assert_int_equal(ipcc_vtk_write_pvd(path, 3, times, files), IPCC_OK);
     assert_int_equal(count_tmp_files(dir), 0);
-    char *buf = read_all(path, NULL);
+    char *buf = ipcc_test_read_file(path, NULL);
     assert_non_null(strstr(buf, "type=\"Collection\""));
     const char *cursor = buf;
     for (int i = 0; i < 3; i++) {
@@ -270,10 +241,10 @@ static void test_pvd_round_trip(void **state) {
     free(buf);
     // Rewriting replaces the file.
     assert_int_equal(ipcc_vtk_write_pvd(path, 1, times, files), IPCC_OK);
-    buf = read_all(path, NULL);
+    buf = ipcc_test_read_file(path, NULL);
     assert_null(strstr(buf, "frame_000001.vtu"));
     free(buf);
-    rm_tree(dir);
+    ipcc_test_remove_tree(dir);
 }
 
 static void test_missing_folder_fails(void **state) {
@@ -290,7 +261,7 @@ static void test_missing_folder_fails(void **state) {
     const char *file = "a.vtu";
     assert_int_equal(ipcc_vtk_write_pvd(path, 1, &t, &file), IPCC_ERR_IO);
     assert_non_null(strstr(ipcc_last_error(), path));
-    rm_tree(dir);
+    ipcc_test_remove_tree(dir);
 }
 
 static void test_target_intact_when_tmp_blocked(void **state) {
@@ -304,7 +275,7 @@ static void test_target_intact_when_tmp_blocked(void **state) {
     ipcc_vtk_frame f = sample_frame();
     assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_ERR_IO);
     assert_non_null(strstr(ipcc_last_error(), path));
-    char *buf = read_all(path, NULL);
+    char *buf = ipcc_test_read_file(path, NULL);
     assert_string_equal(buf, "old contents");
     free(buf);
     struct stat st;
@@ -318,10 +289,10 @@ static void test_target_intact_when_tmp_blocked(void **state) {
     const double t = 0;
     const char *file = "a.vtu";
     assert_int_equal(ipcc_vtk_write_pvd(path, 1, &t, &file), IPCC_ERR_IO);
-    buf = read_all(path, NULL);
+    buf = ipcc_test_read_file(path, NULL);
     assert_string_equal(buf, "old pvd");
     free(buf);
-    rm_tree(dir);
+    ipcc_test_remove_tree(dir);
 }
 
 static void test_target_intact_when_write_fails(void **state) {
@@ -354,14 +325,14 @@ static void test_target_intact_when_write_fails(void **state) {
     assert_int_equal(s, IPCC_ERR_IO);
     assert_non_null(strstr(ipcc_last_error(), path));
     assert_non_null(strstr(ipcc_last_error(), strerror(EFBIG)));
-    char *buf = read_all(path, NULL);
+    char *buf = ipcc_test_read_file(path, NULL);
     assert_string_equal(buf, "old contents");
     free(buf);
     assert_int_equal(access(tmp, F_OK), -1); // ours: removed
     assert_int_equal(count_tmp_files(dir), 0);
     free(x);
     free(t);
-    rm_tree(dir);
+    ipcc_test_remove_tree(dir);
 }
 
 static void test_overwrite_and_no_tmp_left(void **state) {
@@ -373,11 +344,11 @@ static void test_overwrite_and_no_tmp_left(void **state) {
     ipcc_vtk_frame f = sample_frame();
     assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_OK);
     assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_OK);
-    char *buf = read_all(path, NULL);
+    char *buf = ipcc_test_read_file(path, NULL);
     assert_int_equal(strncmp(buf, "<?xml", 5), 0);
     free(buf);
     assert_int_equal(count_tmp_files(dir), 0);
-    rm_tree(dir);
+    ipcc_test_remove_tree(dir);
 }
 
 int main(void) {

@@ -32,6 +32,11 @@ double ipcc_test_rel_error(int n, const double *a, const double *b, double floor
 double ipcc_test_random(double lo, double hi);
 void ipcc_test_seed(unsigned long long seed);
 
+/// rm -r path (a file or a folder tree); missing paths are fine.
+void ipcc_test_remove_tree(const char *path);
+/// Whole file, NUL-terminated, malloc'ed; *size (may be NULL) gets its length.
+char *ipcc_test_read_file(const char *path, size_t *size);
+
 /// Path of a file in tests/data (static buffer).
 const char *ipcc_test_data_path(const char *name);
 

@@ -53,3 +53,15 @@ ipcc_mesh *ipcc_test_box_mesh(int nx, int ny, int nz, double lx, double ly, doub
     assert_int_equal(ipcc_mesh_create_box(nx, ny, nz, size, &m), IPCC_OK);
     return m;
 }
+
+double ipcc_test_tet_volume(const ipcc_mesh *m, int t) { return volume6(m->vertices, m->tets + 4 * t) / 6.0; }
+
+double ipcc_test_mesh_volume(const ipcc_mesh *m) {
+    double volume = 0;
+    for (int t = 0; t < m->num_tets; ++t) {
+        double v = ipcc_test_tet_volume(m, t);
+        assert_true(v > 0.0);
+        volume += v;
+    }
+    return volume;
+}

@@ -12,6 +12,10 @@ void ipcc_test_assert_no_inversion(const ipcc_world *w);
 void ipcc_test_momentum(const ipcc_world *w, double p[3]);
 /// Kinetic energy 1/2 sum m |v|^2 (J).
 double ipcc_test_kinetic_energy(const ipcc_world *w);
+/// Signed volume of tet t of a mesh (positive when correctly oriented).
+double ipcc_test_tet_volume(const ipcc_mesh *m, int t);
+/// Total volume of a mesh; fails the test if any tet is not positive.
+double ipcc_test_mesh_volume(const ipcc_mesh *m);
 /// Box body def with a world-owned-lifetime mesh; the mesh must be destroyed by the caller.
 ipcc_mesh *ipcc_test_box_mesh(int nx, int ny, int nz, double lx, double ly, double lz);
 
