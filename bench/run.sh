@@ -30,15 +30,14 @@ for scene in beam twist newmark_beam static_cantilever; do
     dir=$tmp/$scene
     start=$(date +%s.%N)
     if [ -x /usr/bin/time ]; then
-        /usr/bin/time -f "%M" -o "$tmp/rss" "$BUILD/ipcc" run "examples/$scene.json" -o "$dir" -q >"$tmp/log" 2>&1
+        /usr/bin/time -f "%M" -o "$tmp/rss" "$BUILD/ipcc" run "examples/$scene.json" -o "$dir" >"$tmp/log" 2>&1
         rss=$(awk '{printf "%.0f", $1 / 1024}' "$tmp/rss")
     else
-        "$BUILD/ipcc" run "examples/$scene.json" -o "$dir" -q >"$tmp/log" 2>&1
+        "$BUILD/ipcc" run "examples/$scene.json" -o "$dir" >"$tmp/log" 2>&1
         rss=n/a
     fi
     end=$(date +%s.%N)
-    size=$(head -1 "$tmp/log" | sed -n 's/.*bodies, \([0-9]*\) vertices, \([0-9]*\) tets.*/\1 \/ \2/p')
-    [ -n "$size" ] || size=$(grep -o '[0-9]* vertices, [0-9]* tets' "$tmp/log" | head -1)
+    size=$(grep -m1 "^ipcc " "$tmp/log" | sed -n 's/.* \([0-9]*\) vertices, \([0-9]*\) tets.*/\1 \/ \2/p')
     awk -F, -v scene="$scene" -v wall="$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" -v rss="$rss" -v size="$size" '
         NR > 1 { n++; it += $3; ls += $4; a += $9; f += $10; s += $11; l += $12 }
         END { printf "| %s | %s | %d | %.2f | %.4f | %.2f | %.2f | %.2f | %.2f | %.3f | %.2f | %s |\n",
