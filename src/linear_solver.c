@@ -33,6 +33,7 @@
 
 #include <cblas.h> // openblas_set_num_threads
 #include <cholmod.h>
+#include <omp.h>
 
 #include "core.h"
 
@@ -136,7 +137,16 @@ int ipcc_linear_solver_factorize(ipcc_linear_solver *s, const ipcc_csc *A, doubl
 
     double beta[2] = {shift, 0.0};
     double t0 = ipcc_now();
+    // CHOLMOD 5.x opens OpenMP regions with an explicit num_threads(4)
+    // clause, which overrides OMP_NUM_THREADS: on a 2-core machine every
+    // factorization ran a team of 4 and spent its time in futex wake/wait
+    // (about 1,800 futex calls per factorization of examples/beam.json).
+    // max-active-levels = 0 makes those regions inactive (run by this
+    // thread alone); the caller's setting is restored afterwards.
+    int levels = omp_get_max_active_levels();
+    omp_set_max_active_levels(0);
     int ok = cholmod_factorize_p(&M, beta, NULL, 0, s->L, &s->common);
+    omp_set_max_active_levels(levels);
     s->stats.time_factor += ipcc_now() - t0;
     s->stats.factorizations++;
     if (!ok || s->common.status < CHOLMOD_OK) {
