@@ -553,6 +553,16 @@ static bool nearly_psd(int n, const double *A) {
     return true;
 }
 
+double ipcc_elastic_tet_evaluate(ipcc_material_model model, double mu, double lambda, double volume,
+                                 const double Dm_inv[9], const double x[12], bool project_psd, double g[12],
+                                 double H[144]) {
+    double e = ipcc_elastic_tet_energy(model, mu, lambda, volume, Dm_inv, x);
+    if (!isfinite(e)) return e;
+    ipcc_elastic_tet_gradient(model, mu, lambda, volume, Dm_inv, x, g);
+    ipcc_elastic_tet_hessian(model, mu, lambda, volume, Dm_inv, x, project_psd, H);
+    return e;
+}
+
 void ipcc_project_psd(int n, double *A) {
     enum { NMAX = 12, LWORK = 64 * NMAX };
     IPCC_ASSERT(A && n >= 1 && n <= NMAX);

@@ -60,6 +60,13 @@ IPCC_API void ipcc_elastic_tet_hessian(ipcc_material_model model, double mu, dou
                                        const double Dm_inv[9], const double x[12], bool project_psd,
                                        double H[144]);
 
+/// Energy, gradient (12) and Hessian (144) of one tet in one pass (one F,
+/// one SVD): the same values as the three calls above. Returns the energy
+/// (+INFINITY for Neo-Hookean with J <= 0; g and H are then unspecified).
+IPCC_API double ipcc_elastic_tet_evaluate(ipcc_material_model model, double mu, double lambda, double volume,
+                                          const double Dm_inv[9], const double x[12], bool project_psd,
+                                          double g[12], double H[144]);
+
 /// Project a symmetric n x n row-major matrix (n <= 12) to the nearest PSD
 /// matrix in the Frobenius norm (negative eigenvalues set to zero), in place.
 /// Uses LAPACKE dsyev with stack workspace; no heap allocation.
