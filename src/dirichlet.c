@@ -115,6 +115,7 @@ bool ipcc_dirichlet_prepare_step(ipcc_world *w) {
             w->dof_map[3 * i + k] = m;
         }
     w->num_unknowns = u;
+    if (changed) w->dof_version++;
     return changed;
 }
 

@@ -13,6 +13,14 @@
 // every material model, so the line search can never accept an inverted
 // state even for models (StVK, linear, corotated) whose energy stays finite
 // through inversion. max_step applies the inversion filter (inversion.c).
+//
+// Parallelism and determinism: the element loops run under OpenMP, and every
+// tet writes only its own slots: its energy, its 12 gradient entries and a
+// fixed range of Hessian triplets whose offsets come from a prefix sum over
+// the dof map (recomputed only when the dof map changes). Energies and
+// gradients are then reduced serially in tet order. The result is therefore
+// bit-identical for any number of threads; the only parallel reduction is
+// the inversion filter's minimum, which is order-independent.
 #include <math.h>
 #include <string.h>
 
@@ -22,21 +30,68 @@
 #include "world_internal.h"
 
 static void gather_tet(const ipcc_world *w, int e, const double *x, double xe[12]) {
-    for (int k = 0; k < 4; ++k)
-        memcpy(xe + 3 * k, x + 3 * w->tets[4 * e + k], 3 * sizeof(double));
+    for (int k = 0; k < 4; ++k) memcpy(xe + 3 * k, x + 3 * w->tets[4 * e + k], 3 * sizeof(double));
 }
 
-double ipcc_elastic_energy_total(const ipcc_world *w, const double *x) {
-    double sum = 0;
+// Unknown index of each of the tet's 12 dofs (-1 if prescribed).
+static void tet_dofs(const ipcc_world *w, int e, int dofs[12]) {
+    for (int k = 0; k < 4; ++k)
+        for (int i = 0; i < 3; ++i) dofs[3 * k + i] = w->dof_map[3 * w->tets[4 * e + k] + i];
+}
+
+// Grow the per-tet scratch; recompute the triplet offsets if the dof map changed.
+static int prepare_scratch(ipcc_world *w) {
+    if (w->nt > w->cap_scratch) {
+        double *en = realloc(w->tet_energy, sizeof(double) * (size_t)w->nt);
+        if (!en) return -1;
+        w->tet_energy = en;
+        double *gr = realloc(w->tet_grad, sizeof(double) * 12 * (size_t)w->nt);
+        if (!gr) return -1;
+        w->tet_grad = gr;
+        int *sl = realloc(w->tet_slot, sizeof(int) * ((size_t)w->nt + 1));
+        if (!sl) return -1;
+        w->tet_slot = sl;
+        w->cap_scratch = w->nt;
+        w->slots_version = 0;
+    }
+    if (w->slots_version != w->dof_version) {
+        // Tet e owns the triplets (a, c) with both dofs unknown and dofs[c] >= dofs[a].
+        w->tet_slot[0] = 0;
+        for (int e = 0; e < w->nt; ++e) {
+            int dofs[12], count = 0;
+            tet_dofs(w, e, dofs);
+            for (int a = 0; a < 12; ++a)
+                if (dofs[a] >= 0)
+                    for (int c = 0; c < 12; ++c) count += dofs[c] >= dofs[a];
+            if (w->tet_slot[e] > (1 << 30) - count) return -1; // int triplet indices
+            w->tet_slot[e + 1] = w->tet_slot[e] + count;
+        }
+        w->slots_version = w->dof_version;
+    }
+    return 0;
+}
+
+// Energy of every tet into tet_energy (+inf for a non-positive volume);
+// returns their sum in tet order.
+static double elastic_energies(const ipcc_world *w, const double *x) {
+#pragma omp parallel for schedule(static)
     for (int e = 0; e < w->nt; ++e) {
         double xe[12];
         gather_tet(w, e, x, xe);
-        if (!(ipcc_tet_signed_volume6(xe) > 0)) return INFINITY;
         const ipcc_body *b = &w->bodies[w->tet_body[e]];
-        sum +=
-            ipcc_elastic_tet_energy(b->material.model, b->mu, b->lambda, w->volume[e], w->Dm_inv + 9 * e, xe);
+        w->tet_energy[e] = ipcc_tet_signed_volume6(xe) > 0
+                               ? ipcc_elastic_tet_energy(b->material.model, b->mu, b->lambda, w->volume[e],
+                                                         w->Dm_inv + 9 * e, xe)
+                               : INFINITY;
     }
+    double sum = 0;
+    for (int e = 0; e < w->nt; ++e) sum += w->tet_energy[e];
     return sum;
+}
+
+double ipcc_elastic_energy_total(const ipcc_world *w, const double *x) {
+    if (prepare_scratch((ipcc_world *)w) != 0) return NAN;
+    return elastic_energies(w, x);
 }
 
 void ipcc_elastic_gradient_total(const ipcc_world *w, const double *x, double *g) {
@@ -44,16 +99,14 @@ void ipcc_elastic_gradient_total(const ipcc_world *w, const double *x, double *g
         double xe[12], ge[12];
         gather_tet(w, e, x, xe);
         const ipcc_body *b = &w->bodies[w->tet_body[e]];
-        ipcc_elastic_tet_gradient(b->material.model, b->mu, b->lambda, w->volume[e], w->Dm_inv + 9 * e, xe,
-                                  ge);
+        ipcc_elastic_tet_gradient(b->material.model, b->mu, b->lambda, w->volume[e], w->Dm_inv + 9 * e, xe, ge);
         for (int k = 0; k < 4; ++k)
-            for (int i = 0; i < 3; ++i)
-                g[3 * w->tets[4 * e + k] + i] += ge[3 * k + i];
+            for (int i = 0; i < 3; ++i) g[3 * w->tets[4 * e + k] + i] += ge[3 * k + i];
     }
 }
 
 static double energy(void *ctx, const double *x) {
-    const ipcc_world *w = ctx;
+    ipcc_world *w = ctx;
     double el = ipcc_elastic_energy_total(w, x);
     if (!isfinite(el)) return INFINITY;
     double s = ipcc_integrator_potential_scale(w);
@@ -63,16 +116,14 @@ static double energy(void *ctx, const double *x) {
 }
 
 static double evaluate(void *ctx, const double *x, double *g, ipcc_triplets *T) {
-    const ipcc_world *w = ctx;
+    ipcc_world *w = ctx;
     double s = ipcc_integrator_potential_scale(w);
-    bool dynamic = w->def.integrator != IPCC_STATIC;
+    bool dynamic = w->def.integrator != IPCC_STATIC, project = w->def.project_hessian;
     const int *map = w->dof_map;
     int m = 3 * w->n;
-    double el = ipcc_elastic_energy_total(w, x);
-    if (!isfinite(el)) return INFINITY;
-    if (ipcc_triplets_reserve(T, w->num_unknowns + 78 * w->nt) != 0) return NAN;
+    if (prepare_scratch(w) != 0 || ipcc_triplets_reserve(T, w->num_unknowns + w->tet_slot[w->nt]) != 0) return NAN;
 
-    // Inertia: gradient m (x - xhat), Hessian diag(m); gravity: gradient -m g.
+    // Inertia: gradient m (x - xhat), Hessian diag(m); gravity: gradient -s m g.
     memset(g, 0, sizeof(double) * (size_t)m);
     if (dynamic) ipcc_inertia_gradient(w->n, w->mass, x, w->x_hat, g);
     double gs[3] = {s * w->def.gravity[0], s * w->def.gravity[1], s * w->def.gravity[2]};
@@ -80,27 +131,45 @@ static double evaluate(void *ctx, const double *x, double *g, ipcc_triplets *T) 
     for (int d = 0; d < m; ++d)
         if (map[d] >= 0) ipcc_triplets_add(T, map[d], map[d], dynamic ? w->mass[d / 3] : 0.0);
 
-    // Elasticity, scaled by s.
+    // Elasticity, scaled by s: each tet fills its own slots.
+    int base = T->count;
+    int *rows = T->row + base, *cols = T->col + base;
+    double *vals = T->val + base;
+#pragma omp parallel for schedule(static)
     for (int e = 0; e < w->nt; ++e) {
-        double xe[12], ge[12], He[144];
-        gather_tet(w, e, x, xe);
-        const ipcc_body *b = &w->bodies[w->tet_body[e]];
-        const double *Dm = w->Dm_inv + 9 * e;
-        ipcc_elastic_tet_gradient(b->material.model, b->mu, b->lambda, w->volume[e], Dm, xe, ge);
-        ipcc_elastic_tet_hessian(b->material.model, b->mu, b->lambda, w->volume[e], Dm, xe,
-                                 w->def.project_hessian, He);
+        double xe[12], He[144];
         int dofs[12];
-        for (int k = 0; k < 4; ++k)
-            for (int i = 0; i < 3; ++i) {
-                int d = 3 * w->tets[4 * e + k] + i;
-                g[d] += s * ge[3 * k + i];
-                dofs[3 * k + i] = map[d];
-            }
+        gather_tet(w, e, x, xe);
+        tet_dofs(w, e, dofs);
+        const ipcc_body *b = &w->bodies[w->tet_body[e]];
+        double *ge = w->tet_grad + 12 * e;
+        if (!(ipcc_tet_signed_volume6(xe) > 0)) {
+            w->tet_energy[e] = INFINITY;
+            continue;
+        }
+        w->tet_energy[e] = ipcc_elastic_tet_evaluate(b->material.model, b->mu, b->lambda, w->volume[e],
+                                                     w->Dm_inv + 9 * e, xe, project, ge, He);
+        int k = w->tet_slot[e];
         for (int a = 0; a < 12; ++a) {
             if (dofs[a] < 0) continue;
             for (int c = 0; c < 12; ++c)
-                if (dofs[c] >= dofs[a]) ipcc_triplets_add(T, dofs[a], dofs[c], s * He[12 * a + c]);
+                if (dofs[c] >= dofs[a]) {
+                    rows[k] = dofs[a];
+                    cols[k] = dofs[c];
+                    vals[k++] = s * He[12 * a + c];
+                }
         }
+    }
+    T->count = base + w->tet_slot[w->nt];
+
+    // Serial reductions in tet order.
+    double el = 0;
+    for (int e = 0; e < w->nt; ++e) el += w->tet_energy[e];
+    if (!isfinite(el)) return INFINITY;
+    for (int e = 0; e < w->nt; ++e) {
+        const double *ge = w->tet_grad + 12 * e;
+        for (int k = 0; k < 4; ++k)
+            for (int i = 0; i < 3; ++i) g[3 * w->tets[4 * e + k] + i] += s * ge[3 * k + i];
     }
     double e = s * (el + ipcc_gravity_energy(w->n, w->mass, w->def.gravity, x));
     if (dynamic) e += ipcc_inertia_energy(w->n, w->mass, x, w->x_hat);

@@ -105,6 +105,8 @@ double ipcc_tet_inversion_time(const double x[12], const double p[12]) {
 
 double ipcc_inversion_max_step(int num_tets, const int *tets, const double *x, const double *p) {
     double t = INFINITY;
+    // min is exact in any order, so the result does not depend on threads.
+#pragma omp parallel for schedule(static) reduction(min : t)
     for (int e = 0; e < num_tets; ++e) {
         double xe[12], pe[12];
         for (int k = 0; k < 4; ++k)
@@ -112,8 +114,7 @@ double ipcc_inversion_max_step(int num_tets, const int *tets, const double *x, c
                 xe[3 * k + i] = x[3 * tets[4 * e + k] + i];
                 pe[3 * k + i] = p[3 * tets[4 * e + k] + i];
             }
-        double te = ipcc_tet_inversion_time(xe, pe);
-        if (te < t) t = te;
+        t = fmin(t, ipcc_tet_inversion_time(xe, pe));
     }
     return fmin(1.0, 0.9 * t);
 }

@@ -70,6 +70,7 @@ ipcc_status ipcc_world_create(const ipcc_world_def *def, ipcc_world **out) {
     ipcc_world *w = calloc(1, sizeof *w);
     if (!w) return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the world");
     w->def = *def;
+    w->dof_version = 1; // the slot offsets (version 0) start stale
     w->newton = ipcc_newton_create();
     if (!w->newton) {
         free(w);
@@ -101,6 +102,9 @@ void ipcc_world_destroy(ipcc_world *w) {
     free(w->tet_body);
     free(w->Dm_inv);
     free(w->volume);
+    free(w->tet_energy);
+    free(w->tet_grad);
+    free(w->tet_slot);
     ipcc_newton_destroy(w->newton);
     free(w);
 }
@@ -277,6 +281,7 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
         w->v[3 * i + 1] = def->velocity[1] + om[2] * r[0] - om[0] * r[2];
         w->v[3 * i + 2] = def->velocity[2] + om[0] * r[1] - om[1] * r[0];
         w->prescribed[i] = -1;
+        for (int k = 0; k < 3; ++k) w->dof_map[3 * i + k] = -2; // "never mapped": forces a rebuild
     }
     memcpy(w->x + 3 * n0, w->x_rest + 3 * n0, sizeof(double) * 3 * (size_t)mesh->num_vertices);
 

@@ -24,3 +24,9 @@ add_test(NAME example_minimal
          COMMAND sh -c "rm -rf \"$1\" && \"$0\" \"$1\" >/dev/null && { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import vtk' 2>/dev/null || exit 0; } && exec /usr/bin/python3 \"$2\" \"$1\" 51 - -"
                  $<TARGET_FILE:example_minimal> ${CMAKE_CURRENT_BINARY_DIR}/example_minimal_out
                  ${CMAKE_CURRENT_SOURCE_DIR}/vtk_check.py)
+
+# One OpenMP thread per test: ctest runs tests in parallel.
+set_tests_properties(vtk_reader example_minimal PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=1")
+if(TARGET ipcc)
+  set_tests_properties(cli PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=1")
+endif()
