@@ -30,13 +30,15 @@
 #include "world_internal.h"
 
 static void gather_tet(const ipcc_world *w, int e, const double *x, double xe[12]) {
-    for (int k = 0; k < 4; ++k) memcpy(xe + 3 * k, x + 3 * w->tets[4 * e + k], 3 * sizeof(double));
+    for (int k = 0; k < 4; ++k)
+        memcpy(xe + 3 * k, x + 3 * w->tets[4 * e + k], 3 * sizeof(double));
 }
 
 // Unknown index of each of the tet's 12 dofs (-1 if prescribed).
 static void tet_dofs(const ipcc_world *w, int e, int dofs[12]) {
     for (int k = 0; k < 4; ++k)
-        for (int i = 0; i < 3; ++i) dofs[3 * k + i] = w->dof_map[3 * w->tets[4 * e + k] + i];
+        for (int i = 0; i < 3; ++i)
+            dofs[3 * k + i] = w->dof_map[3 * w->tets[4 * e + k] + i];
 }
 
 // Grow the per-tet scratch; recompute the triplet offsets if the dof map changed.
@@ -62,7 +64,8 @@ static int prepare_scratch(ipcc_world *w) {
             tet_dofs(w, e, dofs);
             for (int a = 0; a < 12; ++a)
                 if (dofs[a] >= 0)
-                    for (int c = 0; c < 12; ++c) count += dofs[c] >= dofs[a];
+                    for (int c = 0; c < 12; ++c)
+                        count += dofs[c] >= dofs[a];
             if (w->tet_slot[e] > (1 << 30) - count) return -1; // int triplet indices
             w->tet_slot[e + 1] = w->tet_slot[e] + count;
         }
@@ -85,7 +88,8 @@ static double elastic_energies(const ipcc_world *w, const double *x) {
                                : INFINITY;
     }
     double sum = 0;
-    for (int e = 0; e < w->nt; ++e) sum += w->tet_energy[e];
+    for (int e = 0; e < w->nt; ++e)
+        sum += w->tet_energy[e];
     return sum;
 }
 
@@ -99,9 +103,11 @@ void ipcc_elastic_gradient_total(const ipcc_world *w, const double *x, double *g
         double xe[12], ge[12];
         gather_tet(w, e, x, xe);
         const ipcc_body *b = &w->bodies[w->tet_body[e]];
-        ipcc_elastic_tet_gradient(b->material.model, b->mu, b->lambda, w->volume[e], w->Dm_inv + 9 * e, xe, ge);
+        ipcc_elastic_tet_gradient(b->material.model, b->mu, b->lambda, w->volume[e], w->Dm_inv + 9 * e, xe,
+                                  ge);
         for (int k = 0; k < 4; ++k)
-            for (int i = 0; i < 3; ++i) g[3 * w->tets[4 * e + k] + i] += ge[3 * k + i];
+            for (int i = 0; i < 3; ++i)
+                g[3 * w->tets[4 * e + k] + i] += ge[3 * k + i];
     }
 }
 
@@ -121,7 +127,8 @@ static double evaluate(void *ctx, const double *x, double *g, ipcc_triplets *T) 
     bool dynamic = w->def.integrator != IPCC_STATIC, project = w->def.project_hessian;
     const int *map = w->dof_map;
     int m = 3 * w->n;
-    if (prepare_scratch(w) != 0 || ipcc_triplets_reserve(T, w->num_unknowns + w->tet_slot[w->nt]) != 0) return NAN;
+    if (prepare_scratch(w) != 0 || ipcc_triplets_reserve(T, w->num_unknowns + w->tet_slot[w->nt]) != 0)
+        return NAN;
 
     // Inertia: gradient m (x - xhat), Hessian diag(m); gravity: gradient -s m g.
     memset(g, 0, sizeof(double) * (size_t)m);
@@ -164,12 +171,14 @@ static double evaluate(void *ctx, const double *x, double *g, ipcc_triplets *T) 
 
     // Serial reductions in tet order.
     double el = 0;
-    for (int e = 0; e < w->nt; ++e) el += w->tet_energy[e];
+    for (int e = 0; e < w->nt; ++e)
+        el += w->tet_energy[e];
     if (!isfinite(el)) return INFINITY;
     for (int e = 0; e < w->nt; ++e) {
         const double *ge = w->tet_grad + 12 * e;
         for (int k = 0; k < 4; ++k)
-            for (int i = 0; i < 3; ++i) g[3 * w->tets[4 * e + k] + i] += s * ge[3 * k + i];
+            for (int i = 0; i < 3; ++i)
+                g[3 * w->tets[4 * e + k] + i] += s * ge[3 * k + i];
     }
     double e = s * (el + ipcc_gravity_energy(w->n, w->mass, w->def.gravity, x));
     if (dynamic) e += ipcc_inertia_energy(w->n, w->mass, x, w->x_hat);

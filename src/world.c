@@ -281,7 +281,8 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
         w->v[3 * i + 1] = def->velocity[1] + om[2] * r[0] - om[0] * r[2];
         w->v[3 * i + 2] = def->velocity[2] + om[0] * r[1] - om[1] * r[0];
         w->prescribed[i] = -1;
-        for (int k = 0; k < 3; ++k) w->dof_map[3 * i + k] = -2; // "never mapped": forces a rebuild
+        for (int k = 0; k < 3; ++k)
+            w->dof_map[3 * i + k] = -2; // "never mapped": forces a rebuild
     }
     memcpy(w->x + 3 * n0, w->x_rest + 3 * n0, sizeof(double) * 3 * (size_t)mesh->num_vertices);
 

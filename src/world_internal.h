@@ -47,11 +47,11 @@ struct ipcc_world {
     // Per-tet scratch of the parallel element loop (incremental_potential.c):
     // every tet writes only its own slots, so results do not depend on the
     // number of threads.
-    double *tet_energy;  ///< nt
-    double *tet_grad;    ///< 12 * nt
-    int *tet_slot;       ///< nt + 1: first Hessian triplet of each tet (prefix sum)
-    long slots_version;  ///< dof_version the tet_slot offsets were computed for
-    int cap_scratch;     ///< tets the scratch arrays hold
+    double *tet_energy; ///< nt
+    double *tet_grad;   ///< 12 * nt
+    int *tet_slot;      ///< nt + 1: first Hessian triplet of each tet (prefix sum)
+    long slots_version; ///< dof_version the tet_slot offsets were computed for
+    int cap_scratch;    ///< tets the scratch arrays hold
 
     int nt, cap_nt; ///< tets
     int *tets;      ///< 4 * nt global vertex indices

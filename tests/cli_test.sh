@@ -48,6 +48,15 @@ else
     echo "skip: /usr/bin/python3 with vtk not available"
 fi
 
+# --- determinism through the CLI: 1 and 2 threads, bit-identical frames ------
+"$IPCC" run "$SRC/examples/twist.json" --steps 6 --threads 1 -o t1 -q >/dev/null 2>&1 &&
+    "$IPCC" run "$SRC/examples/twist.json" --steps 6 --threads 2 -o t2 -q >/dev/null 2>&1 ||
+    fail "twist runs"
+same=1
+for f in t1/frame_*.vtu; do cmp -s "$f" "t2/$(basename "$f")" || same=0; done
+[ -f t1/frame_000001.vtu ] && [ $same -eq 1 ] && pass "--threads 1 and 2 give bit-identical frames" ||
+    fail "frames differ between 1 and 2 threads"
+
 # --- usage -------------------------------------------------------------------
 expect 0 "" "--help" -- --help
 "$IPCC" --version | grep -q '^ipcc [0-9]' && pass "--version" || fail "--version"
@@ -55,6 +64,7 @@ expect 1 "unknown command" "unknown command" -- frobnicate
 expect 1 "unknown option" "unknown option" -- run "$SRC/examples/beam.json" --bogus
 expect 1 "non-negative integer" "bad --steps" -- run "$SRC/examples/beam.json" --steps -3
 expect 1 "needs a scene" "run without scene" -- run
+expect 1 "from 1 to 1024" "bad --threads" -- run "$SRC/examples/beam.json" --threads 0
 
 # --- bad input: each names the file, line or key --------------------------
 expect 1 "nope.json" "missing scene file" -- run nope.json

@@ -32,7 +32,8 @@ static double *run(int threads, int *n_out) {
         body.dirichlet = bc;
         assert_int_equal(ipcc_world_add_body(w, &body, NULL), IPCC_OK);
     }
-    for (int s = 0; s < 15; ++s) assert_int_equal(ipcc_world_step(w, NULL), IPCC_OK);
+    for (int s = 0; s < 15; ++s)
+        assert_int_equal(ipcc_world_step(w, NULL), IPCC_OK);
     int n = ipcc_world_num_vertices(w);
     double *state = malloc(sizeof(double) * 6 * (size_t)n);
     memcpy(state, ipcc_world_positions(w), sizeof(double) * 3 * (size_t)n);

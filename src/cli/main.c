@@ -1,6 +1,6 @@
 // The ipcc command-line tool.
 //
-//   ipcc run SCENE [-o DIR] [--steps N] [--quiet | --verbose]
+//   ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--quiet | --verbose]
 //   ipcc --help | --version
 //
 // Exit codes: 0 success; 1 bad usage or bad input (scene, mesh, output
@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
+
 #include "ipcc/ipcc.h"
 
 enum { EXIT_USAGE = 1, EXIT_SOLVER = 2, EXIT_UNCONVERGED = 3 };
@@ -21,7 +23,7 @@ enum { EXIT_USAGE = 1, EXIT_SOLVER = 2, EXIT_UNCONVERGED = 3 };
 static int verbosity = 1; // 0 quiet, 1 normal, 2 verbose
 
 static void print_usage(FILE *f) {
-    fputs("usage: ipcc run SCENE [-o DIR] [--steps N] [--quiet | --verbose]\n"
+    fputs("usage: ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--quiet | --verbose]\n"
           "       ipcc --help | --version\n"
           "\n"
           "Simulate soft bodies with Incremental Potential Contact.\n"
@@ -32,6 +34,8 @@ static void print_usage(FILE *f) {
           "run options:\n"
           "  -o, --output DIR   output directory (default: the scene's output.directory, or \"out\")\n"
           "  --steps N          stop after N steps (default: duration / time_step)\n"
+          "  --threads N        worker threads (default: OMP_NUM_THREADS, else all cores);\n"
+          "                     results are bit-identical for any N\n"
           "  -q, --quiet        print only warnings, errors and the summary\n"
           "  -v, --verbose      also print the library's debug messages\n"
           "\n"
@@ -75,6 +79,12 @@ static int cmd_run(int argc, char **argv) {
         } else if (!strcmp(a, "--steps")) {
             if (++i >= argc || parse_int(argv[i], &max_steps) != 0 || max_steps < 0)
                 return fprintf(stderr, "ipcc: error: --steps needs a non-negative integer\n"), EXIT_USAGE;
+        } else if (!strcmp(a, "--threads")) {
+            long threads;
+            if (++i >= argc || parse_int(argv[i], &threads) != 0 || threads < 1 || threads > 1024)
+                return fprintf(stderr, "ipcc: error: --threads needs an integer from 1 to 1024\n"),
+                       EXIT_USAGE;
+            omp_set_num_threads((int)threads);
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             verbosity = 0;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
@@ -118,9 +128,9 @@ static int cmd_run(int argc, char **argv) {
         goto done;
     }
     if (verbosity >= 1)
-        printf("ipcc %s: %s: %d bodies, %d vertices, %d tets, h = %g s, %ld steps -> %s/\n", ipcc_version(),
-               scene_path, ipcc_world_num_bodies(world), ipcc_world_num_vertices(world),
-               ipcc_world_num_tets(world), h, steps, out_dir);
+        printf("ipcc %s: %s: %d bodies, %d vertices, %d tets, h = %g s, %ld steps, %d threads -> %s/\n",
+               ipcc_version(), scene_path, ipcc_world_num_bodies(world), ipcc_world_num_vertices(world),
+               ipcc_world_num_tets(world), h, steps, omp_get_max_threads(), out_dir);
 
     long unconverged = 0, newton_total = 0;
     double wall = 0;
