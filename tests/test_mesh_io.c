@@ -303,6 +303,28 @@ static void test_damaged_copies_never_crash(void **state) {
     remove(path);
 }
 
+// The original IPC's own meshes (Gmsh 4.1 with a $Surface block) load with
+// the expected counts, positive tets and a closed surface.
+static void test_original_ipc_meshes(void **state) {
+    (void)state;
+    static const struct {
+        const char *name;
+        int vertices, tets;
+        double volume;
+    } meshes[] = {{"ipc/tet.msh", 4, 1, 1.0 / 6.0},
+                  {"ipc/cube.msh", 8, 6, 1.0},
+                  {"ipc/rod.msh", 630, 1722, 0.0012}}; // rod: 12-gon section, area 3 r^2, r = 0.02, L = 1
+    for (size_t k = 0; k < sizeof meshes / sizeof *meshes; ++k) {
+        ipcc_mesh *m = NULL;
+        assert_int_equal(ipcc_mesh_read(ipcc_test_data_path(meshes[k].name), &m), IPCC_OK);
+        assert_int_equal(m->num_vertices, meshes[k].vertices);
+        assert_int_equal(m->num_tets, meshes[k].tets);
+        assert_near(ipcc_test_mesh_volume(m), meshes[k].volume, 0, 1e-6);           // files store 7 digits
+        assert_int_equal(m->num_surface_vertices - m->num_edges + m->num_faces, 2); // closed, genus 0
+        ipcc_mesh_destroy(m);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cube_in_every_format),
@@ -314,6 +336,7 @@ int main(void) {
         cmocka_unit_test(test_malformed_files_rejected),
         cmocka_unit_test(test_binary_byte_order),
         cmocka_unit_test(test_damaged_copies_never_crash),
+        cmocka_unit_test(test_original_ipc_meshes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
