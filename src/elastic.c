@@ -22,16 +22,15 @@
 //   linear: Psi = mu eps:eps + lambda/2 tr(eps)^2, eps = (F + F^T)/2 - I
 //
 // Fixed corotated needs R from the polar decomposition F = R S with
-// det R = +1. We take the SVD F = U Sigma V^T (LAPACK dgesvd, column-major,
-// stack workspace) and fix signs so det U = det V = +1, moving any reflection
-// into the smallest singular value (the "rotation-variant SVD" of Irving et
-// al. 2004 / Stomakhin et al. 2012); then R = U V^T and Sigma may have a
-// negative last entry for inverted elements. Its derivative is derived below
-// (dR/dF = sum_{i<j} t_ij t_ij^T / (s_i + s_j), the "twist" eigen-system of
-// Kim & Eberle, "Dynamic Deformables", SIGGRAPH course 2022). The
-// formula does not involve U or V individually, only the pair subspaces, so
-// repeated singular values (F a rotation, F = cI) are harmless: any valid SVD
-// gives the same dR/dF. It is singular only where s_i + s_j = 0, i.e. an
+// det R = +1. We take the rotation-variant SVD F = U Sigma V^T of svd3.c
+// (det U = det V = +1, any reflection moved into the smallest singular value,
+// Irving et al. 2004 / Stomakhin et al. 2012); then R = U V^T and Sigma may
+// have a negative last entry for inverted elements. Its derivative is
+// derived below (dR/dF = sum_{i<j} t_ij t_ij^T / (s_i + s_j), the "twist"
+// eigen-system of Kim & Eberle, "Dynamic Deformables", SIGGRAPH course 2022).
+// The formula does not involve U or V individually, only the pair subspaces,
+// so repeated singular values (F a rotation, F = cI) are harmless: any valid
+// SVD gives the same dR/dF. It is singular only where s_i + s_j = 0, i.e. an
 // inverted element with s_2 = -s_3, where R itself jumps; there the
 // denominator is clamped to 1e-12 * max(s_1, 1) so the result stays finite.
 // A singular F (s_3 = 0) is fine as long as s_2 > 0.
@@ -39,25 +38,43 @@
 // PSD projection. ipcc_elastic_stress_derivative(..., project_psd) clamps
 // the negative eigenvalues of the 9x9 dP/dF, and the tet Hessian is then
 // V B^T (dP/dF)_+ B, PSD by construction (a congruence of a PSD matrix) and
-// 12x12 eigen-work avoided. This is the per-element projection of Teran et
-// al. 2005 and of the IPC reference code, done numerically rather than with
-// the analytic eigen-systems of Smith et al. 2019 / Kim & Eberle 2022 so one
-// routine serves every model. Eigen-decomposition uses LAPACKE_dsyev_work in
-// COLUMN-major layout (the matrix is symmetric so the storage is the same;
-// the row-major LAPACKE path would malloc a transposed copy) with a fixed
-// workspace of 64 n doubles on the stack (enough for the blocked tridiagonal
-// reduction at n <= 12): no heap allocation anywhere in this file. dsyev
-// measured ~20% faster than dsyevd at n = 9; both cost several microseconds,
-// mostly LAPACK call overhead, so the eigen-solve dominates a projected
-// Hessian. Before it, a Cholesky factorization of A + delta I,
-// delta = 1e-12 * max diag, is attempted; if it succeeds, A has no eigenvalue
-// below -delta (roundoff level) and is returned unchanged. That fast path
-// catches the rest state, where elastic Hessians are PSD but singular (rigid
-// rotations are in the null space) so a plain Cholesky would fail. Note that
-// Neo-Hookean, StVK and fixed corotated are all indefinite under compression
-// even for small strains, so away from rest roughly half the elements need
-// the full eigen-solve. The linear model's dP/dF is constant and PSD (for
-// mu, lambda >= 0), so it is never projected.
+// 12x12 eigen-work avoided: the per-element projection of Teran et al. 2005,
+// "Robust quasistatic finite elements and flesh simulation". For the three
+// nonlinear models the eigen-system is known in closed form (Teran et al.
+// 2005 Sec. 5; Smith, De Goes & Kim 2019, "Analytic eigensystems for
+// isotropic distortion energies", TOG 38(1), Sec. 4-5). Write the energy in
+// signed singular values, Psi(s_1, s_2, s_3), with psi_i = dPsi/ds_i. Then
+// dP/dF has nine eigenpairs, with eigenvectors vec(U D V^T) for
+//   scaling (3): D = diag(a), a an eigenvector of A_ij = d2Psi/(ds_i ds_j);
+//   flip (per pair i<j): D = (e_i e_j^T + e_j e_i^T)/sqrt2,
+//                        eigenvalue (psi_i - psi_j)/(s_i - s_j);
+//   twist (per pair i<j): D = (e_i e_j^T - e_j e_i^T)/sqrt2,
+//                         eigenvalue (psi_i + psi_j)/(s_i + s_j).
+// (In U^T dF V coordinates the (ij, ji) block of the Hessian is
+// [a b; b a] with a = (s_i psi_i - s_j psi_j)/(s_i^2 - s_j^2) and
+// b = (s_j psi_i - s_i psi_j)/(s_i^2 - s_j^2), so a + b and a - b are the two
+// quotients above, on (1, 1) and (1, -1).) Each model's quotients are
+// written below in a closed form without the removable 0/0 at s_i = s_j, so
+// repeated singular values need no special case. Negative eigenvalues are
+// clamped to zero and dP/dF_+ = sum_k max(lambda_k, 0) d_k d_k^T. This costs
+// one 3x3 SVD and one 3x3 symmetric eigen-solve (svd3.c, no LAPACK). The
+// linear model's dP/dF is constant and PSD (for mu, lambda >= 0), so it is
+// never projected.
+//
+// The numerical projection ipcc_project_psd (LAPACK dsyev) stays: it is the
+// reference the analytic path is tested against, it serves n x n blocks up
+// to 12 (contact), and it is the fallback for Neo-Hookean when det F > 0 but
+// the SVD's s_3 rounds to <= 0 (det F below roundoff of |F|^3). It runs
+// LAPACKE_dsyev_work in COLUMN-major layout (the matrix is symmetric so the
+// storage is the same; the row-major LAPACKE path would malloc a transposed
+// copy) with a fixed workspace of 64 n doubles on the stack. Before it, a
+// Cholesky factorization of A + delta I, delta = 1e-12 * max diag, is
+// attempted; if it succeeds, A has no eigenvalue below -delta (roundoff
+// level) and is returned unchanged. No heap allocation anywhere in this file.
+//
+// ipcc_elastic_tet_evaluate computes F once and (for fixed corotated, or any
+// nonlinear model with projection) the SVD once, then the energy, P, and
+// dP/dF from them; it returns exactly what the three separate calls return.
 //
 // Failure modes. Neo-Hookean is undefined for J <= 0: the energy is
 // +INFINITY and the stress and its derivative are filled with NaN (a caller
@@ -74,6 +91,7 @@
 #include <lapacke.h>
 
 #include "core.h"
+#include "svd3.h"
 
 void ipcc_lame_parameters(double youngs_modulus, double poisson_ratio, double *mu, double *lambda) {
     IPCC_ASSERT(mu && lambda && poisson_ratio < 0.5 && poisson_ratio > -1.0);
@@ -143,41 +161,6 @@ static void add_det_hessian(double c, const double F[9], double A[81]) {
         }
 }
 
-// Rotation-variant SVD F = U diag(s) V^T with det U = det V = +1, |s_0| >=
-// |s_1| >= |s_2|, s_0, s_1 >= 0, and sign(s_2) = sign(det F). U, V row-major.
-// Returns false (U = V = I, s = NaN) if LAPACK fails, i.e. F is not finite.
-static bool svd3_rv(const double F[9], double U[9], double s[3], double V[9]) {
-    double a[9], u[9], vt[9], work[64];
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            a[i + 3 * j] = F[3 * i + j];
-    lapack_int info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'A', 'A', 3, 3, a, 3, s, u, 3, vt, 3, work, 64);
-    if (info != 0) {
-        static const double Id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-        memcpy(U, Id, sizeof Id);
-        memcpy(V, Id, sizeof Id);
-        s[0] = s[1] = s[2] = NAN;
-        return false;
-    }
-    for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k) {
-            U[3 * i + k] = u[i + 3 * k];  // u is column-major U
-            V[3 * i + k] = vt[k + 3 * i]; // vt is column-major V^T
-        }
-    // A reflection in U or V moves into the smallest singular value.
-    if (det3(U) < 0) {
-        for (int i = 0; i < 3; ++i)
-            U[3 * i + 2] = -U[3 * i + 2];
-        s[2] = -s[2];
-    }
-    if (det3(V) < 0) {
-        for (int i = 0; i < 3; ++i)
-            V[3 * i + 2] = -V[3 * i + 2];
-        s[2] = -s[2];
-    }
-    return true;
-}
-
 // R = U V^T
 static void rotation_from_svd(const double U[9], const double V[9], double R[9]) {
     for (int i = 0; i < 3; ++i)
@@ -242,24 +225,34 @@ static void nh_stress_derivative(double mu, double lambda, const double F[9], do
 // ---------------------------------------------------------------------------
 // Fixed corotated (Stomakhin et al. 2012)
 
-static double fc_energy(double mu, double lambda, const double F[9]) {
-    double U[9], s[3], V[9];
-    svd3_rv(F, U, s, V);
+// Psi from the SVD (s signed) and J = det F.
+static double fc_energy_svd(double mu, double lambda, const double s[3], double J) {
     // |F - R|^2 = |U (Sigma - I) V^T|^2 = sum_i (s_i - 1)^2 with signed s
     double d0 = s[0] - 1, d1 = s[1] - 1, d2 = s[2] - 1;
-    double Jm1 = det3(F) - 1;
-    return mu * (d0 * d0 + d1 * d1 + d2 * d2) + 0.5 * lambda * Jm1 * Jm1;
+    return mu * (d0 * d0 + d1 * d1 + d2 * d2) + 0.5 * lambda * (J - 1) * (J - 1);
 }
 
-static void fc_stress(double mu, double lambda, const double F[9], double P[9]) {
-    double U[9], s[3], V[9], R[9], C[9];
-    svd3_rv(F, U, s, V);
+static double fc_energy(double mu, double lambda, const double F[9]) {
+    double U[9], s[3], V[9];
+    ipcc_svd3(F, U, s, V);
+    return fc_energy_svd(mu, lambda, s, det3(F));
+}
+
+static void fc_stress_svd(double mu, double lambda, const double F[9], const double U[9], const double V[9],
+                          double P[9]) {
+    double R[9], C[9];
     rotation_from_svd(U, V, R);
     cofactor3(F, C);
     double J = C[0] * F[0] + C[1] * F[1] + C[2] * F[2];
     // P = 2 mu (F - R) + lambda (J - 1) cof(F)   (d|F-R|^2/dF = 2(F - R) since R^T dR is skew)
     for (int i = 0; i < 9; ++i)
         P[i] = 2 * mu * (F[i] - R[i]) + lambda * (J - 1) * C[i];
+}
+
+static void fc_stress(double mu, double lambda, const double F[9], double P[9]) {
+    double U[9], s[3], V[9];
+    ipcc_svd3(F, U, s, V);
+    fc_stress_svd(mu, lambda, F, U, V, P);
 }
 
 // dR/dF. With S = R^T F symmetric, dF = dR S + R dS and W = R^T dR skew:
@@ -284,9 +277,9 @@ static void add_rotation_derivative(double c, const double U[9], const double s[
     }
 }
 
-static void fc_stress_derivative(double mu, double lambda, const double F[9], double A[81]) {
-    double U[9], s[3], V[9], C[9];
-    svd3_rv(F, U, s, V);
+static void fc_stress_derivative_svd(double mu, double lambda, const double F[9], const double U[9],
+                                     const double s[3], const double V[9], double A[81]) {
+    double C[9];
     cofactor3(F, C);
     double J = C[0] * F[0] + C[1] * F[1] + C[2] * F[2];
     // dP/dF = 2 mu (I - dR/dF) + lambda cof cof^T + lambda (J - 1) d cof/dF
@@ -296,6 +289,12 @@ static void fc_stress_derivative(double mu, double lambda, const double F[9], do
     add_rotation_derivative(-2 * mu, U, s, V, A);
     add_outer9(lambda, C, A);
     add_det_hessian(lambda * (J - 1), F, A);
+}
+
+static void fc_stress_derivative(double mu, double lambda, const double F[9], double A[81]) {
+    double U[9], s[3], V[9];
+    ipcc_svd3(F, U, s, V);
+    fc_stress_derivative_svd(mu, lambda, F, U, s, V, A);
 }
 
 // ---------------------------------------------------------------------------
@@ -388,6 +387,162 @@ static void linear_stress_derivative(double mu, double lambda, double A[81]) {
 }
 
 // ---------------------------------------------------------------------------
+// Analytic eigen-system of dP/dF (see the preamble): per model, the 3x3
+// A = d2Psi/ds2 and, for the pairs (0,1), (0,2), (1,2), the flip eigenvalue
+// (psi_i - psi_j)/(s_i - s_j) and the twist eigenvalue (psi_i + psi_j)/(s_i + s_j).
+// k denotes the third index of a pair.
+
+static const int sv_pairs[3][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0}}; // i, j, k
+
+typedef struct sv_hessian {
+    double A[9];     // d2Psi/(ds_i ds_j), symmetric
+    double flip[3];  // per pair
+    double twist[3]; // per pair
+} sv_hessian;
+
+// Neo-Hookean, J = s_0 s_1 s_2 > 0 (all s_i > 0), ln J given:
+//   psi_i = mu s_i + (lambda ln J - mu) / s_i
+//   A_ii = mu + (mu - lambda ln J + lambda) / s_i^2,  A_ij = lambda / (s_i s_j)
+//   flip:  (psi_i - psi_j)/(s_i - s_j) = mu + (lambda ln J - mu)(1/s_i - 1/s_j)/(s_i - s_j)
+//                                      = mu + (mu - lambda ln J) / (s_i s_j)
+//   twist: (psi_i + psi_j)/(s_i + s_j) = mu + (lambda ln J - mu)(1/s_i + 1/s_j)/(s_i + s_j)
+//                                      = mu - (mu - lambda ln J) / (s_i s_j)
+static void nh_singular_hessian(double mu, double lambda, double lnJ, const double s[3], sv_hessian *h) {
+    double c = mu - lambda * lnJ;
+    for (int i = 0; i < 3; ++i)
+        h->A[4 * i] = mu + (c + lambda) / (s[i] * s[i]);
+    for (int p = 0; p < 3; ++p) {
+        int i = sv_pairs[p][0], j = sv_pairs[p][1];
+        double inv = 1.0 / (s[i] * s[j]);
+        h->A[3 * i + j] = h->A[3 * j + i] = lambda * inv;
+        h->flip[p] = mu + c * inv;
+        h->twist[p] = mu - c * inv;
+    }
+}
+
+// Fixed corotated, signed s, J = s_0 s_1 s_2 (given as det F), J_i = dJ/ds_i = s_j s_k:
+//   Psi = mu sum (s_i - 1)^2 + lambda/2 (J - 1)^2
+//   psi_i = 2 mu (s_i - 1) + lambda (J - 1) s_j s_k
+//   A_ii = 2 mu + lambda (s_j s_k)^2,  A_ij = lambda (J_i J_j + (J - 1) s_k)
+//   flip:  J_i - J_j = s_k (s_j - s_i), so (psi_i - psi_j)/(s_i - s_j) = 2 mu - lambda (J - 1) s_k
+//   twist: J_i + J_j = s_k (s_i + s_j), so
+//          (psi_i + psi_j)/(s_i + s_j) = 2 mu - 4 mu / (s_i + s_j) + lambda (J - 1) s_k
+// With the ordering s_0 >= s_1 >= |s_2|, s_i + s_j >= 0 for i < j; it is 0 only
+// for an inverted F with s_1 = -s_2, where R jumps and the twist eigenvalue
+// tends to -infinity. The denominator is clamped exactly as in
+// add_rotation_derivative (the same matrix, so the same eigenvalue); the
+// mode is then strongly negative and projected away.
+static void fc_singular_hessian(double mu, double lambda, double J, const double s[3], sv_hessian *h) {
+    double floor = 1e-12 * fmax(fabs(s[0]), 1.0);
+    double Js[3] = {s[1] * s[2], s[0] * s[2], s[0] * s[1]};
+    for (int i = 0; i < 3; ++i)
+        h->A[4 * i] = 2 * mu + lambda * Js[i] * Js[i];
+    for (int p = 0; p < 3; ++p) {
+        int i = sv_pairs[p][0], j = sv_pairs[p][1], k = sv_pairs[p][2];
+        double c = lambda * (J - 1) * s[k];
+        h->A[3 * i + j] = h->A[3 * j + i] = lambda * Js[i] * Js[j] + c;
+        h->flip[p] = 2 * mu - c;
+        h->twist[p] = 2 * mu + c - 4 * mu / fmax(s[i] + s[j], floor);
+    }
+}
+
+// StVK, signed s, I = sum s_i^2, c = lambda/2 (I - 3):
+//   Psi = mu/4 sum (s_i^2 - 1)^2 + lambda/8 (I - 3)^2   (E has eigenvalues (s_i^2 - 1)/2)
+//   psi_i = s_i (mu (s_i^2 - 1) + c)
+//   A_ii = mu (3 s_i^2 - 1) + c + lambda s_i^2,  A_ij = lambda s_i s_j
+//   flip:  (s_i^3 - s_j^3)/(s_i - s_j) = s_i^2 + s_i s_j + s_j^2, so
+//          (psi_i - psi_j)/(s_i - s_j) = mu (s_i^2 + s_i s_j + s_j^2 - 1) + c
+//   twist: (s_i^3 + s_j^3)/(s_i + s_j) = s_i^2 - s_i s_j + s_j^2, so
+//          (psi_i + psi_j)/(s_i + s_j) = mu (s_i^2 - s_i s_j + s_j^2 - 1) + c
+// Both are polynomials: no division, so s_i = s_j and s_i = -s_j are exact.
+static void stvk_singular_hessian(double mu, double lambda, const double s[3], sv_hessian *h) {
+    double c = 0.5 * lambda * (s[0] * s[0] + s[1] * s[1] + s[2] * s[2] - 3.0);
+    for (int i = 0; i < 3; ++i)
+        h->A[4 * i] = mu * (3 * s[i] * s[i] - 1) + c + lambda * s[i] * s[i];
+    for (int p = 0; p < 3; ++p) {
+        int i = sv_pairs[p][0], j = sv_pairs[p][1];
+        double q = s[i] * s[i] + s[j] * s[j] - 1, x = s[i] * s[j];
+        h->A[3 * i + j] = h->A[3 * j + i] = lambda * x;
+        h->flip[p] = mu * (q + x) + c;
+        h->twist[p] = mu * (q - x) + c;
+    }
+}
+
+// A += c * d d^T on the upper triangle only (9x9).
+static void add_outer9_upper(double c, const double d[9], double A[81]) {
+    for (int r = 0; r < 9; ++r) {
+        double cr = c * d[r];
+        for (int q = r; q < 9; ++q)
+            A[9 * r + q] += cr * d[q];
+    }
+}
+
+// dP/dF_+ = sum_k max(lambda_k, 0) d_k d_k^T over the nine modes of h.
+static void assemble_projected(const double U[9], const double V[9], const sv_hessian *h, double A[81]) {
+    double w[3], Q[9], d[9];
+    ipcc_sym3_eigen(h->A, w, Q);
+    memset(A, 0, 81 * sizeof(double));
+    // scaling modes: d = vec(U diag(q) V^T), d_ab = sum_i U_ai q_i V_bi
+    for (int m = 0; m < 3; ++m) {
+        if (!(w[m] > 0)) continue;
+        double q0 = Q[m], q1 = Q[3 + m], q2 = Q[6 + m];
+        for (int a = 0; a < 3; ++a) {
+            double u0 = U[3 * a] * q0, u1 = U[3 * a + 1] * q1, u2 = U[3 * a + 2] * q2;
+            for (int b = 0; b < 3; ++b)
+                d[3 * a + b] = u0 * V[3 * b] + u1 * V[3 * b + 1] + u2 * V[3 * b + 2];
+        }
+        add_outer9_upper(w[m], d, A);
+    }
+    // flip / twist modes: d = (u_i v_j^T +- u_j v_i^T)/sqrt2, so lambda d d^T = lambda/2 (m +- n)(m +- n)^T
+    for (int p = 0; p < 3; ++p) {
+        int i = sv_pairs[p][0], j = sv_pairs[p][1];
+        for (int sign = 0; sign < 2; ++sign) {
+            double lam = sign == 0 ? h->flip[p] : h->twist[p];
+            if (!(lam > 0)) continue;
+            double sg = sign == 0 ? 1.0 : -1.0;
+            for (int a = 0; a < 3; ++a)
+                for (int b = 0; b < 3; ++b)
+                    d[3 * a + b] = U[3 * a + i] * V[3 * b + j] + sg * U[3 * a + j] * V[3 * b + i];
+            add_outer9_upper(0.5 * lam, d, A);
+        }
+    }
+    for (int r = 1; r < 9; ++r)
+        for (int q = 0; q < r; ++q)
+            A[9 * r + q] = A[9 * q + r];
+}
+
+// Projected dP/dF of a nonlinear model from F and its SVD (ok = SVD succeeded).
+static void projected_stress_derivative(ipcc_material_model model, double mu, double lambda,
+                                        const double F[9], bool ok, const double U[9], const double s[3],
+                                        const double V[9], double A[81]) {
+    sv_hessian h;
+    if (!ok) {
+        fill_nan(81, A);
+        return;
+    }
+    switch (model) {
+    case IPCC_NEO_HOOKEAN: {
+        double J = det3(F);
+        if (!(J > 0)) {
+            fill_nan(81, A);
+            return;
+        }
+        if (!(s[2] > 0)) { // J > 0 below roundoff of the SVD: numerical projection
+            nh_stress_derivative(mu, lambda, F, A);
+            ipcc_project_psd(9, A);
+            return;
+        }
+        nh_singular_hessian(mu, lambda, log(J), s, &h);
+        break;
+    }
+    case IPCC_FIXED_COROTATED: fc_singular_hessian(mu, lambda, det3(F), s, &h); break;
+    case IPCC_STVK: stvk_singular_hessian(mu, lambda, s, &h); break;
+    default: IPCC_ASSERT(!"no analytic projection for this model"); return;
+    }
+    assemble_projected(U, V, &h, A);
+}
+
+// ---------------------------------------------------------------------------
 // Dispatch
 
 double ipcc_elastic_energy_density(ipcc_material_model model, double mu, double lambda, const double F[9]) {
@@ -414,14 +569,22 @@ void ipcc_elastic_stress(ipcc_material_model model, double mu, double lambda, co
 
 void ipcc_elastic_stress_derivative(ipcc_material_model model, double mu, double lambda, const double F[9],
                                     bool project_psd, double dPdF[81]) {
+    if (model == IPCC_LINEAR) { // constant, PSD for mu, lambda >= 0
+        linear_stress_derivative(mu, lambda, dPdF);
+        return;
+    }
+    if (project_psd) {
+        double U[9], s[3], V[9];
+        bool ok = ipcc_svd3(F, U, s, V);
+        projected_stress_derivative(model, mu, lambda, F, ok, U, s, V, dPdF);
+        return;
+    }
     switch (model) {
-    case IPCC_NEO_HOOKEAN: nh_stress_derivative(mu, lambda, F, dPdF); break;
-    case IPCC_FIXED_COROTATED: fc_stress_derivative(mu, lambda, F, dPdF); break;
-    case IPCC_STVK: stvk_stress_derivative(mu, lambda, F, dPdF); break;
-    case IPCC_LINEAR: linear_stress_derivative(mu, lambda, dPdF); return; // constant, PSD for mu, lambda >= 0
+    case IPCC_NEO_HOOKEAN: nh_stress_derivative(mu, lambda, F, dPdF); return;
+    case IPCC_FIXED_COROTATED: fc_stress_derivative(mu, lambda, F, dPdF); return;
+    case IPCC_STVK: stvk_stress_derivative(mu, lambda, F, dPdF); return;
     default: IPCC_ASSERT(!"unknown material model"); return;
     }
-    if (project_psd) ipcc_project_psd(9, dPdF);
 }
 
 // ---------------------------------------------------------------------------
@@ -484,25 +647,17 @@ double ipcc_elastic_tet_energy(ipcc_material_model model, double mu, double lamb
     return volume * ipcc_elastic_energy_density(model, mu, lambda, F);
 }
 
-void ipcc_elastic_tet_gradient(ipcc_material_model model, double mu, double lambda, double volume,
-                               const double Dm_inv[9], const double x[12], double g[12]) {
-    double F[9], P[9], G[12];
-    ipcc_tet_deformation_gradient(x, Dm_inv, F);
-    ipcc_elastic_stress(model, mu, lambda, F, P);
-    shape_gradients(Dm_inv, G);
-    // dE/dx_{a,i} = V sum_j P_ij G_aj
+// g_{a,i} = V sum_j P_ij G_aj
+static void tet_gradient_from_stress(double volume, const double G[12], const double P[9], double g[12]) {
     for (int a = 0; a < 4; ++a)
         for (int i = 0; i < 3; ++i)
             g[3 * a + i] =
                 volume * (P[3 * i] * G[3 * a] + P[3 * i + 1] * G[3 * a + 1] + P[3 * i + 2] * G[3 * a + 2]);
 }
 
-void ipcc_elastic_tet_hessian(ipcc_material_model model, double mu, double lambda, double volume,
-                              const double Dm_inv[9], const double x[12], bool project_psd, double H[144]) {
-    double F[9], A[81], G[12], C[108];
-    ipcc_tet_deformation_gradient(x, Dm_inv, F);
-    ipcc_elastic_stress_derivative(model, mu, lambda, F, project_psd, A);
-    shape_gradients(Dm_inv, G);
+static void tet_hessian_from_stress_derivative(double volume, const double G[12], const double A[81],
+                                               double H[144]) {
+    double C[108];
     // H_{(a,i),(b,k)} = V sum_{j,l} G_aj A_{(i,j),(k,l)} G_bl, in two passes:
     // C_{(i,j),(b,k)} = sum_l A_{(i,j),(k,l)} G_bl
     for (int r = 0; r < 9; ++r)
@@ -522,6 +677,81 @@ void ipcc_elastic_tet_hessian(ipcc_material_model model, double mu, double lambd
     for (int row = 1; row < 12; ++row)
         for (int col = 0; col < row; ++col)
             H[12 * row + col] = H[12 * col + row];
+}
+
+void ipcc_elastic_tet_gradient(ipcc_material_model model, double mu, double lambda, double volume,
+                               const double Dm_inv[9], const double x[12], double g[12]) {
+    double F[9], P[9], G[12];
+    ipcc_tet_deformation_gradient(x, Dm_inv, F);
+    ipcc_elastic_stress(model, mu, lambda, F, P);
+    shape_gradients(Dm_inv, G);
+    tet_gradient_from_stress(volume, G, P, g);
+}
+
+void ipcc_elastic_tet_hessian(ipcc_material_model model, double mu, double lambda, double volume,
+                              const double Dm_inv[9], const double x[12], bool project_psd, double H[144]) {
+    double F[9], A[81], G[12];
+    ipcc_tet_deformation_gradient(x, Dm_inv, F);
+    ipcc_elastic_stress_derivative(model, mu, lambda, F, project_psd, A);
+    shape_gradients(Dm_inv, G);
+    tet_hessian_from_stress_derivative(volume, G, A, H);
+}
+
+// Psi, P and dP/dF (projected or not) at F with at most one SVD. Returns Psi;
+// P and A are unspecified when Psi is not finite.
+static double density_stress_derivative(ipcc_material_model model, double mu, double lambda,
+                                        const double F[9], bool project_psd, double P[9], double A[81]) {
+    double U[9], s[3], V[9], e;
+    switch (model) {
+    case IPCC_NEO_HOOKEAN:
+        e = nh_energy(mu, lambda, F);
+        if (!isfinite(e)) return e;
+        nh_stress(mu, lambda, F, P);
+        if (!project_psd) {
+            nh_stress_derivative(mu, lambda, F, A);
+            return e;
+        }
+        break;
+    case IPCC_FIXED_COROTATED: {
+        bool ok = ipcc_svd3(F, U, s, V);
+        e = fc_energy_svd(mu, lambda, s, det3(F));
+        fc_stress_svd(mu, lambda, F, U, V, P);
+        if (project_psd)
+            projected_stress_derivative(model, mu, lambda, F, ok, U, s, V, A);
+        else
+            fc_stress_derivative_svd(mu, lambda, F, U, s, V, A);
+        return e;
+    }
+    case IPCC_STVK:
+        e = stvk_energy(mu, lambda, F);
+        stvk_stress(mu, lambda, F, P);
+        if (!project_psd) {
+            stvk_stress_derivative(mu, lambda, F, A);
+            return e;
+        }
+        break;
+    case IPCC_LINEAR:
+        linear_stress(mu, lambda, F, P);
+        linear_stress_derivative(mu, lambda, A);
+        return linear_energy(mu, lambda, F);
+    default: IPCC_ASSERT(!"unknown material model"); return NAN;
+    }
+    bool ok = ipcc_svd3(F, U, s, V);
+    projected_stress_derivative(model, mu, lambda, F, ok, U, s, V, A);
+    return e;
+}
+
+double ipcc_elastic_tet_evaluate(ipcc_material_model model, double mu, double lambda, double volume,
+                                 const double Dm_inv[9], const double x[12], bool project_psd, double g[12],
+                                 double H[144]) {
+    double F[9], P[9], A[81], G[12];
+    ipcc_tet_deformation_gradient(x, Dm_inv, F);
+    double e = volume * density_stress_derivative(model, mu, lambda, F, project_psd, P, A);
+    if (!isfinite(e)) return e;
+    shape_gradients(Dm_inv, G);
+    tet_gradient_from_stress(volume, G, P, g);
+    tet_hessian_from_stress_derivative(volume, G, A, H);
+    return e;
 }
 
 // ---------------------------------------------------------------------------
@@ -551,16 +781,6 @@ static bool nearly_psd(int n, const double *A) {
         }
     }
     return true;
-}
-
-double ipcc_elastic_tet_evaluate(ipcc_material_model model, double mu, double lambda, double volume,
-                                 const double Dm_inv[9], const double x[12], bool project_psd, double g[12],
-                                 double H[144]) {
-    double e = ipcc_elastic_tet_energy(model, mu, lambda, volume, Dm_inv, x);
-    if (!isfinite(e)) return e;
-    ipcc_elastic_tet_gradient(model, mu, lambda, volume, Dm_inv, x, g);
-    ipcc_elastic_tet_hessian(model, mu, lambda, volume, Dm_inv, x, project_psd, H);
-    return e;
 }
 
 void ipcc_project_psd(int n, double *A) {
