@@ -46,6 +46,10 @@ done
 
 {
     echo
+    echo "## Elastic kernel (ipcc_elastic_tet_evaluate, one thread)"
+    echo
+    "$BUILD/bench_elastic_kernels" 2>/dev/null
+    echo
     echo "## Static cantilever: mesh refinement against Euler-Bernoulli"
     echo
     "$BUILD/bench_cantilever" "${CANTILEVER_MAX_NX:-160}"
