@@ -32,7 +32,8 @@ int main(int argc, char **argv) {
     double Dm[9], V, mu, lambda;
     ipcc_tet_rest_data(X, Dm, &V);
     for (int k = 0; k < N; ++k)
-        for (int i = 0; i < 12; ++i) xs[k][i] = X[i] + 0.05 * uniform();
+        for (int i = 0; i < 12; ++i)
+            xs[k][i] = X[i] + 0.05 * uniform();
     ipcc_lame_parameters(1e5, 0.4, &mu, &lambda);
     static const char *names[] = {"neo_hookean", "fixed_corotated", "stvk", "linear"};
     printf("| model | unprojected (ns/tet) | projected (ns/tet) |\n|---|---|---|\n");

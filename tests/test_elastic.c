@@ -29,20 +29,6 @@ static void matmul3(const double A[9], const double B[9], double C[9]) {
             C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
 }
 
-static void random_rotation(double Q[9]) {
-    double q[4], n = 0;
-    for (int i = 0; i < 4; ++i) {
-        q[i] = ipcc_test_random(-1, 1);
-        n += q[i] * q[i];
-    }
-    n = sqrt(n);
-    double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-    double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                   2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                   2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
-    memcpy(Q, R, sizeof R);
-}
-
 // Eigenvalues (ascending) of a symmetric n x n matrix.
 static void sym_eigenvalues(int n, const double *A, double *w) {
     double W[144];
@@ -102,12 +88,12 @@ static void make_F(const fcase *c, double F[9]) {
         return;
     }
     double U[9], V[9], US[9];
-    random_rotation(U);
+    ipcc_test_random_rotation(U);
     if (c->kind == ROTATION) {
         memcpy(F, U, sizeof U);
         return;
     }
-    random_rotation(V);
+    ipcc_test_random_rotation(V);
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
             US[3 * i + j] = U[3 * i + j] * c->s[j];
@@ -241,7 +227,7 @@ static void test_rotation_invariance(void **state) {
             if (models[m] == IPCC_NEO_HOOKEAN && !cases[c].nh) continue;
             double F[9], Q[9], QF[9];
             make_F(&cases[c], F);
-            random_rotation(Q);
+            ipcc_test_random_rotation(Q);
             matmul3(Q, F, QF);
             double e = ipcc_elastic_energy_density(models[m], test_mu, test_lambda, F);
             double eq = ipcc_elastic_energy_density(models[m], test_mu, test_lambda, QF);
@@ -325,7 +311,7 @@ static void test_projection_keeps_psd_hessian(void **state) {
     setup_material();
     ipcc_test_seed(11);
     double Fs[4][9] = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0}, {1.02, 0, 0, 0, 1.01, 0, 0, 0, 1.03}, {0}};
-    random_rotation(Fs[1]);
+    ipcc_test_random_rotation(Fs[1]);
     matmul3(Fs[1], Fs[2], Fs[3]);
     int num_psd = 0;
     for (int m = 0; m < NUM_MODELS; ++m)
@@ -385,7 +371,7 @@ static void test_project_psd_known(void **state) {
     double Q[144] = {0}, w[12], A[144], E[144];
     for (int b = 0; b < 4; ++b) {
         double R[9];
-        random_rotation(R);
+        ipcc_test_random_rotation(R);
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 3; ++j)
                 Q[12 * (3 * b + i) + 3 * b + j] = R[3 * i + j];
@@ -440,8 +426,8 @@ static double frob(int n, const double *a) {
 static void F_from_svd(const double s[3], bool rotate, double F[9]) {
     double P[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, Q[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, PS[9], Qt[9];
     if (rotate) {
-        random_rotation(P);
-        random_rotation(Q);
+        ipcc_test_random_rotation(P);
+        ipcc_test_random_rotation(Q);
     }
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {

@@ -31,26 +31,12 @@ static double frob(int n, const double *a) {
     return sqrt(s);
 }
 
-static void random_rotation(double Q[9]) {
-    double q[4], n = 0;
-    for (int i = 0; i < 4; ++i) {
-        q[i] = ipcc_test_random(-1, 1);
-        n += q[i] * q[i];
-    }
-    n = sqrt(n);
-    double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-    double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                   2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                   2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
-    memcpy(Q, R, sizeof R);
-}
-
 // F = P diag(s) Q^T with random rotations P, Q (or P = Q = I if !rotate).
 static void from_svd(const double s[3], bool rotate, double F[9]) {
     double P[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, Q[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, PS[9], Qt[9];
     if (rotate) {
-        random_rotation(P);
-        random_rotation(Q);
+        ipcc_test_random_rotation(P);
+        ipcc_test_random_rotation(Q);
     }
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
@@ -243,7 +229,7 @@ static void test_sym3_eigen(void **state) {
         check_eigen(As[k], "structured");
     for (int rep = 0; rep < 5000; ++rep) {
         double A[9], Q[9], w[3];
-        random_rotation(Q);
+        ipcc_test_random_rotation(Q);
         // eigenvalues random, or with a repeated pair, or all repeated
         for (int i = 0; i < 3; ++i)
             w[i] = ipcc_test_random(-1, 1);

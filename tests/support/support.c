@@ -69,6 +69,21 @@ double ipcc_test_random(double lo, double hi) {
     return lo + (hi - lo) * (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
 }
 
+void ipcc_test_random_rotation(double Q[9]) {
+    double q[4], n = 0;
+    for (int i = 0; i < 4; ++i) {
+        q[i] = ipcc_test_random(-1, 1);
+        n += q[i] * q[i];
+    }
+    n = sqrt(n);
+    double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
+    // R(q) for the unit quaternion (w, x, y, z)
+    double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                   2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                   2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+    memcpy(Q, R, sizeof R);
+}
+
 const char *ipcc_test_data_path(const char *name) {
     static char buf[4096];
     snprintf(buf, sizeof buf, "%s/%s", IPCC_TEST_DATA, name);

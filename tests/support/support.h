@@ -31,6 +31,8 @@ double ipcc_test_rel_error(int n, const double *a, const double *b, double floor
 /// Uniform random double in [lo, hi) from a deterministic xorshift generator.
 double ipcc_test_random(double lo, double hi);
 void ipcc_test_seed(unsigned long long seed);
+/// Uniformly random rotation (row-major 3x3) from a random unit quaternion.
+void ipcc_test_random_rotation(double Q[9]);
 
 /// rm -r path (a file or a folder tree); missing paths are fine.
 void ipcc_test_remove_tree(const char *path);
