@@ -33,11 +33,15 @@ const char *ipcc_last_error(void) { return last_error; }
 
 void ipcc_clear_error(void) { last_error[0] = '\0'; }
 
+// Formats into a local buffer first, so a caller may pass the previous
+// message (ipcc_last_error()) as an argument to wrap it with context.
 ipcc_status ipcc_fail(ipcc_status status, const char *fmt, ...) {
+    char message[sizeof last_error];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
+    memcpy(last_error, message, sizeof last_error);
     return status;
 }
 

@@ -14,7 +14,8 @@
 #define IPCC_PRINTF(a, b)
 #endif
 
-/// Record `status` with a formatted message for ipcc_last_error(); returns status.
+/// Record `status` with a formatted message for ipcc_last_error(); returns
+/// status. The arguments may include ipcc_last_error() itself (to add context).
 ipcc_status ipcc_fail(ipcc_status status, const char *fmt, ...) IPCC_PRINTF(2, 3);
 
 /// Send a formatted message to the installed log sink (no-op without one).

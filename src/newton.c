@@ -155,6 +155,11 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         double t0 = ipcc_now();
         ipcc_triplets_clear(&nw->triplets);
         energy = obj->evaluate(obj->ctx, x, g, &nw->triplets);
+        if (isnan(energy)) {
+            status = ipcc_fail(IPCC_ERR_SOLVER,
+                               "energy evaluation failed (out of memory, or a non-finite position)");
+            break;
+        }
         if (!isfinite(energy)) {
             status = r.iterations == 0
                          ? ipcc_fail(IPCC_ERR_INFEASIBLE,

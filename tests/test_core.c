@@ -1,0 +1,71 @@
+// Core: status names, error messages (including wrapping the previous
+// message with context), the log hook, ipcc_reserve.
+#include <string.h>
+
+#include "core.h"
+#include "support.h"
+
+static void test_fail_wraps_previous_message(void **state) {
+    (void)state;
+    assert_int_equal(ipcc_fail(IPCC_ERR_IO, "cannot open %s", "a.msh"), IPCC_ERR_IO);
+    assert_string_equal(ipcc_last_error(), "cannot open a.msh");
+    // The previous message as an argument: formatted before it is overwritten.
+    assert_int_equal(ipcc_fail(IPCC_ERR_PARSE, "scene.json: bodies[0].mesh: %s", ipcc_last_error()),
+                     IPCC_ERR_PARSE);
+    assert_string_equal(ipcc_last_error(), "scene.json: bodies[0].mesh: cannot open a.msh");
+    assert_int_equal(ipcc_fail(IPCC_ERR_PARSE, "%s; %s", ipcc_last_error(), ipcc_last_error()),
+                     IPCC_ERR_PARSE);
+    assert_string_equal(
+        ipcc_last_error(),
+        "scene.json: bodies[0].mesh: cannot open a.msh; scene.json: bodies[0].mesh: cannot open a.msh");
+    ipcc_clear_error();
+    assert_string_equal(ipcc_last_error(), "");
+}
+
+static void test_status_names(void **state) {
+    (void)state;
+    assert_string_equal(ipcc_status_name(IPCC_OK), "IPCC_OK");
+    assert_string_equal(ipcc_status_name(IPCC_ERR_INFEASIBLE), "IPCC_ERR_INFEASIBLE");
+    assert_string_equal(ipcc_status_name((ipcc_status)42), "IPCC_UNKNOWN_STATUS");
+}
+
+static char logged[256];
+static ipcc_log_level logged_level;
+static void sink(ipcc_log_level level, const char *message, void *user) {
+    (void)user;
+    logged_level = level;
+    strncpy(logged, message, sizeof logged - 1);
+}
+
+static void test_log_hook(void **state) {
+    (void)state;
+    ipcc_log(IPCC_LOG_INFO, "dropped %d", 1); // no sink installed: nothing happens
+    ipcc_set_log(sink, NULL);
+    ipcc_log(IPCC_LOG_WARNING, "flipped %d tets", 3);
+    assert_string_equal(logged, "flipped 3 tets");
+    assert_int_equal(logged_level, IPCC_LOG_WARNING);
+    ipcc_set_log(NULL, NULL);
+}
+
+static void test_reserve_grows(void **state) {
+    (void)state;
+    int *buf = NULL, cap = 0;
+    assert_int_equal(ipcc_reserve((void **)&buf, &cap, 100, sizeof *buf), 0);
+    assert_true(cap >= 100);
+    buf[99] = 7;
+    int cap_before = cap;
+    assert_int_equal(ipcc_reserve((void **)&buf, &cap, 50, sizeof *buf), 0); // never shrinks
+    assert_int_equal(cap, cap_before);
+    assert_int_equal(buf[99], 7);
+    free(buf);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fail_wraps_previous_message),
+        cmocka_unit_test(test_status_names),
+        cmocka_unit_test(test_log_hook),
+        cmocka_unit_test(test_reserve_grows),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
