@@ -11,7 +11,11 @@
 // (projected blocks are PSD, so this means a singular system, e.g. a static
 // solve with a free rigid mode) is retried with a diagonal shift growing by
 // 100x from 1e-10 * max|diag|; after that a diagonally scaled gradient step
-// is used. A line search that cannot decrease the energy before alpha <
+// is used. With a singular Hessian the shifted solve amplifies the
+// roundoff-sized load along the null space by ~1/shift, so |p| can stall
+// near 1e-7 relative while the state is already stationary: such a step
+// reports "not converged", which is honest for an ill-posed problem (a free
+// body in a static solve). A line search that cannot decrease the energy before alpha <
 // 1e-12 ends the solve as "not converged" with the last accepted iterate,
 // which is always feasible, since x only ever moves to points whose energy
 // is finite and whose whole segment passed the step filter.
