@@ -23,12 +23,6 @@ static void setup_material(void) { ipcc_lame_parameters(1e5, 0.4, &test_mu, &tes
 // ---------------------------------------------------------------------------
 // Small linear algebra
 
-static void matmul3(const double A[9], const double B[9], double C[9]) {
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
-}
-
 // Eigenvalues (ascending) of a symmetric n x n matrix.
 static void sym_eigenvalues(int n, const double *A, double *w) {
     double W[144];
@@ -101,7 +95,7 @@ static void make_F(const fcase *c, double F[9]) {
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
             Vt[3 * i + j] = V[3 * j + i];
-    matmul3(US, Vt, F);
+    ipcc_test_matmul3(US, Vt, F);
 }
 
 // Smallest |singular value| of the case (for the finite-difference step).
@@ -228,7 +222,7 @@ static void test_rotation_invariance(void **state) {
             double F[9], Q[9], QF[9];
             make_F(&cases[c], F);
             ipcc_test_random_rotation(Q);
-            matmul3(Q, F, QF);
+            ipcc_test_matmul3(Q, F, QF);
             double e = ipcc_elastic_energy_density(models[m], test_mu, test_lambda, F);
             double eq = ipcc_elastic_energy_density(models[m], test_mu, test_lambda, QF);
             assert_near(eq, e, 1e-9 * test_mu, 1e-10);
@@ -312,7 +306,7 @@ static void test_projection_keeps_psd_hessian(void **state) {
     ipcc_test_seed(11);
     double Fs[4][9] = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0}, {1.02, 0, 0, 0, 1.01, 0, 0, 0, 1.03}, {0}};
     ipcc_test_random_rotation(Fs[1]);
-    matmul3(Fs[1], Fs[2], Fs[3]);
+    ipcc_test_matmul3(Fs[1], Fs[2], Fs[3]);
     int num_psd = 0;
     for (int m = 0; m < NUM_MODELS; ++m)
         for (int k = 0; k < 4; ++k) {
@@ -415,28 +409,6 @@ static void test_project_psd_known(void **state) {
 // ---------------------------------------------------------------------------
 // Analytic eigen-system projection vs the LAPACK reference
 
-static double frob(int n, const double *a) {
-    double s = 0;
-    for (int i = 0; i < n; ++i)
-        s += a[i] * a[i];
-    return sqrt(s);
-}
-
-// F = P diag(s) Q^T with random rotations P, Q, or F = diag(s) if !rotate.
-static void F_from_svd(const double s[3], bool rotate, double F[9]) {
-    double P[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, Q[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, PS[9], Qt[9];
-    if (rotate) {
-        ipcc_test_random_rotation(P);
-        ipcc_test_random_rotation(Q);
-    }
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-            PS[3 * i + j] = P[3 * i + j] * s[j];
-            Qt[3 * i + j] = Q[3 * j + i];
-        }
-    matmul3(PS, Qt, F);
-}
-
 typedef struct proj_case {
     const char *name;
     double amp;  // > 0: F = I + amp * uniform(-1, 1) (random near identity)
@@ -480,7 +452,7 @@ static void make_proj_F(const proj_case *c, double F[9]) {
             F[i] = (i % 4 == 0 ? 1.0 : 0.0) + c->amp * ipcc_test_random(-1, 1);
         return;
     }
-    F_from_svd(c->s, c->rotate, F);
+    ipcc_test_matrix_from_svd(c->s, c->rotate, F);
 }
 
 // The analytic projection (ipcc_elastic_stress_derivative with project_psd)
@@ -502,12 +474,12 @@ static void test_analytic_projection_matches_lapack(void **state) {
                 double F[9], A[81], Aref[81], D[81];
                 make_proj_F(pc, F);
                 ipcc_elastic_stress_derivative(models[m], test_mu, test_lambda, F, false, Aref);
-                double unprojected = frob(81, Aref);
+                double unprojected = ipcc_test_norm(81, Aref);
                 ipcc_project_psd(9, Aref);
                 ipcc_elastic_stress_derivative(models[m], test_mu, test_lambda, F, true, A);
                 for (int k = 0; k < 81; ++k)
                     D[k] = A[k] - Aref[k];
-                double err = frob(81, D), ref = frob(81, Aref);
+                double err = ipcc_test_norm(81, D), ref = ipcc_test_norm(81, Aref);
                 double tol = 1e-9 * ref + 64 * DBL_EPSILON * unprojected;
                 if (unprojected < 1e3 * ref) worst = fmax(worst, err / ref);
                 if (!(err <= tol) || !all_finite(81, A)) {
@@ -545,13 +517,13 @@ static void test_corotated_cancelling_singular_values(void **state) {
         for (int i = 0; i < 81; ++i)
             D[i] = A[i] - A0[i];
         // dP/dF's remaining eigenvalues are smooth in s: O(d) change
-        assert_true(frob(81, D) <= 10 * ds[k] * frob(81, A0));
+        assert_true(ipcc_test_norm(81, D) <= 10 * ds[k] * ipcc_test_norm(81, A0));
         if (k == 0) {
             ipcc_elastic_stress_derivative(IPCC_FIXED_COROTATED, test_mu, test_lambda, F, false, Aref);
             ipcc_project_psd(9, Aref);
             for (int i = 0; i < 81; ++i)
                 D[i] = A[i] - Aref[i];
-            assert_true(frob(81, D) <= 1e-9 * frob(81, Aref));
+            assert_true(ipcc_test_norm(81, D) <= 1e-9 * ipcc_test_norm(81, Aref));
         }
     }
 }

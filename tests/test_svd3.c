@@ -13,37 +13,9 @@
 
 #include "svd3.h"
 
-static void matmul3(const double A[9], const double B[9], double C[9]) {
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
-}
-
 static double det3(const double A[9]) {
     return A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) +
            A[2] * (A[3] * A[7] - A[4] * A[6]);
-}
-
-static double frob(int n, const double *a) {
-    double s = 0;
-    for (int i = 0; i < n; ++i)
-        s += a[i] * a[i];
-    return sqrt(s);
-}
-
-// F = P diag(s) Q^T with random rotations P, Q (or P = Q = I if !rotate).
-static void from_svd(const double s[3], bool rotate, double F[9]) {
-    double P[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, Q[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, PS[9], Qt[9];
-    if (rotate) {
-        ipcc_test_random_rotation(P);
-        ipcc_test_random_rotation(Q);
-    }
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-            PS[3 * i + j] = P[3 * i + j] * s[j];
-            Qt[3 * i + j] = Q[3 * j + i];
-        }
-    matmul3(PS, Qt, F);
 }
 
 // |Q^T Q - I|_max
@@ -62,7 +34,7 @@ static double orthogonality_error(const double Q[9]) {
 static void check_svd(const double F[9], const double *exact, const char *name) {
     double U[9], s[3], V[9];
     assert_true(ipcc_svd3(F, U, s, V));
-    double nF = frob(9, F), eps = DBL_EPSILON;
+    double nF = ipcc_test_norm(9, F), eps = DBL_EPSILON;
     bool ok = true;
     // orthogonality and proper rotations
     ok = ok && orthogonality_error(U) <= 1e-12 && orthogonality_error(V) <= 1e-12;
@@ -73,7 +45,7 @@ static void check_svd(const double F[9], const double *exact, const char *name) 
         for (int j = 0; j < 3; ++j)
             R[3 * i + j] = F[3 * i + j] - (U[3 * i] * s[0] * V[3 * j] + U[3 * i + 1] * s[1] * V[3 * j + 1] +
                                            U[3 * i + 2] * s[2] * V[3 * j + 2]);
-    double rec = frob(9, R);
+    double rec = ipcc_test_norm(9, R);
     ok = ok && rec <= 1e-13 * nF;
     // order and sign convention: s0 >= s1 >= |s2|, s0, s1 >= 0, sign s2 = sign det F
     double tol = 8 * eps * s[0];
@@ -139,7 +111,7 @@ static void test_svd_table(void **state) {
     for (size_t c = 0; c < sizeof svd_cases / sizeof svd_cases[0]; ++c)
         for (int rep = 0; rep < 20; ++rep) {
             double F[9];
-            from_svd(svd_cases[c].s, svd_cases[c].rotate, F);
+            ipcc_test_matrix_from_svd(svd_cases[c].s, svd_cases[c].rotate, F);
             // the exact values hold only to the rounding of F itself
             check_svd(F, svd_cases[c].rotate ? NULL : svd_cases[c].s, svd_cases[c].name);
         }
@@ -187,7 +159,7 @@ static void test_svd_structured(void **state) {
 static void check_eigen(const double A[9], const char *name) {
     double w[3], Q[9], wl[3], W[9];
     ipcc_sym3_eigen(A, w, Q);
-    double nA = frob(9, A), rec = 0;
+    double nA = ipcc_test_norm(9, A), rec = 0;
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
             double r = A[3 * i + j];

@@ -84,6 +84,33 @@ void ipcc_test_random_rotation(double Q[9]) {
     memcpy(Q, R, sizeof R);
 }
 
+void ipcc_test_matmul3(const double A[9], const double B[9], double C[9]) {
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+}
+
+double ipcc_test_norm(int n, const double *a) {
+    double s = 0;
+    for (int i = 0; i < n; ++i)
+        s += a[i] * a[i];
+    return sqrt(s);
+}
+
+void ipcc_test_matrix_from_svd(const double s[3], bool rotate, double F[9]) {
+    double P[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, Q[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, PS[9], Qt[9];
+    if (rotate) {
+        ipcc_test_random_rotation(P);
+        ipcc_test_random_rotation(Q);
+    }
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            PS[3 * i + j] = P[3 * i + j] * s[j];
+            Qt[3 * i + j] = Q[3 * j + i];
+        }
+    ipcc_test_matmul3(PS, Qt, F);
+}
+
 const char *ipcc_test_data_path(const char *name) {
     static char buf[4096];
     snprintf(buf, sizeof buf, "%s/%s", IPCC_TEST_DATA, name);

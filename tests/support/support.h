@@ -31,6 +31,12 @@ double ipcc_test_rel_error(int n, const double *a, const double *b, double floor
 /// Uniform random double in [lo, hi) from a deterministic xorshift generator.
 double ipcc_test_random(double lo, double hi);
 void ipcc_test_seed(unsigned long long seed);
+/// C = A B for row-major 3x3 matrices.
+void ipcc_test_matmul3(const double A[9], const double B[9], double C[9]);
+/// Euclidean (Frobenius) norm of n entries.
+double ipcc_test_norm(int n, const double *a);
+/// F = P diag(s) Q^T with random rotations P, Q, or F = diag(s) if !rotate.
+void ipcc_test_matrix_from_svd(const double s[3], bool rotate, double F[9]);
 /// Uniformly random rotation (row-major 3x3) from a random unit quaternion.
 void ipcc_test_random_rotation(double Q[9]);
 
