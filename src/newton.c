@@ -66,34 +66,26 @@ void ipcc_newton_destroy(ipcc_newton *nw) {
 
 const double *ipcc_newton_residual_history(const ipcc_newton *nw) { return nw->history; }
 
+// Grow each array in `bufs` to `count` doubles (grow-only; *capacity tracks them).
+static int grow_all(double **const *bufs, int nbufs, int *capacity, int count) {
+    if (count <= *capacity) return 0;
+    for (int k = 0; k < nbufs; ++k) {
+        double *a = realloc(*bufs[k], sizeof(double) * (size_t)count);
+        if (!a) return -1;
+        *bufs[k] = a;
+    }
+    *capacity = count;
+    return 0;
+}
+
 static int reserve_buffers(ipcc_newton *nw, int num_dofs, int num_unknowns, int max_iterations) {
-    if (num_dofs > nw->cap_dofs) {
-        double *a = realloc(nw->gradient, sizeof(double) * (size_t)num_dofs);
-        if (!a) return -1;
-        nw->gradient = a;
-        a = realloc(nw->p, sizeof(double) * (size_t)num_dofs);
-        if (!a) return -1;
-        nw->p = a;
-        a = realloc(nw->x_trial, sizeof(double) * (size_t)num_dofs);
-        if (!a) return -1;
-        nw->x_trial = a;
-        nw->cap_dofs = num_dofs;
-    }
-    if (num_unknowns > nw->cap_unknowns) {
-        double *a = realloc(nw->rhs, sizeof(double) * (size_t)num_unknowns);
-        if (!a) return -1;
-        nw->rhs = a;
-        a = realloc(nw->p_unknowns, sizeof(double) * (size_t)num_unknowns);
-        if (!a) return -1;
-        nw->p_unknowns = a;
-        nw->cap_unknowns = num_unknowns;
-    }
-    if (max_iterations > nw->cap_history) {
-        double *a = realloc(nw->history, sizeof(double) * (size_t)max_iterations);
-        if (!a) return -1;
-        nw->history = a;
-        nw->cap_history = max_iterations;
-    }
+    double **const per_dof[] = {&nw->gradient, &nw->p, &nw->x_trial};
+    double **const per_unknown[] = {&nw->rhs, &nw->p_unknowns};
+    double **const per_iteration[] = {&nw->history};
+    if (grow_all(per_dof, 3, &nw->cap_dofs, num_dofs) != 0 ||
+        grow_all(per_unknown, 2, &nw->cap_unknowns, num_unknowns) != 0 ||
+        grow_all(per_iteration, 1, &nw->cap_history, max_iterations) != 0)
+        return -1;
     return 0;
 }
 
