@@ -13,11 +13,8 @@
 static double *run(int threads, int *n_out) {
     omp_set_num_threads(threads);
     ipcc_mesh *mesh = ipcc_test_box_mesh(12, 3, 3, 0.6, 0.15, 0.15);
-    ipcc_dirichlet_def bc[2] = {ipcc_default_dirichlet_def(), ipcc_default_dirichlet_def()};
-    bc[0].box_max[0] = 0.01;
-    bc[0].angular_velocity[0] = 3.0;
-    bc[1].box_min[0] = 0.99;
-    bc[1].angular_velocity[0] = -3.0;
+    ipcc_dirichlet_def bc[2];
+    ipcc_test_twist_ends(3.0, 1e30, bc);
     bc[1].velocity[1] = 0.2;
     ipcc_world_def def = ipcc_default_world_def();
     ipcc_world *w = NULL;

@@ -87,14 +87,9 @@ static void test_momentum_conserved(void **state) {
 static void test_dirichlet_exact_rotation(void **state) {
     (void)state;
     ipcc_mesh *mesh = ipcc_test_box_mesh(10, 2, 2, 1.0, 0.2, 0.2);
-    ipcc_dirichlet_def bc[2] = {ipcc_default_dirichlet_def(), ipcc_default_dirichlet_def()};
-    bc[0].box_max[0] = 0.01;
-    bc[0].angular_velocity[0] = 3.0;
-    bc[0].end = 0.2;
-    bc[1].box_min[0] = 0.99;
-    bc[1].angular_velocity[0] = -3.0;
+    ipcc_dirichlet_def bc[2];
+    ipcc_test_twist_ends(3.0, 0.2, bc);
     bc[1].velocity[0] = 0.1;
-    bc[1].end = 0.2;
     ipcc_body_def body = ipcc_default_body_def();
     body.mesh = mesh;
     body.num_dirichlet = 2;
@@ -138,13 +133,8 @@ static void test_dirichlet_exact_rotation(void **state) {
 // implicit Euler dissipates it.
 static double energy_after_release(ipcc_integrator integrator, double *e_release) {
     ipcc_mesh *mesh = ipcc_test_box_mesh(8, 2, 2, 0.8, 0.2, 0.2);
-    ipcc_dirichlet_def bc[2] = {ipcc_default_dirichlet_def(), ipcc_default_dirichlet_def()};
-    bc[0].box_max[0] = 0.01;
-    bc[0].angular_velocity[0] = 4.0;
-    bc[0].end = 0.1;
-    bc[1].box_min[0] = 0.99;
-    bc[1].angular_velocity[0] = -4.0;
-    bc[1].end = 0.1;
+    ipcc_dirichlet_def bc[2];
+    ipcc_test_twist_ends(4.0, 0.1, bc);
     ipcc_body_def body = ipcc_default_body_def();
     body.mesh = mesh;
     body.num_dirichlet = 2;

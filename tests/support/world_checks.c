@@ -65,3 +65,13 @@ double ipcc_test_mesh_volume(const ipcc_mesh *m) {
     }
     return volume;
 }
+
+void ipcc_test_twist_ends(double omega, double end, ipcc_dirichlet_def bc[2]) {
+    bc[0] = bc[1] = ipcc_default_dirichlet_def();
+    bc[0].box_max[0] = 0.01;
+    bc[0].angular_velocity[0] = omega;
+    bc[0].end = end;
+    bc[1].box_min[0] = 0.99;
+    bc[1].angular_velocity[0] = -omega;
+    bc[1].end = end;
+}

@@ -12,6 +12,10 @@ void ipcc_test_assert_no_inversion(const ipcc_world *w);
 void ipcc_test_momentum(const ipcc_world *w, double p[3]);
 /// Kinetic energy 1/2 sum m |v|^2 (J).
 double ipcc_test_kinetic_energy(const ipcc_world *w);
+/// Two Dirichlet conditions twisting a bar about x: the min-x face (normalized
+/// x <= 0.01) turns at +omega and the max-x face (x >= 0.99) at -omega rad/s,
+/// until `end`. Callers may add linear velocities afterwards.
+void ipcc_test_twist_ends(double omega, double end, ipcc_dirichlet_def bc[2]);
 /// Signed volume of tet t of a mesh (positive when correctly oriented).
 double ipcc_test_tet_volume(const ipcc_mesh *m, int t);
 /// Total volume of a mesh; fails the test if any tet is not positive.
