@@ -65,11 +65,16 @@ void ipcc_assert_failed(const char *expr, const char *file, int line) {
     abort();
 }
 
-int ipcc_reserve(void **buf, int *capacity, int count, size_t size) {
-    if (count <= *capacity) return 0;
-    int cap = *capacity > 0 ? *capacity : 16;
+int ipcc_grow_capacity(int capacity, int initial, int count) {
+    int cap = capacity > 0 ? capacity : initial;
     while (cap < count)
         cap = cap > (1 << 29) ? count : 2 * cap;
+    return cap;
+}
+
+int ipcc_reserve(void **buf, int *capacity, int count, size_t size) {
+    if (count <= *capacity) return 0;
+    int cap = ipcc_grow_capacity(*capacity, 16, count);
     void *p = realloc(*buf, (size_t)cap * size);
     if (!p) return -1;
     *buf = p;

@@ -35,6 +35,11 @@ void ipcc_assert_failed(const char *expr, const char *file, int line);
         (p) = NULL;                                                                                          \
     } while (0)
 
+/// Capacity to allocate for `count` elements: `capacity` (or `initial` when
+/// it is 0) doubled until it fits, switching to exactly `count` past 2^29 so
+/// the result never overflows int. Amortized O(1) growth.
+int ipcc_grow_capacity(int capacity, int initial, int count);
+
 /// Grow *buf to hold at least `count` elements of `size` bytes (amortized
 /// doubling). Returns 0 on success, -1 when out of memory (*buf unchanged).
 int ipcc_reserve(void **buf, int *capacity, int count, size_t size);

@@ -56,9 +56,7 @@ void ipcc_triplets_clear(ipcc_triplets *t) {
 // succeed, so the struct stays consistent.
 static int triplets_grow(ipcc_triplets *t, int count) {
     if (count <= t->capacity) return 0;
-    int cap = t->capacity > 0 ? t->capacity : 64;
-    while (cap < count)
-        cap = cap > (1 << 29) ? count : 2 * cap;
+    int cap = ipcc_grow_capacity(t->capacity, 64, count);
     int *r = realloc(t->row, (size_t)cap * sizeof *r);
     if (!r) return -1;
     t->row = r;
@@ -109,9 +107,7 @@ void ipcc_triplets_free(ipcc_triplets *t) {
 // Grow map, prev_row and prev_col (which share map_capacity) to `count`.
 static int cache_grow(ipcc_csc *A, int count) {
     if (count <= A->map_capacity) return 0;
-    int cap = A->map_capacity > 0 ? A->map_capacity : 64;
-    while (cap < count)
-        cap = cap > (1 << 29) ? count : 2 * cap;
+    int cap = ipcc_grow_capacity(A->map_capacity, 64, count);
     int *m = realloc(A->map, (size_t)cap * sizeof *m);
     if (!m) return -1;
     A->map = m;
@@ -128,9 +124,7 @@ static int cache_grow(ipcc_csc *A, int count) {
 // Grow rowind and val (which share nnz_capacity) to `nnz`.
 static int entries_grow(ipcc_csc *A, int nnz) {
     if (nnz <= A->nnz_capacity) return 0;
-    int cap = A->nnz_capacity > 0 ? A->nnz_capacity : 64;
-    while (cap < nnz)
-        cap = cap > (1 << 29) ? nnz : 2 * cap;
+    int cap = ipcc_grow_capacity(A->nnz_capacity, 64, nnz);
     int *r = realloc(A->rowind, (size_t)cap * sizeof *r);
     if (!r) return -1;
     A->rowind = r;

@@ -112,9 +112,7 @@ void ipcc_world_destroy(ipcc_world *w) {
 // Grow every per-vertex and per-tet array to hold n vertices and nt tets.
 static int reserve_state(ipcc_world *w, int n, int nt) {
     if (n > w->cap_n) {
-        int cap = w->cap_n ? w->cap_n : 64;
-        while (cap < n)
-            cap *= 2;
+        int cap = ipcc_grow_capacity(w->cap_n, 64, n);
         double **vec3[] = {&w->x, &w->v, &w->a, &w->x_rest, &w->x_start, &w->x_hat, &w->x_target};
         for (size_t k = 0; k < sizeof vec3 / sizeof *vec3; ++k) {
             double *p = realloc(*vec3[k], sizeof(double) * 3 * (size_t)cap);
@@ -133,9 +131,7 @@ static int reserve_state(ipcc_world *w, int n, int nt) {
         w->cap_n = cap;
     }
     if (nt > w->cap_nt) {
-        int cap = w->cap_nt ? w->cap_nt : 64;
-        while (cap < nt)
-            cap *= 2;
+        int cap = ipcc_grow_capacity(w->cap_nt, 64, nt);
         int *t = realloc(w->tets, sizeof(int) * 4 * (size_t)cap);
         if (!t) return -1;
         w->tets = t;

@@ -60,12 +60,22 @@ static void test_reserve_grows(void **state) {
     free(buf);
 }
 
+static void test_grow_capacity(void **state) {
+    (void)state;
+    assert_int_equal(ipcc_grow_capacity(0, 64, 1), 64);                        // initial
+    assert_int_equal(ipcc_grow_capacity(0, 64, 100), 128);                     // doubled from initial
+    assert_int_equal(ipcc_grow_capacity(100, 64, 150), 200);                   // doubled from current
+    assert_int_equal(ipcc_grow_capacity(100, 64, 50), 100);                    // never shrinks
+    assert_int_equal(ipcc_grow_capacity(1 << 30, 64, 2000000000), 2000000000); // no int overflow
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fail_wraps_previous_message),
         cmocka_unit_test(test_status_names),
         cmocka_unit_test(test_log_hook),
         cmocka_unit_test(test_reserve_grows),
+        cmocka_unit_test(test_grow_capacity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
