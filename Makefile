@@ -5,7 +5,7 @@
 BUILD_DIR   ?= build
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 DEPS        := cmake make gcc pkg-config libsuitesparse-dev liblapacke-dev libopenblas-dev libcmocka-dev libcjson-dev
-TEST_DEPS   := python3-vtk9
+TEST_DEPS   := python3-vtk9 libgmp-dev
 DEMO_SCENE  ?= examples/beam.json
 DEMO_OUT    ?= out/beam
 

@@ -22,11 +22,14 @@ trap 'rm -rf "$tmp"' EXIT
     echo
     echo "## Example scenes"
     echo
-    echo "| scene | verts / tets | steps | wall (s) | s/step | Newton it/step | line-search evals/step | assembly | factorization | solve | line search | peak RSS (MB) |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "Phases are summed over the run (seconds). CCD and broad phase are parts of"
+    echo "assembly and line search (the barrier's candidate search runs in both)."
+    echo
+    echo "| scene | verts / tets | steps | wall (s) | s/step | Newton it/step | line-search evals/step | assembly | factorization | solve | line search | CCD | broad phase | max contacts | peak RSS (MB) |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$out"
 
-for scene in beam twist newmark_beam static_cantilever; do
+for scene in ${BENCH_SCENES:-beam twist newmark_beam static_cantilever contact_cubes ball_mat obstacle_push mat_twist}; do
     dir=$tmp/$scene
     start=$(date +%s.%N)
     if [ -x /usr/bin/time ]; then
@@ -39,9 +42,10 @@ for scene in beam twist newmark_beam static_cantilever; do
     end=$(date +%s.%N)
     size=$(grep -m1 "^ipcc " "$tmp/log" | sed -n 's/.* \([0-9]*\) vertices, \([0-9]*\) tets.*/\1 \/ \2/p')
     awk -F, -v scene="$scene" -v wall="$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" -v rss="$rss" -v size="$size" '
-        NR > 1 { n++; it += $3; ls += $4; a += $9; f += $10; s += $11; l += $12 }
-        END { printf "| %s | %s | %d | %.2f | %.4f | %.2f | %.2f | %.2f | %.2f | %.3f | %.2f | %s |\n",
-                     scene, size, n, wall, wall / n, it / n, ls / n, a, f, s, l, rss }' "$dir/stats.csv" >>"$out"
+        NR > 1 { n++; it += $3; ls += $4; a += $9; f += $10; s += $11; l += $12; c += $18; b += $19
+                 if ($15 > mc) mc = $15 }
+        END { printf "| %s | %s | %d | %.2f | %.4f | %.2f | %.2f | %.2f | %.2f | %.3f | %.2f | %.2f | %.2f | %d | %s |\n",
+                     scene, size, n, wall, wall / n, it / n, ls / n, a, f, s, l, c, b, mc, rss }' "$dir/stats.csv" >>"$out"
 done
 
 {
@@ -49,6 +53,19 @@ done
     echo "## Elastic kernel (ipcc_elastic_tet_evaluate, one thread)"
     echo
     "$BUILD/bench_elastic_kernels" 2>/dev/null
+    echo
+    echo "## CCD on the shared query sets (bench/ccd_bench)"
+    echo
+    echo '```'
+    for f in wang2021_handcrafted.txt ipctk_ccd_cases.txt; do
+        printf '%s: ' "$f"
+        "$BUILD/ccd_bench" "tests/data/ccd/$f"
+    done
+    echo '```'
+    echo
+    echo "## Broad phase (bench/broad_phase.c, ~100k surface triangles)"
+    echo
+    "$BUILD/bench_broad_phase"
     echo
     echo "## Static cantilever: mesh refinement against Euler-Bernoulli"
     echo

@@ -2,7 +2,7 @@
 //
 //   E(x) = 1/2 sum_i m_i |x_i - xhat_i|^2 + s * ( sum_e V_e Psi(F_e(x)) - sum_i m_i g . x_i )
 //
-// (IPC paper, Li et al. 2020, eq. 2 without the contact and friction terms;
+// (IPC paper, Li et al. 2020, eq. 2, plus the barrier kappa B(x) of contact.c;
 // s = h^2 for implicit Euler, beta h^2 for Newmark, 1 for static, where the
 // inertia term is dropped.) The Hessian is emitted as triplets in unknown
 // indices: prescribed dofs are skipped, and every unknown gets a diagonal
@@ -24,6 +24,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "contact.h"
 #include "core.h"
 #include "inertia.h"
 #include "inversion.h"
@@ -118,10 +119,11 @@ static double energy(void *ctx, const double *x) {
     double s = ipcc_integrator_potential_scale(w);
     double e = s * (el + ipcc_gravity_energy(w->n, w->mass, w->def.gravity, x));
     if (w->def.integrator != IPCC_STATIC) e += ipcc_inertia_energy(w->n, w->mass, x, w->x_hat);
+    if (w->contact) e += ipcc_contact_energy(w->contact, w, x);
     return e;
 }
 
-static double evaluate(void *ctx, const double *x, double *g, ipcc_triplets *T) {
+static double evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T) {
     ipcc_world *w = ctx;
     double s = ipcc_integrator_potential_scale(w);
     bool dynamic = w->def.integrator != IPCC_STATIC, project = w->def.project_hessian;
@@ -156,6 +158,18 @@ static double evaluate(void *ctx, const double *x, double *g, ipcc_triplets *T) 
         }
         w->tet_energy[e] = ipcc_elastic_tet_evaluate(b->material.model, b->mu, b->lambda, w->volume[e],
                                                      w->Dm_inv + 9 * e, xe, project, ge, He);
+        if (lift) {
+            // Pending prescribed motion: g += He lift_e (newton.c, "Prescribed motion").
+            double le[12];
+            bool moving = false;
+            gather_tet(w, e, lift, le);
+            for (int a = 0; a < 12; ++a)
+                moving |= le[a] != 0;
+            if (moving)
+                for (int a = 0; a < 12; ++a)
+                    for (int c = 0; c < 12; ++c)
+                        ge[a] += He[12 * a + c] * le[c];
+        }
         int k = w->tet_slot[e];
         for (int a = 0; a < 12; ++a) {
             if (dofs[a] < 0) continue;
@@ -182,12 +196,17 @@ static double evaluate(void *ctx, const double *x, double *g, ipcc_triplets *T) 
     }
     double e = s * (el + ipcc_gravity_energy(w->n, w->mass, w->def.gravity, x));
     if (dynamic) e += ipcc_inertia_energy(w->n, w->mass, x, w->x_hat);
-    return T->failed ? NAN : e;
+    if (T->failed) return NAN;
+    // Barrier contact: adds its gradient and triplets; g so far balances kappa.
+    if (w->contact) e += ipcc_contact_evaluate(w->contact, w, x, lift, g, T);
+    return e;
 }
 
 static double max_step(void *ctx, const double *x, const double *p) {
     const ipcc_world *w = ctx;
-    return ipcc_inversion_max_step(w->nt, w->tets, x, p);
+    double alpha = fmin(1.0, ipcc_inversion_max_step(w->nt, w->tets, x, p));
+    if (w->contact) alpha = ipcc_contact_max_step(w->contact, w, x, p, alpha);
+    return alpha;
 }
 
 ipcc_objective ipcc_incremental_potential(ipcc_world *w) {

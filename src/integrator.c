@@ -81,5 +81,5 @@ void ipcc_integrator_initialize(ipcc_world *w) {
     ipcc_elastic_gradient_total(w, w->x, w->a);
     for (int i = 0; i < w->n; ++i)
         for (int k = 0; k < 3; ++k)
-            w->a[3 * i + k] = w->def.gravity[k] - w->a[3 * i + k] / w->mass[i];
+            w->a[3 * i + k] = w->mass[i] > 0 ? w->def.gravity[k] - w->a[3 * i + k] / w->mass[i] : 0.0;
 }

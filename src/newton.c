@@ -1,11 +1,27 @@
 // Projected Newton with a filtered backtracking line search.
 //
-// Each iteration (IPC paper, Li et al. 2020, Alg. 1 without the contact parts):
+// Each iteration (IPC paper, Li et al. 2020, Alg. 1):
 //   1. E, g, H = objective.evaluate(x)       H already PSD-projected per block
 //   2. solve H p = -g over the unknowns       CHOLMOD, symbolic analysis reused
 //   3. stop if |p|_inf <= tolerance           (IPC's criterion, tol * L * h)
 //   4. alpha = min(1, objective.max_step(x, p))   step filter: inversion, CCD
 //   5. backtrack alpha /= 2 until E(x + alpha p) <= E(x)
+//   6. objective.accepted(x)                  e.g. adaptive barrier stiffness
+//
+// Prescribed motion. Prescribed dofs (Dirichlet vertices, kinematic obstacles)
+// start the solve where the previous step left them and must reach `target`.
+// Jumping them there would skip the step filter: an obstacle could pass
+// through a body, or a clamp invert a tet. Instead their remaining motion
+// lift = target - x is part of every direction: p_p = lift, and the free dofs
+// solve the linearized problem H_ff p_f = -(g_f + H_fp lift_p) (the objective
+// adds H lift to g). The step is then bounded by max_step like any other, so
+// every accepted state is feasible. While a lift is pending the energy is not
+// comparable between iterates (the prescribed dofs are not minimized over),
+// so the largest feasible alpha is taken without the decrease test; once the
+// prescribed dofs reach their targets (alpha = 1 places them exactly; a lift
+// shortened by the filter every time ends within the tolerance) the
+// iteration is ordinary projected Newton. A motion that a contact blocks for
+// good (a body squeezed into a wall) ends as "not converged", never unsafe.
 //
 // Failure modes. A Hessian that CHOLMOD reports as not positive definite
 // (projected blocks are PSD, so this means a singular system, e.g. a static
@@ -15,10 +31,14 @@
 // roundoff-sized load along the null space by ~1/shift, so |p| can stall
 // near 1e-7 relative while the state is already stationary: such a step
 // reports "not converged", which is honest for an ill-posed problem (a free
-// body in a static solve). A line search that cannot decrease the energy before alpha <
-// 1e-12 ends the solve as "not converged" with the last accepted iterate,
-// which is always feasible, since x only ever moves to points whose energy
-// is finite and whose whole segment passed the step filter.
+// body in a static solve). A line search that cannot decrease the energy
+// before alpha < 1e-12 ends the solve as "not converged" with the last
+// accepted iterate, which is always feasible, since x only ever moves to
+// points whose energy is finite and whose whole segment passed the step
+// filter (inversion and CCD: see contact.c for why that segment is
+// intersection-free). A filter that allows less than 1e-10 of the direction
+// for 8 iterations in a row ends the solve too (result.stalled): progress
+// is impossible (e.g. a prescribed motion squeezing a body into a wall).
 //
 // Memory: every buffer is grow-only and kept in the ipcc_newton object, so
 // once a step's sizes are known the loop does not allocate (CHOLMOD's
@@ -31,11 +51,14 @@
 #include "core.h"
 #include "linear_solver.h"
 
+/// Consecutive iterations with a filtered step below 1e-10 before giving up.
+#define NEWTON_MAX_STALLED 8
+
 struct ipcc_newton {
     ipcc_triplets triplets;
     ipcc_csc hessian;
     ipcc_linear_solver *solver;
-    double *gradient, *p, *x_trial, *rhs, *p_unknowns, *history;
+    double *gradient, *p, *x_trial, *lift, *rhs, *p_unknowns, *history;
     int cap_dofs, cap_unknowns, cap_history;
 };
 
@@ -58,6 +81,7 @@ void ipcc_newton_destroy(ipcc_newton *nw) {
     free(nw->gradient);
     free(nw->p);
     free(nw->x_trial);
+    free(nw->lift);
     free(nw->rhs);
     free(nw->p_unknowns);
     free(nw->history);
@@ -79,10 +103,10 @@ static int grow_all(double **const *bufs, int nbufs, int *capacity, int count) {
 }
 
 static int reserve_buffers(ipcc_newton *nw, int num_dofs, int num_unknowns, int max_iterations) {
-    double **const per_dof[] = {&nw->gradient, &nw->p, &nw->x_trial};
+    double **const per_dof[] = {&nw->gradient, &nw->p, &nw->x_trial, &nw->lift};
     double **const per_unknown[] = {&nw->rhs, &nw->p_unknowns};
     double **const per_iteration[] = {&nw->history};
-    if (grow_all(per_dof, 3, &nw->cap_dofs, num_dofs) != 0 ||
+    if (grow_all(per_dof, 4, &nw->cap_dofs, num_dofs) != 0 ||
         grow_all(per_unknown, 2, &nw->cap_unknowns, num_unknowns) != 0 ||
         grow_all(per_iteration, 1, &nw->cap_history, max_iterations) != 0)
         return -1;
@@ -136,21 +160,28 @@ static ipcc_status solve_direction(ipcc_newton *nw, ipcc_newton_result *r) {
 }
 
 ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const ipcc_newton_params *params,
-                              int num_dofs, const int *dof_map, int num_unknowns, double *x,
-                              ipcc_newton_result *result) {
+                              int num_dofs, const int *dof_map, int num_unknowns, const double *target,
+                              double *x, ipcc_newton_result *result) {
     IPCC_ASSERT(nw && obj && params && dof_map && x && params->max_iterations >= 1);
     ipcc_newton_result r = {0};
     if (reserve_buffers(nw, num_dofs, num_unknowns, params->max_iterations) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory in Newton buffers (%d unknowns)", num_unknowns);
 
-    double *g = nw->gradient, *p = nw->p, *xt = nw->x_trial;
+    double *g = nw->gradient, *p = nw->p, *xt = nw->x_trial, *lift = nw->lift;
     double energy = INFINITY;
     ipcc_status status = IPCC_OK;
+    int stalled = 0;
     for (;;) {
-        // 1. Energy, gradient and projected Hessian.
+        // 0. Remaining prescribed motion.
+        bool pending = false;
+        for (int d = 0; d < num_dofs; ++d) {
+            lift[d] = target && dof_map[d] < 0 ? target[d] - x[d] : 0.0;
+            pending |= lift[d] != 0;
+        }
+        // 1. Energy, gradient (+ H lift) and projected Hessian.
         double t0 = ipcc_now();
         ipcc_triplets_clear(&nw->triplets);
-        energy = obj->evaluate(obj->ctx, x, g, &nw->triplets);
+        energy = obj->evaluate(obj->ctx, x, pending ? lift : NULL, g, &nw->triplets);
         if (isnan(energy)) {
             status = ipcc_fail(IPCC_ERR_SOLVER,
                                "energy evaluation failed (out of memory, or a non-finite position)");
@@ -170,17 +201,19 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         for (int d = 0; d < num_dofs; ++d)
             if (dof_map[d] >= 0) nw->rhs[dof_map[d]] = -g[d];
         r.time_assembly += ipcc_now() - t0;
-        if (num_unknowns == 0) {
+        if (num_unknowns == 0 && !pending) {
             r.converged = true;
             break;
         }
 
-        // 2. Direction.
-        status = solve_direction(nw, &r);
-        if (status != IPCC_OK) break;
+        // 2. Direction: solved for the unknowns, the lift for prescribed dofs.
+        if (num_unknowns > 0) {
+            status = solve_direction(nw, &r);
+            if (status != IPCC_OK) break;
+        }
         double pmax = 0;
         for (int d = 0; d < num_dofs; ++d) {
-            p[d] = dof_map[d] >= 0 ? nw->p_unknowns[dof_map[d]] : 0.0;
+            p[d] = dof_map[d] >= 0 ? nw->p_unknowns[dof_map[d]] : lift[d];
             pmax = fmax(pmax, fabs(p[d]));
         }
         if (!isfinite(pmax)) {
@@ -189,26 +222,41 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         }
         nw->history[r.iterations] = pmax;
         r.iterations++;
+        r.lift_iterations += pending;
         r.residual = pmax;
 
         // 3. Convergence (IPC: |p|_inf <= tol * L * h, scaled by the caller).
+        // A lift that a filter keeps shortening converges geometrically; it
+        // counts as done once it is within the tolerance like any other dof.
         if (pmax <= params->tolerance) {
             r.converged = true;
             break;
         }
         if (r.iterations >= params->max_iterations) break;
 
-        // 4-5. Filtered backtracking line search.
+        // 4-5. Filtered backtracking line search. Every trial point lies on
+        // the segment that max_step certified, so every accepted x is feasible.
         t0 = ipcc_now();
         double alpha = fmin(1.0, obj->max_step(obj->ctx, x, p));
+        // CCD (or inversion) admits no real progress: stop after a few tries
+        // in a row rather than creep; x stays safe either way.
+        stalled = alpha < 1e-10 ? stalled + 1 : 0;
+        if (stalled >= NEWTON_MAX_STALLED) {
+            r.stalled = true;
+            r.time_line_search += ipcc_now() - t0;
+            break;
+        }
         double slack = 1e-14 * fabs(energy);
         bool accepted = false;
         while (alpha >= 1e-12) {
             for (int d = 0; d < num_dofs; ++d)
                 xt[d] = x[d] + alpha * p[d];
+            if (pending && alpha == 1.0)
+                for (int d = 0; d < num_dofs; ++d)
+                    if (dof_map[d] < 0) xt[d] = target[d]; // exactly, not x + (target - x)
             double e = obj->energy(obj->ctx, xt);
             r.line_search_steps++;
-            if (isfinite(e) && e <= energy + slack) {
+            if (isfinite(e) && (pending || e <= energy + slack)) {
                 accepted = true;
                 break;
             }
@@ -217,6 +265,7 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         r.time_line_search += ipcc_now() - t0;
         if (!accepted) break; // x stays at the last feasible iterate
         memcpy(x, xt, sizeof(double) * (size_t)num_dofs);
+        if (obj->accepted) obj->accepted(obj->ctx, x);
     }
     if (status == IPCC_OK && !r.converged) status = IPCC_WARN_NOT_CONVERGED;
     r.energy = energy;

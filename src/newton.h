@@ -17,14 +17,22 @@
 
 typedef struct ipcc_objective {
     void *ctx;
-    /// Energy at x; +INFINITY if x is infeasible (an inverted tet, ...).
+    /// Energy at x; +INFINITY if x is infeasible (an inverted tet, a contact
+    /// at zero distance, ...).
     double (*energy)(void *ctx, const double *x);
     /// Energy, full gradient (3n, overwritten) and Hessian triplets in unknown
-    /// indices (appended to a cleared list), PSD-projected per block.
-    double (*evaluate)(void *ctx, const double *x, double *gradient, ipcc_triplets *hessian);
+    /// indices (appended to a cleared list), PSD-projected per block. If
+    /// `lift` is not NULL (3n, nonzero only on prescribed dofs: the motion
+    /// they still have to make), H lift is added to the gradient, using the
+    /// full projected block Hessians, so the free rows get g_f + H_fp lift_p.
+    double (*evaluate)(void *ctx, const double *x, const double *lift, double *gradient,
+                       ipcc_triplets *hessian);
     /// Largest alpha in (0, 1] such that the whole segment x + [0, alpha] p is
-    /// feasible (positive tet volumes; later, no intersection).
+    /// feasible (positive tet volumes, no contact reached: CCD).
     double (*max_step)(void *ctx, const double *x, const double *p);
+    /// Optional (may be NULL): called after every accepted iterate, e.g. to
+    /// adapt the barrier stiffness. Returns true if it changed the objective.
+    bool (*accepted)(void *ctx, const double *x);
 } ipcc_objective;
 
 typedef struct ipcc_newton_params {
@@ -36,9 +44,11 @@ typedef struct ipcc_newton_result {
     int iterations;        ///< Newton directions computed
     int line_search_steps; ///< energy evaluations in line searches
     int fallbacks;         ///< factorizations retried with a diagonal shift
+    int lift_iterations;   ///< iterations spent moving prescribed dofs to their targets
     double energy;         ///< at the returned x
     double residual;       ///< |p|_inf of the last direction
     bool converged;
+    bool stalled; ///< stopped: the step filter allowed < 1e-10 of the direction 8 times in a row
     double time_assembly, time_factorization, time_solve, time_line_search; ///< wall seconds
 } ipcc_newton_result;
 
@@ -48,12 +58,15 @@ ipcc_newton *ipcc_newton_create(void);
 void ipcc_newton_destroy(ipcc_newton *nw);
 
 /// Minimize the objective from x (feasible, updated in place). `num_dofs` =
-/// 3n, `num_unknowns` = number of dofs with dof_map >= 0.
+/// 3n, `num_unknowns` = number of dofs with dof_map >= 0. `target` (3n, may
+/// be NULL) holds the positions the prescribed dofs (dof_map < 0) must reach:
+/// they move there along the Newton directions, each step bounded by
+/// max_step, so a prescribed motion never crosses a barrier or inverts a tet.
 /// Returns IPCC_OK, IPCC_WARN_NOT_CONVERGED (x holds the last iterate), or
 /// IPCC_ERR_SOLVER / IPCC_ERR_NO_MEMORY / IPCC_ERR_INFEASIBLE (x unchanged).
 ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const ipcc_newton_params *params,
-                              int num_dofs, const int *dof_map, int num_unknowns, double *x,
-                              ipcc_newton_result *result);
+                              int num_dofs, const int *dof_map, int num_unknowns, const double *target,
+                              double *x, ipcc_newton_result *result);
 
 /// |p|_inf of each iteration of the last solve (result.iterations entries).
 const double *ipcc_newton_residual_history(const ipcc_newton *nw);

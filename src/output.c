@@ -1,18 +1,33 @@
-// Output of a run: one .vtu per frame, a .pvd collection and stats.csv.
+// Output of a run: one .vtu per frame (the deformable bodies), one .vtp per
+// frame when the world has obstacles, a .pvd collection and stats.csv.
 //
 // The folder is created with its parents (mkdir -p) when the output is
 // opened, and proven writable right away by creating and removing a probe
 // file, so a bad --output path fails before any simulation time is spent.
 //
 // Frames are frame_000000.vtu, frame_000001.vtu, ... (see vtk.c for the
-// format and the atomic write); after each one frames.pvd is rewritten, also
-// atomically, listing every frame so far with its simulated time, so a run
-// killed at any point leaves a collection ParaView can open. A frame counts
-// only once both files are in place: if either write fails the status is
-// returned, the count is unchanged and the next call retries the same index.
+// format and the atomic write). A .vtu holds the deformable vertices only,
+// [0, ipcc_world_num_deformable_vertices), which come before every obstacle
+// vertex, and every tet (tets only reference deformable vertices). When the
+// world has a kinematic mesh obstacle or a half-space, obstacles_000000.vtp,
+// ... hold, as triangles: the obstacle vertices [num_deformable, num_vertices)
+// in their order, each obstacle body's surface re-indexed into that block,
+// then per half-space a square of side 2 L (L = ipcc_world_bbox_diagonal, or
+// a 1 m square if L is 0) centred at its point and facing along its normal
+// (counter-clockwise seen from the free side), drawn as two triangles.
+//
+// After each frame frames.pvd is rewritten, also atomically, listing every
+// frame so far with its simulated time, the .vtu as part 0 and the .vtp as
+// part 1 of the same time step, so a run killed at any point leaves a
+// collection ParaView can open and shows bodies and obstacles together. A
+// frame counts only once all its files are in place: if any write fails the
+// status is returned, the count is unchanged and the next call retries the
+// same index (overwriting whatever the failed attempt left).
+//
 // The world is read only through its public accessors. The displacement
-// buffer (x - rest) persists and grows with the mesh; nothing else is
-// allocated per frame beyond the list of times and names.
+// buffer (x - rest) and the obstacle surface buffers persist and grow with
+// the mesh; nothing else is allocated per frame beyond the list of times and
+// names.
 //
 // stats.csv is opened once, at the first row ("w": a stale file from an older
 // run in the same folder is truncated), and flushed after every row, so a
@@ -22,6 +37,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,7 +48,8 @@
 
 #define OUTPUT_PVD "frames.pvd"
 #define OUTPUT_STATS "stats.csv"
-#define OUTPUT_NAME_MAX 32 // room for "frame_%06d.vtu" with any int and the probe name
+#define OUTPUT_NAME_MAX 32 // room for "obstacles_%06d.vtp" with any int and the probe name
+#define OUTPUT_PARTS 2     // datasets per time step: 0 = frame_*.vtu, 1 = obstacles_*.vtp
 
 struct ipcc_output {
     char *dir;      ///< the folder, without trailing '/'
@@ -40,11 +57,17 @@ struct ipcc_output {
     int num_frames; ///< frames written (and listed in frames.pvd)
     double *times;  ///< simulated time of each frame
     int times_cap;
-    char **files; ///< file name of each frame (owned), num_files of them
-    int num_files;
+    char **files;  ///< OUTPUT_PARTS names per frame (owned; NULL = no such part), for num_named frames
+    int num_named; ///< frames whose name slots exist (num_frames, + 1 after a failed write)
     int files_cap;
-    double *displacement; ///< 3 * num_vertices scratch
+    double *displacement; ///< 3 * num_deformable_vertices scratch
     int displacement_cap;
+    double *obstacle_points; ///< 3 * points of the .vtp
+    int obstacle_points_cap;
+    double *obstacle_velocity; ///< 3 * points of the .vtp
+    int obstacle_velocity_cap;
+    int *obstacle_triangles; ///< 3 * triangles of the .vtp
+    int obstacle_triangles_cap;
     FILE *stats; ///< stats.csv, open after the first row
 };
 
@@ -129,51 +152,172 @@ ipcc_status ipcc_output_open(const char *directory, ipcc_output **out) {
     return IPCC_OK;
 }
 
+/// True if the world has a kinematic mesh obstacle or a half-space.
+static bool output_has_obstacles(const ipcc_world *w) {
+    if (ipcc_world_num_half_spaces(w) > 0) return true;
+    for (int b = 0; b < ipcc_world_num_bodies(w); b++)
+        if (ipcc_world_body_is_obstacle(w, b)) return true;
+    return false;
+}
+
+/// Make *slot a copy of `name` (NULL: no file). Returns 0, or -1 when out of memory (*slot unchanged).
+static int output_set_name(char **slot, const char *name) {
+    if (name && *slot && !strcmp(*slot, name)) return 0;
+    char *copy = NULL;
+    if (name) {
+        copy = malloc(strlen(name) + 1);
+        if (!copy) return -1;
+        strcpy(copy, name);
+    }
+    free(*slot);
+    *slot = copy;
+    return 0;
+}
+
+/// The four corners of half-space i's square, counter-clockwise seen from the
+/// free side: p + h (+-t1 +-t2) with (t1, t2, n) right-handed.
+static void output_half_space_quad(const ipcc_world *w, int i, double half, double corners[12]) {
+    double p[3], n[3];
+    ipcc_world_half_space(w, i, p, n);
+    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    IPCC_ASSERT(len > 0);
+    for (int c = 0; c < 3; c++)
+        n[c] /= len;
+    // t1 = a x n / |a x n| for the axis a least aligned with n; t2 = n x t1.
+    int axis = 0;
+    for (int c = 1; c < 3; c++)
+        if (fabs(n[c]) < fabs(n[axis])) axis = c;
+    double a[3] = {0, 0, 0}, t1[3], t2[3];
+    a[axis] = 1;
+    t1[0] = a[1] * n[2] - a[2] * n[1];
+    t1[1] = a[2] * n[0] - a[0] * n[2];
+    t1[2] = a[0] * n[1] - a[1] * n[0];
+    len = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+    for (int c = 0; c < 3; c++)
+        t1[c] /= len;
+    t2[0] = n[1] * t1[2] - n[2] * t1[1];
+    t2[1] = n[2] * t1[0] - n[0] * t1[2];
+    t2[2] = n[0] * t1[1] - n[1] * t1[0];
+    static const double sign[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+    for (int k = 0; k < 4; k++)
+        for (int c = 0; c < 3; c++)
+            corners[3 * k + c] = p[c] + half * (sign[k][0] * t1[c] + sign[k][1] * t2[c]);
+}
+
+/// Write the obstacles' surface (see the preamble) to `path`.
+static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, const char *path) {
+    const int nv = ipcc_world_num_vertices(w), nd = ipcc_world_num_deformable_vertices(w);
+    const int nh = ipcc_world_num_half_spaces(w), no = nv - nd;
+    IPCC_ASSERT(nd >= 0 && nd <= nv && nh >= 0);
+    int nf = 0;
+    for (int b = 0; b < ipcc_world_num_bodies(w); b++) {
+        if (!ipcc_world_body_is_obstacle(w, b)) continue;
+        int n;
+        const int *faces;
+        ipcc_world_body_surface(w, b, &n, &faces);
+        nf += n;
+    }
+    const int np = no + 4 * nh, nt = nf + 2 * nh;
+    if (ipcc_reserve((void **)&o->obstacle_points, &o->obstacle_points_cap, 3 * np, sizeof(double)) != 0 ||
+        ipcc_reserve((void **)&o->obstacle_velocity, &o->obstacle_velocity_cap, 3 * np, sizeof(double)) !=
+            0 ||
+        ipcc_reserve((void **)&o->obstacle_triangles, &o->obstacle_triangles_cap, 3 * nt, sizeof(int)) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", path);
+    if (no > 0) {
+        memcpy(o->obstacle_points, ipcc_world_positions(w) + 3 * (size_t)nd, 3 * (size_t)no * sizeof(double));
+        memcpy(o->obstacle_velocity, ipcc_world_velocities(w) + 3 * (size_t)nd,
+               3 * (size_t)no * sizeof(double));
+    }
+    int *tri = o->obstacle_triangles;
+    for (int b = 0; b < ipcc_world_num_bodies(w); b++) {
+        if (!ipcc_world_body_is_obstacle(w, b)) continue;
+        int n;
+        const int *faces;
+        ipcc_world_body_surface(w, b, &n, &faces);
+        for (int k = 0; k < 3 * n; k++) {
+            IPCC_ASSERT(faces[k] >= nd && faces[k] < nv); // obstacle faces use obstacle vertices
+            *tri++ = faces[k] - nd;
+        }
+    }
+    const double L = ipcc_world_bbox_diagonal(w);
+    const double half = L > 0 && isfinite(L) ? L : 0.5; // side 2 L, or 1 m
+    for (int i = 0; i < nh; i++) {
+        const int first = no + 4 * i;
+        output_half_space_quad(w, i, half, o->obstacle_points + 3 * (size_t)first);
+        memset(o->obstacle_velocity + 3 * (size_t)first, 0, 12 * sizeof(double));
+        const int quad[6] = {first, first + 1, first + 2, first, first + 2, first + 3};
+        memcpy(tri, quad, sizeof quad);
+        tri += 6;
+    }
+    const char *names[1] = {"velocity"};
+    const double *fields[1] = {o->obstacle_velocity};
+    ipcc_vtk_surface surface = {
+        .num_points = np,
+        .points = o->obstacle_points,
+        .num_triangles = nt,
+        .triangles = o->obstacle_triangles,
+        .num_point_fields = 1,
+        .point_field_names = names,
+        .point_fields = fields,
+    };
+    return ipcc_vtk_write_vtp(path, &surface);
+}
+
 ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
     IPCC_ASSERT(o && world);
-    const int nv = ipcc_world_num_vertices(world), nt = ipcc_world_num_tets(world);
+    const int nd = ipcc_world_num_deformable_vertices(world), nt = ipcc_world_num_tets(world);
     const double *x = ipcc_world_positions(world);
     const double *rest = ipcc_world_rest_positions(world);
     const int k = o->num_frames;
-    if (ipcc_reserve((void **)&o->displacement, &o->displacement_cap, 3 * nv, sizeof(double)) != 0 ||
+    const bool obstacles = output_has_obstacles(world);
+    char vtu[OUTPUT_NAME_MAX], vtp[OUTPUT_NAME_MAX];
+    snprintf(vtu, sizeof vtu, "frame_%06d.vtu", k);
+    snprintf(vtp, sizeof vtp, "obstacles_%06d.vtp", k);
+    if (ipcc_reserve((void **)&o->displacement, &o->displacement_cap, 3 * nd, sizeof(double)) != 0 ||
         ipcc_reserve((void **)&o->times, &o->times_cap, k + 1, sizeof(double)) != 0 ||
-        ipcc_reserve((void **)&o->files, &o->files_cap, k + 1, sizeof(char *)) != 0)
+        ipcc_reserve((void **)&o->files, &o->files_cap, OUTPUT_PARTS * (k + 1), sizeof(char *)) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing frame %d to '%s'", k, o->dir);
-    for (int i = 0; i < 3 * nv; i++)
+    if (k == o->num_named) { // a retried frame already has its slots
+        for (int p = 0; p < OUTPUT_PARTS; p++)
+            o->files[OUTPUT_PARTS * k + p] = NULL;
+        o->num_named++;
+    }
+    if (output_set_name(&o->files[OUTPUT_PARTS * k], vtu) != 0 ||
+        output_set_name(&o->files[OUTPUT_PARTS * k + 1], obstacles ? vtp : NULL) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing frame %d to '%s'", k, o->dir);
+    for (int i = 0; i < 3 * nd; i++)
         o->displacement[i] = x[i] - rest[i];
 
-    char name[OUTPUT_NAME_MAX];
-    snprintf(name, sizeof name, "frame_%06d.vtu", k);
-    const char *point_names[2] = {"velocity", "displacement"};
-    const double *point_fields[2] = {ipcc_world_velocities(world), o->displacement};
+    const char *point_names[3] = {"velocity", "displacement", "contact_force"};
+    const double *point_fields[3] = {ipcc_world_velocities(world), o->displacement,
+                                     ipcc_world_contact_forces(world)};
     const char *cell_names[1] = {"body_id"};
     const int *cell_fields[1] = {ipcc_world_tet_bodies(world)};
     ipcc_vtk_frame frame = {
-        .num_points = nv,
+        .num_points = nd,
         .points = x,
         .num_tets = nt,
         .tets = ipcc_world_tets(world),
-        .num_point_fields = 2,
+        .num_point_fields = 3,
         .point_field_names = point_names,
         .point_fields = point_fields,
         .num_cell_fields = 1,
         .cell_field_names = cell_names,
         .cell_fields = cell_fields,
     };
-    ipcc_status s = ipcc_vtk_write_vtu(output_path(o, name), &frame);
+    ipcc_status s = ipcc_vtk_write_vtu(output_path(o, vtu), &frame);
     if (s != IPCC_OK) return s;
-
-    if (k == o->num_files) { // a retried frame already has its (same) name
-        char *copy = malloc(strlen(name) + 1);
-        if (!copy) return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing frame %d", k);
-        strcpy(copy, name);
-        o->files[o->num_files++] = copy;
+    if (obstacles) {
+        s = output_write_obstacles(o, world, output_path(o, vtp));
+        if (s != IPCC_OK) return s;
     }
     o->times[k] = ipcc_world_time(world);
-    s = ipcc_vtk_write_pvd(output_path(o, OUTPUT_PVD), k + 1, o->times, (const char *const *)o->files);
+    s = ipcc_vtk_write_pvd(output_path(o, OUTPUT_PVD), k + 1, OUTPUT_PARTS, o->times,
+                           (const char *const *)o->files);
     if (s != IPCC_OK) return s;
     o->num_frames = k + 1;
-    ipcc_log(IPCC_LOG_DEBUG, "output: frame %d (t = %g s) written to '%s/%s'", k, o->times[k], o->dir, name);
+    ipcc_log(IPCC_LOG_DEBUG, "output: frame %d (t = %g s) written to '%s/%s'%s", k, o->times[k], o->dir, vtu,
+             obstacles ? " with obstacles" : "");
     return IPCC_OK;
 }
 
@@ -186,7 +330,8 @@ ipcc_status ipcc_output_write_stats(ipcc_output *o, const ipcc_step_stats *st) {
         errno = 0;
         if (fprintf(o->stats, "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,"
                               "residual,converged,time_assembly,time_factorization,time_solve,"
-                              "time_line_search,time_total\n") < 0) {
+                              "time_line_search,time_total,lift_iterations,num_contacts,min_distance,kappa,"
+                              "time_ccd,time_broad_phase\n") < 0) {
             int e = errno ? errno : EIO;
             fclose(o->stats);
             o->stats = NULL; // the next row retries from a fresh file and header
@@ -194,10 +339,13 @@ ipcc_status ipcc_output_write_stats(ipcc_output *o, const ipcc_step_stats *st) {
         }
     }
     errno = 0;
-    if (fprintf(o->stats, "%d,%.17g,%d,%d,%d,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g\n", st->step,
-                st->time, st->newton_iterations, st->line_search_steps, st->factorization_fallbacks,
-                st->energy, st->residual, st->converged ? 1 : 0, st->time_assembly, st->time_factorization,
-                st->time_solve, st->time_line_search, st->time_total) < 0 ||
+    if (fprintf(
+            o->stats,
+            "%d,%.17g,%d,%d,%d,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%.17g\n",
+            st->step, st->time, st->newton_iterations, st->line_search_steps, st->factorization_fallbacks,
+            st->energy, st->residual, st->converged ? 1 : 0, st->time_assembly, st->time_factorization,
+            st->time_solve, st->time_line_search, st->time_total, st->lift_iterations, st->num_contacts,
+            st->min_distance, st->kappa, st->time_ccd, st->time_broad_phase) < 0 ||
         fflush(o->stats) != 0)
         return ipcc_fail(IPCC_ERR_IO, "output: cannot write '%s': %s", p, strerror(errno ? errno : EIO));
     return IPCC_OK;
@@ -213,9 +361,12 @@ void ipcc_output_close(ipcc_output *o) {
     if (o->stats && fclose(o->stats) != 0)
         ipcc_log(IPCC_LOG_WARNING, "output: error closing '%s/%s': %s", o->dir, OUTPUT_STATS,
                  strerror(errno));
-    for (int i = 0; i < o->num_files; i++)
+    for (int i = 0; i < OUTPUT_PARTS * o->num_named; i++)
         free(o->files[i]);
     free(o->files);
+    free(o->obstacle_points);
+    free(o->obstacle_velocity);
+    free(o->obstacle_triangles);
     free(o->times);
     free(o->displacement);
     free(o->dir);

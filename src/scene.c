@@ -58,7 +58,9 @@ typedef struct parser {
     const char *base_dir; // folder mesh paths are relative to (NULL = working directory)
     int num_materials;
     named_material *materials;
-    mesh_spec *meshes; // one per body
+    mesh_spec *meshes;           // one per body
+    const char **obstacle_paths; // one per mesh obstacle (points into the cJSON tree)
+    int *obstacle_index;         // its index in "obstacles"
 } parser;
 
 // ---------------------------------------------------------------------------
@@ -600,12 +602,117 @@ static ipcc_status parse_output(const parser *p, const cJSON *obj, ipcc_scene *s
     return get_number(p, obj, "output", "fps", NON_NEGATIVE, &scene->output_fps);
 }
 
+static ipcc_status parse_contact(const parser *p, const cJSON *obj, ipcc_contact_def *c) {
+    static const char *const keys[] = {"enabled", "dhat", "kappa", "self_collision", NULL};
+    ipcc_status st = check_object(p, obj, "contact", keys);
+    if (st != IPCC_OK) return st;
+    if ((st = get_bool(p, obj, "contact", "enabled", &c->enabled)) != IPCC_OK) return st;
+    if ((st = get_number(p, obj, "contact", "dhat", POSITIVE, &c->dhat)) != IPCC_OK) return st;
+    if ((st = get_number(p, obj, "contact", "kappa", POSITIVE, &c->kappa)) != IPCC_OK) return st;
+    return get_bool(p, obj, "contact", "self_collision", &c->self_collision);
+}
+
+static ipcc_status parse_half_space(const parser *p, const cJSON *obj, const char *path, double h[6]) {
+    static const char *const keys[] = {"type", "point", "normal", NULL};
+    ipcc_status st = check_object(p, obj, path, keys);
+    if (st != IPCC_OK) return st;
+    char sub[PATH_LEN];
+    h[0] = h[1] = h[2] = 0;
+    h[3] = h[5] = 0;
+    h[4] = 1;
+    if ((st = get_vec3(p, obj, path, "point", h)) != IPCC_OK) return st;
+    if ((st = get_vec3(p, obj, path, "normal", h + 3)) != IPCC_OK) return st;
+    if (h[3] == 0 && h[4] == 0 && h[5] == 0) {
+        key_path(sub, path, "normal");
+        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must not be the zero vector");
+    }
+    return IPCC_OK;
+}
+
+static ipcc_status parse_mesh_obstacle(parser *p, const cJSON *obj, const char *path, int json_index,
+                                       ipcc_scene *scene) {
+    static const char *const keys[] = {
+        "type", "name", "path", "translation", "rotation", "scale", "velocity", "angular_velocity", NULL};
+    ipcc_status st = check_object(p, obj, path, keys);
+    if (st != IPCC_OK) return st;
+    int index = scene->num_obstacles;
+    ipcc_obstacle_def *o = &scene->obstacles[index];
+    *o = ipcc_default_obstacle_def();
+    char sub[PATH_LEN];
+    const char *name = NULL, *file = NULL;
+    if ((st = get_string(p, obj, path, "name", &name)) != IPCC_OK) return st;
+    if ((st = get_string(p, obj, path, "path", &file)) != IPCC_OK) return st;
+    if (!file) {
+        key_path(sub, path, "path");
+        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "missing (a mesh obstacle needs an .obj file)");
+    }
+    p->obstacle_paths[index] = file;
+    p->obstacle_index[index] = json_index;
+    scene->num_obstacles++; // owns its name from here on
+    if (name && !(o->name = copy_string(name))) return fail_at(p, IPCC_ERR_NO_MEMORY, path, "out of memory");
+    if ((st = get_vec3(p, obj, path, "translation", o->translation)) != IPCC_OK) return st;
+    if ((st = get_vec3(p, obj, path, "rotation", o->rotation)) != IPCC_OK) return st;
+    const cJSON *scale = get(obj, "scale");
+    if (scale) {
+        key_path(sub, path, "scale");
+        if (cJSON_IsNumber(scale)) {
+            double v = scale->valuedouble;
+            if ((st = check_finite(p, sub, v)) != IPCC_OK) return st;
+            if (!(v > 0)) return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be > 0 (got %g)", v);
+            o->scale[0] = o->scale[1] = o->scale[2] = v;
+        } else if ((st = parse_vec3(p, scale, sub, POSITIVE, o->scale)) != IPCC_OK) {
+            return st;
+        }
+    }
+    if ((st = get_vec3(p, obj, path, "velocity", o->velocity)) != IPCC_OK) return st;
+    return get_vec3(p, obj, path, "angular_velocity", o->angular_velocity);
+}
+
+static const char *const obstacle_types[] = {"half_space", "mesh", NULL};
+
+static ipcc_status parse_obstacles(parser *p, const cJSON *list, ipcc_scene *scene) {
+    if (!cJSON_IsArray(list))
+        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "obstacles", "expected an array of objects (got %s)",
+                       json_type_name(list));
+    int n = cJSON_GetArraySize(list);
+    if (n == 0) return IPCC_OK;
+    scene->obstacles = calloc((size_t)n, sizeof *scene->obstacles);
+    scene->half_spaces = calloc((size_t)n, 6 * sizeof(double));
+    p->obstacle_paths = calloc((size_t)n, sizeof *p->obstacle_paths);
+    p->obstacle_index = calloc((size_t)n, sizeof *p->obstacle_index);
+    if (!scene->obstacles || !scene->half_spaces || !p->obstacle_paths || !p->obstacle_index)
+        return fail_at(p, IPCC_ERR_NO_MEMORY, "obstacles", "out of memory");
+    int i = 0;
+    char sub[PATH_LEN], tsub[PATH_LEN];
+    for (const cJSON *c = list->child; c; c = c->next, i++) {
+        index_path(sub, "obstacles", i);
+        if (!cJSON_IsObject(c))
+            return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "expected an object (got %s)",
+                           json_type_name(c));
+        const char *type = NULL;
+        ipcc_status st = get_string(p, c, sub, "type", &type);
+        if (st != IPCC_OK) return st;
+        key_path(tsub, sub, "type");
+        if (!type)
+            return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, tsub, "missing (one of \"half_space\", \"mesh\")");
+        if (strcmp(type, "half_space") == 0)
+            st = parse_half_space(p, c, sub, scene->half_spaces + 6 * scene->num_half_spaces++);
+        else if (strcmp(type, "mesh") == 0)
+            st = parse_mesh_obstacle(p, c, sub, i, scene);
+        else
+            st = fail_choice(p, tsub, "obstacle type", type, obstacle_types);
+        if (st != IPCC_OK) return st;
+    }
+    return IPCC_OK;
+}
+
 static const char *const integrator_names[] = {"implicit_euler", "newmark", "static", NULL};
 static const ipcc_integrator integrator_values[] = {IPCC_IMPLICIT_EULER, IPCC_NEWMARK, IPCC_STATIC};
 
 static ipcc_status parse_root(parser *p, const cJSON *root, ipcc_scene *scene) {
-    static const char *const keys[] = {"time_step", "duration", "gravity", "integrator", "newton",
-                                       "materials", "bodies",   "output",  NULL};
+    static const char *const keys[] = {"time_step", "duration", "gravity",   "integrator",
+                                       "newton",    "contact",  "materials", "bodies",
+                                       "obstacles", "output",   NULL};
     if (!cJSON_IsObject(root))
         return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, NULL, "expected an object at the top level (got %s)",
                        json_type_name(root));
@@ -637,6 +744,10 @@ static ipcc_status parse_root(parser *p, const cJSON *root, ipcc_scene *scene) {
     const cJSON *materials = get(root, "materials");
     if (materials && (st = parse_materials(p, materials)) != IPCC_OK) return st;
     if ((st = parse_bodies(p, root, scene)) != IPCC_OK) return st;
+    const cJSON *contact = get(root, "contact");
+    if (contact && (st = parse_contact(p, contact, &w->contact)) != IPCC_OK) return st;
+    const cJSON *obstacles = get(root, "obstacles");
+    if (obstacles && (st = parse_obstacles(p, obstacles, scene)) != IPCC_OK) return st;
     const cJSON *output = get(root, "output");
     if (output && (st = parse_output(p, output, scene)) != IPCC_OK) return st;
     return IPCC_OK;
@@ -644,6 +755,40 @@ static ipcc_status parse_root(parser *p, const cJSON *root, ipcc_scene *scene) {
 
 // ---------------------------------------------------------------------------
 // Meshes (third pass)
+
+// `file` relative to the scene's folder: a malloc'ed path in *full (NULL when
+// `file` is used as is). Returns the path to open.
+static const char *scene_relative(const parser *p, const char *file, char **full) {
+    *full = NULL;
+    if (!p->base_dir || !p->base_dir[0] || file[0] == '/') return file;
+    size_t nb = strlen(p->base_dir), nf = strlen(file);
+    bool slash = p->base_dir[nb - 1] == '/';
+    *full = malloc(nb + nf + 2);
+    if (!*full) return NULL;
+    snprintf(*full, nb + nf + 2, "%s%s%s", p->base_dir, slash ? "" : "/", file);
+    return *full;
+}
+
+static ipcc_status load_obstacle_meshes(const parser *p, ipcc_scene *scene) {
+    char sub[PATH_LEN];
+    for (int i = 0; i < scene->num_obstacles; i++) {
+        snprintf(sub, sizeof sub, "obstacles[%d].path", p->obstacle_index[i]);
+        char *full = NULL;
+        const char *file = scene_relative(p, p->obstacle_paths[i], &full);
+        if (!file) return fail_at(p, IPCC_ERR_NO_MEMORY, sub, "out of memory");
+        ipcc_trimesh *mesh = NULL;
+        ipcc_clear_error();
+        ipcc_status st = ipcc_trimesh_read_obj(file, &mesh);
+        free(full);
+        if (st != IPCC_OK) {
+            char reason[MESSAGE_LEN];
+            snprintf(reason, sizeof reason, "%s", ipcc_last_error());
+            return fail_at(p, st, sub, "%s", reason[0] ? reason : ipcc_status_name(st));
+        }
+        scene->obstacles[i].mesh = mesh;
+    }
+    return IPCC_OK;
+}
 
 static ipcc_status load_meshes(const parser *p, ipcc_scene *scene) {
     char sub[PATH_LEN];
@@ -654,15 +799,8 @@ static ipcc_status load_meshes(const parser *p, ipcc_scene *scene) {
         ipcc_status st;
         if (spec->file) {
             char *full = NULL;
-            const char *file = spec->file;
-            if (p->base_dir && p->base_dir[0] && file[0] != '/') {
-                size_t nb = strlen(p->base_dir), nf = strlen(file);
-                bool slash = p->base_dir[nb - 1] == '/';
-                full = malloc(nb + nf + 2);
-                if (!full) return fail_at(p, IPCC_ERR_NO_MEMORY, sub, "out of memory");
-                snprintf(full, nb + nf + 2, "%s%s%s", p->base_dir, slash ? "" : "/", file);
-                file = full;
-            }
+            const char *file = scene_relative(p, spec->file, &full);
+            if (!file) return fail_at(p, IPCC_ERR_NO_MEMORY, sub, "out of memory");
             ipcc_clear_error();
             st = ipcc_mesh_read(file, &mesh);
             if (st != IPCC_OK) {
@@ -689,7 +827,7 @@ static ipcc_status load_meshes(const parser *p, ipcc_scene *scene) {
         }
         scene->bodies[i].mesh = mesh;
     }
-    return IPCC_OK;
+    return load_obstacle_meshes(p, scene);
 }
 
 // ---------------------------------------------------------------------------
@@ -812,6 +950,8 @@ done:
     free(copy);
     free(p.materials);
     free(p.meshes);
+    free(p.obstacle_paths);
+    free(p.obstacle_index);
     if (st != IPCC_OK) {
         ipcc_scene_destroy(scene);
         return st;
@@ -896,6 +1036,24 @@ ipcc_status ipcc_scene_create_world(const ipcc_scene *scene, ipcc_world **out) {
             return ipcc_fail(st, "%s: bodies[%d]: %s", scene->path, i, reason);
         }
     }
+    for (int i = 0; i < scene->num_obstacles; i++) {
+        st = ipcc_world_add_obstacle(world, &scene->obstacles[i], NULL);
+        if (st < 0) {
+            char reason[MESSAGE_LEN];
+            snprintf(reason, sizeof reason, "%s", ipcc_last_error());
+            ipcc_world_destroy(world);
+            return ipcc_fail(st, "%s: obstacles: %s", scene->path, reason);
+        }
+    }
+    for (int i = 0; i < scene->num_half_spaces; i++) {
+        st = ipcc_world_add_half_space(world, scene->half_spaces + 6 * i, scene->half_spaces + 6 * i + 3);
+        if (st < 0) {
+            char reason[MESSAGE_LEN];
+            snprintf(reason, sizeof reason, "%s", ipcc_last_error());
+            ipcc_world_destroy(world);
+            return ipcc_fail(st, "%s: obstacles: %s", scene->path, reason);
+        }
+    }
     *out = world;
     return IPCC_OK;
 }
@@ -910,6 +1068,12 @@ void ipcc_scene_destroy(ipcc_scene *scene) {
         ipcc_mesh_destroy((ipcc_mesh *)b->mesh);
     }
     free(scene->bodies);
+    for (int i = 0; scene->obstacles && i < scene->num_obstacles; i++) {
+        free((void *)scene->obstacles[i].name);
+        ipcc_trimesh_destroy((ipcc_trimesh *)scene->obstacles[i].mesh);
+    }
+    free(scene->obstacles);
+    free(scene->half_spaces);
     free(scene->path);
     free(scene->output_directory);
     free(scene);

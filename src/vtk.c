@@ -1,14 +1,22 @@
-// VTK XML writers: UnstructuredGrid (.vtu) frames and a Collection (.pvd).
+// VTK XML writers: UnstructuredGrid (.vtu) frames, PolyData (.vtp) surfaces
+// and a Collection (.pvd).
 //
-// This is the only file that knows VTK's formats. A .vtu is written as
-// version 1.0 with header_type="UInt64" and every array in one raw appended
-// block: after the '_' that opens <AppendedData encoding="raw">, each array
-// is a UInt64 byte count followed by that many bytes, and each DataArray's
-// `offset` counts bytes from the first byte after the '_'. The data are in
-// the host's byte order, which byte_order declares (probed at run time), so
-// double arrays go to the file untouched and a reader sees the same bits.
-// Block order: point fields, cell fields, Points (Float64 x3), connectivity
-// (Int64), offsets (Int64), types (UInt8, 10 = VTK_TETRA).
+// This is the only file that knows VTK's formats. A .vtu or .vtp is written
+// as version 1.0 with header_type="UInt64" and every array in one raw
+// appended block: after the '_' that opens <AppendedData encoding="raw">,
+// each array is a UInt64 byte count followed by that many bytes, and each
+// DataArray's `offset` counts bytes from the first byte after the '_'. The
+// data are in the host's byte order, which byte_order declares (probed at run
+// time), so double arrays go to the file untouched and a reader sees the same
+// bits. Block order in a .vtu: point fields, cell fields, Points (Float64 x3),
+// connectivity (Int64), offsets (Int64), types (UInt8, 10 = VTK_TETRA). In a
+// .vtp: point fields, Points, then the Polys' connectivity and offsets (Int64;
+// every poly is a triangle, so offsets are 3, 6, 9, ...); the Verts, Lines and
+// Strips sections are left out and their counts written as 0.
+//
+// A .pvd lists datasets by time step and part: ParaView's PVD reader turns
+// the parts of one time step into the blocks of one multiblock dataset, so a
+// frame's bodies (.vtu, part 0) and obstacles (.vtp, part 1) show together.
 //
 // Integer arrays that need conversion (int -> Int64 connectivity, the
 // generated offsets and types, int -> Int32 cell fields) are streamed through
@@ -23,8 +31,9 @@
 // not create (fopen failed, e.g. "<path>.tmp" is a directory) is never
 // removed. After the rename the folder is fsync'ed, best effort.
 //
-// Names (fields, files) are XML-escaped. Non-finite times in a .pvd are
-// rejected (IPCC_ERR_INVALID_ARGUMENT): VTK readers cannot parse them.
+// Names (fields, files) are XML-escaped. Out-of-range cell indices and
+// non-finite times in a .pvd are rejected (IPCC_ERR_INVALID_ARGUMENT, nothing
+// written): VTK readers cannot use them.
 #include "vtk.h"
 
 #include <errno.h>
@@ -39,6 +48,7 @@
 #include "core.h"
 
 #define VTK_TETRA 10
+#define VTK_TRIANGLE 5
 #define VTK_CHUNK 512 // elements per conversion chunk (4 KiB of Int64)
 
 /// A file being written atomically. `err` holds the first errno met (sticky).
@@ -196,13 +206,14 @@ static void vtk_put_ints_as_int32(vtk_file *f, const int *v, int64_t n) {
     }
 }
 
-/// offsets[c] = 4 * (c + 1): the end of cell c in the connectivity array.
-static void vtk_put_tet_offsets(vtk_file *f, int64_t num_tets) {
+/// offsets[c] = size * (c + 1): the end of cell c in the connectivity array,
+/// for `num_cells` cells of `size` vertices each.
+static void vtk_put_offsets(vtk_file *f, int64_t num_cells, int64_t size) {
     int64_t buf[VTK_CHUNK];
-    for (int64_t i = 0; i < num_tets; i += VTK_CHUNK) {
-        int64_t m = num_tets - i < VTK_CHUNK ? num_tets - i : VTK_CHUNK;
+    for (int64_t i = 0; i < num_cells; i += VTK_CHUNK) {
+        int64_t m = num_cells - i < VTK_CHUNK ? num_cells - i : VTK_CHUNK;
         for (int64_t k = 0; k < m; k++)
-            buf[k] = 4 * (i + k + 1);
+            buf[k] = size * (i + k + 1);
         vtk_put(f, buf, (size_t)m * sizeof buf[0]);
     }
 }
@@ -299,22 +310,86 @@ ipcc_status ipcc_vtk_write_vtu(const char *path, const ipcc_vtk_frame *frame) {
     vtk_put_header(&f, conn_bytes);
     vtk_put_ints_as_int64(&f, frame->tets, 4 * nt);
     vtk_put_header(&f, offs_bytes);
-    vtk_put_tet_offsets(&f, nt);
+    vtk_put_offsets(&f, nt, 4);
     vtk_put_header(&f, type_bytes);
     vtk_put_tet_types(&f, nt);
     vtk_printf(&f, "\n  </AppendedData>\n</VTKFile>\n");
     return vtk_commit(&f);
 }
 
-ipcc_status ipcc_vtk_write_pvd(const char *path, int count, const double *times, const char *const *files) {
-    IPCC_ASSERT(path && count >= 0);
-    IPCC_ASSERT(count == 0 || (times && files));
-    for (int i = 0; i < count; i++) {
-        IPCC_ASSERT(files[i]);
-        if (!isfinite(times[i]))
+static ipcc_status vtk_check_surface(const char *path, const ipcc_vtk_surface *sf) {
+    IPCC_ASSERT(sf->num_points >= 0 && sf->num_triangles >= 0 && sf->num_point_fields >= 0);
+    IPCC_ASSERT(sf->points || sf->num_points == 0);
+    IPCC_ASSERT(sf->triangles || sf->num_triangles == 0);
+    for (int k = 0; k < sf->num_point_fields; k++)
+        IPCC_ASSERT(sf->point_field_names[k] && (sf->point_fields[k] || sf->num_points == 0));
+    for (int64_t i = 0; i < 3 * (int64_t)sf->num_triangles; i++) {
+        if (sf->triangles[i] < 0 || sf->triangles[i] >= sf->num_points)
             return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
-                             "vtk: cannot write '%s': time of dataset %d ('%s') is %g", path, i, files[i],
-                             times[i]);
+                             "vtk: cannot write '%s': triangle %lld references vertex %d of %d", path,
+                             (long long)(i / 3), sf->triangles[i], sf->num_points);
+    }
+    return IPCC_OK;
+}
+
+ipcc_status ipcc_vtk_write_vtp(const char *path, const ipcc_vtk_surface *surface) {
+    IPCC_ASSERT(path && surface);
+    ipcc_status s = vtk_check_surface(path, surface);
+    if (s != IPCC_OK) return s;
+    const int64_t np = surface->num_points, nf = surface->num_triangles;
+    const uint64_t point_bytes = (uint64_t)np * 3 * sizeof(double);
+    const uint64_t conn_bytes = (uint64_t)nf * 3 * sizeof(int64_t);
+    const uint64_t offs_bytes = (uint64_t)nf * sizeof(int64_t);
+
+    vtk_file f;
+    s = vtk_open(&f, path);
+    if (s != IPCC_OK) return s;
+
+    uint64_t offset = 0;
+    vtk_printf(&f, "<?xml version=\"1.0\"?>\n");
+    vtk_printf(&f, "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n",
+               host_byte_order());
+    vtk_printf(&f, "  <PolyData>\n");
+    vtk_printf(&f,
+               "    <Piece NumberOfPoints=\"%lld\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
+               "NumberOfStrips=\"0\" NumberOfPolys=\"%lld\">\n",
+               (long long)np, (long long)nf);
+    vtk_printf(&f, "      <PointData>\n");
+    for (int k = 0; k < surface->num_point_fields; k++)
+        vtk_put_array_tag(&f, "Float64", surface->point_field_names[k], 3, point_bytes, &offset);
+    vtk_printf(&f, "      </PointData>\n      <CellData>\n      </CellData>\n      <Points>\n");
+    vtk_put_array_tag(&f, "Float64", "Points", 3, point_bytes, &offset);
+    vtk_printf(&f, "      </Points>\n      <Polys>\n");
+    vtk_put_array_tag(&f, "Int64", "connectivity", 1, conn_bytes, &offset);
+    vtk_put_array_tag(&f, "Int64", "offsets", 1, offs_bytes, &offset);
+    vtk_printf(&f, "      </Polys>\n    </Piece>\n  </PolyData>\n");
+    vtk_printf(&f, "  <AppendedData encoding=\"raw\">\n   _");
+
+    for (int k = 0; k < surface->num_point_fields; k++) {
+        vtk_put_header(&f, point_bytes);
+        vtk_put(&f, surface->point_fields[k], (size_t)point_bytes);
+    }
+    vtk_put_header(&f, point_bytes);
+    vtk_put(&f, surface->points, (size_t)point_bytes);
+    vtk_put_header(&f, conn_bytes);
+    vtk_put_ints_as_int64(&f, surface->triangles, 3 * nf);
+    vtk_put_header(&f, offs_bytes);
+    vtk_put_offsets(&f, nf, 3);
+    vtk_printf(&f, "\n  </AppendedData>\n</VTKFile>\n");
+    return vtk_commit(&f);
+}
+
+ipcc_status ipcc_vtk_write_pvd(const char *path, int num_steps, int num_parts, const double *times,
+                               const char *const *files) {
+    IPCC_ASSERT(path && num_steps >= 0 && num_parts >= 1);
+    IPCC_ASSERT(num_steps == 0 || (times && files));
+    for (int i = 0; i < num_steps; i++) {
+        if (isfinite(times[i])) continue;
+        const char *first = NULL;
+        for (int p = 0; p < num_parts && !first; p++)
+            first = files[(int64_t)i * num_parts + p];
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "vtk: cannot write '%s': time of step %d ('%s') is %g",
+                         path, i, first ? first : "no dataset", times[i]);
     }
     vtk_file f;
     ipcc_status s = vtk_open(&f, path);
@@ -322,10 +397,14 @@ ipcc_status ipcc_vtk_write_pvd(const char *path, int count, const double *times,
     vtk_printf(&f, "<?xml version=\"1.0\"?>\n");
     vtk_printf(&f, "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"%s\">\n", host_byte_order());
     vtk_printf(&f, "  <Collection>\n");
-    for (int i = 0; i < count; i++) {
-        vtk_printf(&f, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"", times[i]);
-        vtk_put_escaped(&f, files[i]);
-        vtk_printf(&f, "\"/>\n");
+    for (int i = 0; i < num_steps; i++) {
+        for (int p = 0; p < num_parts; p++) {
+            const char *file = files[(int64_t)i * num_parts + p];
+            if (!file) continue;
+            vtk_printf(&f, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"%d\" file=\"", times[i], p);
+            vtk_put_escaped(&f, file);
+            vtk_printf(&f, "\"/>\n");
+        }
     }
     vtk_printf(&f, "  </Collection>\n</VTKFile>\n");
     return vtk_commit(&f);

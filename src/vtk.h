@@ -1,5 +1,5 @@
-/// VTK XML writers (UnstructuredGrid .vtu, Collection .pvd). The only module
-/// that knows VTK's formats. Files are written to "<path>.tmp", fsync'ed and
+/// VTK XML writers (UnstructuredGrid .vtu, PolyData .vtp, Collection .pvd).
+/// The only module that knows VTK's formats. Files are written to "<path>.tmp", fsync'ed and
 /// renamed over <path>, so a reader never sees a partial file.
 #ifndef IPCC_VTK_H
 #define IPCC_VTK_H
@@ -23,8 +23,24 @@ typedef struct ipcc_vtk_frame {
 /// Write an UnstructuredGrid .vtu (binary appended, raw, UInt64 headers).
 ipcc_status ipcc_vtk_write_vtu(const char *path, const ipcc_vtk_frame *frame);
 
-/// Write a .pvd collection listing `count` datasets (file names relative to
-/// the .pvd's folder) with their times.
-ipcc_status ipcc_vtk_write_pvd(const char *path, int count, const double *times, const char *const *files);
+/// What one .vtp surface holds: triangles and per-point 3-vectors.
+typedef struct ipcc_vtk_surface {
+    int num_points;
+    const double *points; ///< 3 * num_points
+    int num_triangles;
+    const int *triangles; ///< 3 * num_triangles, written as polys (VTK_TRIANGLE)
+    int num_point_fields;
+    const char *const *point_field_names; ///< each field has 3 components per point
+    const double *const *point_fields;    ///< 3 * num_points each
+} ipcc_vtk_surface;
+
+/// Write a PolyData .vtp (binary appended, raw, UInt64 headers).
+ipcc_status ipcc_vtk_write_vtp(const char *path, const ipcc_vtk_surface *surface);
+
+/// Write a .pvd collection of `num_steps` time steps with up to `num_parts`
+/// datasets each: files[s * num_parts + p] (relative to the .pvd's folder,
+/// NULL = none) is listed with timestep times[s] and part p.
+ipcc_status ipcc_vtk_write_pvd(const char *path, int num_steps, int num_parts, const double *times,
+                               const char *const *files);
 
 #endif

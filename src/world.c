@@ -9,10 +9,11 @@
 //   1. Dirichlet: active conditions for [t, t + h), targets of prescribed
 //      vertices, the dof map of unknowns (dirichlet.c).
 //   2. Predictor x_hat (integrator.c).
-//   3. Initial guess: free vertices at x_n, prescribed ones at their targets.
-//      Starting from x_n (not x_hat) keeps the start feasible; contact's CCD
-//      will need exactly that. If the prescribed motion alone inverts a tet,
-//      the step fails with IPCC_ERR_INFEASIBLE and the state is unchanged.
+//   3. Initial guess: every vertex at x_n, which is feasible (intersection-
+//      and inversion-free). Prescribed vertices move to their targets inside
+//      Newton, through CCD- and inversion-filtered steps (newton.c,
+//      "Prescribed motion"), so neither a clamp nor an obstacle can jump
+//      through a barrier or invert a tet.
 //   4. Newton on the incremental potential (newton.c).
 //   5. Velocity (and acceleration) update, t += h.
 // A failing step (negative status) restores the state of the step start.
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "contact.h"
 #include "core.h"
 #include "inertia.h"
 #include "inversion.h"
@@ -37,7 +39,13 @@ ipcc_world_def ipcc_default_world_def(void) {
                         .integrator = IPCC_IMPLICIT_EULER,
                         .newton_tolerance = 1e-2,
                         .newton_max_iterations = 100,
-                        .project_hessian = true};
+                        .project_hessian = true,
+                        .contact = {.enabled = true, .dhat = 0, .kappa = 0, .self_collision = true}};
+    return d;
+}
+
+ipcc_obstacle_def ipcc_default_obstacle_def(void) {
+    ipcc_obstacle_def d = {.name = NULL, .mesh = NULL, .scale = {1, 1, 1}};
     return d;
 }
 
@@ -67,6 +75,12 @@ ipcc_status ipcc_world_create(const ipcc_world_def *def, ipcc_world **out) {
     if (def->newton_max_iterations < 1)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "newton max_iterations must be >= 1 (got %d)",
                          def->newton_max_iterations);
+    if (!(def->contact.dhat >= 0) || !isfinite(def->contact.dhat))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "contact dhat must be >= 0 metres (got %g)",
+                         def->contact.dhat);
+    if (!(def->contact.kappa >= 0) || !isfinite(def->contact.kappa))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "contact kappa must be >= 0 (got %g)",
+                         def->contact.kappa);
     ipcc_world *w = calloc(1, sizeof *w);
     if (!w) return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the world");
     w->def = *def;
@@ -105,6 +119,11 @@ void ipcc_world_destroy(ipcc_world *w) {
     free(w->tet_energy);
     free(w->tet_grad);
     free(w->tet_slot);
+    free(w->faces);
+    free(w->edges);
+    free(w->half_spaces);
+    free(w->contact_force);
+    ipcc_contact_destroy(w->contact);
     ipcc_newton_destroy(w->newton);
     free(w);
 }
@@ -113,7 +132,8 @@ void ipcc_world_destroy(ipcc_world *w) {
 static int reserve_state(ipcc_world *w, int n, int nt) {
     if (n > w->cap_n) {
         int cap = ipcc_grow_capacity(w->cap_n, 64, n);
-        double **vec3[] = {&w->x, &w->v, &w->a, &w->x_rest, &w->x_start, &w->x_hat, &w->x_target};
+        double **vec3[] = {&w->x,       &w->v,     &w->a,        &w->x_rest,
+                           &w->x_start, &w->x_hat, &w->x_target, &w->contact_force};
         for (size_t k = 0; k < sizeof vec3 / sizeof *vec3; ++k) {
             double *p = realloc(*vec3[k], sizeof(double) * 3 * (size_t)cap);
             if (!p) return -1;
@@ -173,6 +193,41 @@ static void rotation_xyz(const double deg[3], double R[9]) {
         }
 }
 
+// Place: scale, then rotate, about the bbox centre of src; then translate.
+static void place_vertices(int count, const double *src, const double scale[3], const double rotation[3],
+                           const double translation[3], double *dst) {
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < count; ++i)
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = fmin(lo[k], src[3 * i + k]);
+            hi[k] = fmax(hi[k], src[3 * i + k]);
+        }
+    double c[3] = {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])}, R[9];
+    rotation_xyz(rotation, R);
+    for (int i = 0; i < count; ++i) {
+        double r[3];
+        for (int k = 0; k < 3; ++k)
+            r[k] = scale[k] * (src[3 * i + k] - c[k]);
+        for (int k = 0; k < 3; ++k)
+            dst[3 * i + k] =
+                c[k] + R[3 * k] * r[0] + R[3 * k + 1] * r[1] + R[3 * k + 2] * r[2] + translation[k];
+    }
+}
+
+// Append triangles and edges (local indices + offset) to the contact surfaces.
+static int append_surface(ipcc_world *w, int offset, int nf, const int *faces, int ne, const int *edges) {
+    if (ipcc_reserve((void **)&w->faces, &w->cap_faces, 3 * (w->num_faces + nf), sizeof(int)) != 0 ||
+        ipcc_reserve((void **)&w->edges, &w->cap_edges, 2 * (w->num_edges + ne), sizeof(int)) != 0)
+        return -1;
+    for (int k = 0; k < 3 * nf; ++k)
+        w->faces[3 * w->num_faces + k] = faces[k] + offset;
+    for (int k = 0; k < 2 * ne; ++k)
+        w->edges[2 * w->num_edges + k] = edges[k] + offset;
+    w->num_faces += nf;
+    w->num_edges += ne;
+    return 0;
+}
+
 static ipcc_status check_body_def(const ipcc_body_def *def, const char *name) {
     if (!def->mesh || def->mesh->num_tets < 1)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": no mesh (or a mesh without tets)", name);
@@ -216,6 +271,9 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
     if (w->started)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": bodies must be added before the first step",
                          name);
+    if (w->n > w->n_deformable)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                         "body \"%s\": deformable bodies must be added before obstacles", name);
     ipcc_status st = check_body_def(def, name);
     if (st != IPCC_OK) return st;
     const ipcc_mesh *mesh = def->mesh;
@@ -228,23 +286,8 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
                      sizeof *w->dirichlet) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "body \"%s\": out of memory", name);
 
-    // Place: scale, then rotate, about the mesh bbox centre; then translate.
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int i = 0; i < mesh->num_vertices; ++i)
-        for (int k = 0; k < 3; ++k) {
-            lo[k] = fmin(lo[k], mesh->vertices[3 * i + k]);
-            hi[k] = fmax(hi[k], mesh->vertices[3 * i + k]);
-        }
-    double c[3] = {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])}, R[9];
-    rotation_xyz(def->rotation, R);
-    for (int i = 0; i < mesh->num_vertices; ++i) {
-        double r[3];
-        for (int k = 0; k < 3; ++k)
-            r[k] = def->scale[k] * (mesh->vertices[3 * i + k] - c[k]);
-        for (int k = 0; k < 3; ++k)
-            w->x_rest[3 * (n0 + i) + k] =
-                c[k] + R[3 * k] * r[0] + R[3 * k + 1] * r[1] + R[3 * k + 2] * r[2] + def->translation[k];
-    }
+    place_vertices(mesh->num_vertices, mesh->vertices, def->scale, def->rotation, def->translation,
+                   w->x_rest + 3 * n0);
     // Tets, rest shapes and lumped masses.
     for (int e = 0; e < mesh->num_tets; ++e) {
         double X[12];
@@ -281,6 +324,10 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
             w->dof_map[3 * i + k] = -2; // "never mapped": forces a rebuild
     }
     memcpy(w->x + 3 * n0, w->x_rest + 3 * n0, sizeof(double) * 3 * (size_t)mesh->num_vertices);
+    memset(w->contact_force + 3 * n0, 0, sizeof(double) * 3 * (size_t)mesh->num_vertices);
+    int first_face = w->num_faces;
+    if (append_surface(w, n0, mesh->num_faces, mesh->faces, mesh->num_edges, mesh->edges) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "body \"%s\": out of memory", name);
 
     ipcc_body *b = &w->bodies[w->num_bodies];
     memset(b, 0, sizeof *b);
@@ -291,9 +338,12 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
     b->num_vertices = mesh->num_vertices;
     b->first_tet = nt0;
     b->num_tets = mesh->num_tets;
+    b->first_face = first_face;
+    b->num_faces = mesh->num_faces;
     b->material = def->material;
     ipcc_lame_parameters(def->material.youngs_modulus, def->material.poisson_ratio, &b->mu, &b->lambda);
     w->n = n0 + mesh->num_vertices;
+    w->n_deformable = w->n;
     w->nt = nt0 + mesh->num_tets;
     w->num_bodies++;
 
@@ -321,40 +371,171 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
     return IPCC_OK;
 }
 
+ipcc_status ipcc_world_add_obstacle(ipcc_world *w, const ipcc_obstacle_def *def, int *body_index) {
+    IPCC_ASSERT(w && def);
+    char fallback[32];
+    snprintf(fallback, sizeof fallback, "obstacle %d", w->num_bodies);
+    const char *name = def->name ? def->name : fallback;
+    if (w->started)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                         "obstacle \"%s\": obstacles must be added before the first step", name);
+    const ipcc_trimesh *mesh = def->mesh;
+    if (!mesh || mesh->num_vertices < 3 || mesh->num_faces < 1)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "obstacle \"%s\": no mesh (or a mesh without triangles)",
+                         name);
+    if (!finite3(def->translation) || !finite3(def->rotation) || !finite3(def->velocity) ||
+        !finite3(def->angular_velocity) || !finite3(def->scale))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "obstacle \"%s\": non-finite transform or velocity",
+                         name);
+    for (int k = 0; k < 3; ++k)
+        if (!(def->scale[k] > 0))
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "obstacle \"%s\": scale must be > 0 (got %g)", name,
+                             def->scale[k]);
+    int n0 = w->n;
+    if (mesh->num_vertices > (1 << 28) - n0)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "obstacle \"%s\": too many vertices", name);
+    if (reserve_state(w, n0 + mesh->num_vertices, w->nt) != 0 ||
+        ipcc_reserve((void **)&w->bodies, &w->cap_bodies, w->num_bodies + 1, sizeof *w->bodies) != 0 ||
+        ipcc_reserve((void **)&w->dirichlet, &w->cap_dirichlet, w->num_dirichlet + 1, sizeof *w->dirichlet) !=
+            0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "obstacle \"%s\": out of memory", name);
+    place_vertices(mesh->num_vertices, mesh->vertices, def->scale, def->rotation, def->translation,
+                   w->x_rest + 3 * n0);
+    int first_face = w->num_faces;
+    if (append_surface(w, n0, mesh->num_faces, mesh->faces, mesh->num_edges, mesh->edges) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "obstacle \"%s\": out of memory", name);
+    int nv = mesh->num_vertices;
+    double centre[3] = {0, 0, 0};
+    for (int i = n0; i < n0 + nv; ++i)
+        for (int k = 0; k < 3; ++k)
+            centre[k] += w->x_rest[3 * i + k] / nv;
+    const double *om = def->angular_velocity;
+    for (int i = n0; i < n0 + nv; ++i) {
+        double r[3] = {w->x_rest[3 * i] - centre[0], w->x_rest[3 * i + 1] - centre[1],
+                       w->x_rest[3 * i + 2] - centre[2]};
+        w->v[3 * i] = def->velocity[0] + om[1] * r[2] - om[2] * r[1];
+        w->v[3 * i + 1] = def->velocity[1] + om[2] * r[0] - om[0] * r[2];
+        w->v[3 * i + 2] = def->velocity[2] + om[0] * r[1] - om[1] * r[0];
+        w->mass[i] = 0;
+        w->prescribed[i] = -1;
+        for (int k = 0; k < 3; ++k)
+            w->dof_map[3 * i + k] = -2;
+    }
+    memcpy(w->x + 3 * n0, w->x_rest + 3 * n0, sizeof(double) * 3 * (size_t)nv);
+    memset(w->contact_force + 3 * n0, 0, sizeof(double) * 3 * (size_t)nv);
+
+    ipcc_body *b = &w->bodies[w->num_bodies];
+    memset(b, 0, sizeof *b);
+    b->name = malloc(strlen(name) + 1);
+    if (!b->name) return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory");
+    strcpy(b->name, name);
+    b->first_vertex = n0;
+    b->num_vertices = nv;
+    b->first_tet = w->nt;
+    b->kinematic = true;
+    b->first_face = first_face;
+    b->num_faces = mesh->num_faces;
+    b->material = ipcc_default_material();
+    w->n = n0 + nv;
+    w->num_bodies++;
+    // Its motion: one rigid condition over all its vertices, forever.
+    ipcc_dirichlet_def motion = ipcc_default_dirichlet_def();
+    motion.start = -1e30;
+    memcpy(motion.velocity, def->velocity, sizeof motion.velocity);
+    memcpy(motion.angular_velocity, def->angular_velocity, sizeof motion.angular_velocity);
+    ipcc_dirichlet *bc = &w->dirichlet[w->num_dirichlet];
+    ipcc_status st = ipcc_dirichlet_select(w, w->num_bodies - 1, &motion, bc);
+    if (st != IPCC_OK) return st;
+    w->num_dirichlet++;
+    if (body_index) *body_index = w->num_bodies - 1;
+    return IPCC_OK;
+}
+
+ipcc_status ipcc_world_add_half_space(ipcc_world *w, const double point[3], const double normal[3]) {
+    IPCC_ASSERT(w && point && normal);
+    if (w->started)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "half-space %d: must be added before the first step",
+                         w->num_half_spaces);
+    double len = sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
+    if (!finite3(point) || !finite3(normal) || !(len > 0) || !isfinite(len))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                         "half-space %d: point and normal must be finite and the normal non-zero",
+                         w->num_half_spaces);
+    if (ipcc_reserve((void **)&w->half_spaces, &w->cap_half_spaces, 6 * (w->num_half_spaces + 1),
+                     sizeof(double)) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory");
+    double *h = w->half_spaces + 6 * w->num_half_spaces++;
+    for (int k = 0; k < 3; ++k) {
+        h[k] = point[k];
+        h[3 + k] = normal[k] / len;
+    }
+    return IPCC_OK;
+}
+
+// Contact starts with the first step: the collision mesh, d̂, kappa, and the
+// initial intersection check.
+static ipcc_status start_contact(ipcc_world *w) {
+    if (!w->def.contact.enabled || (w->num_faces == 0 && w->num_half_spaces == 0)) return IPCC_OK;
+    ipcc_status st = ipcc_contact_create(w, &w->contact);
+    if (st != IPCC_OK) return st;
+    w->dhat = ipcc_contact_dhat(w->contact);
+    return IPCC_OK;
+}
+
+ipcc_status ipcc_world_start(ipcc_world *w) {
+    IPCC_ASSERT(w);
+    if (w->started) return IPCC_OK;
+    if (w->n == 0) return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "the world has no bodies");
+    ipcc_status st = start_contact(w);
+    if (st != IPCC_OK) return st;
+    ipcc_integrator_initialize(w);
+    w->started = true;
+    return IPCC_OK;
+}
+
 ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
     IPCC_ASSERT(w);
     double t_begin = ipcc_now();
     if (w->n == 0) return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "the world has no bodies");
-    if (!w->started) {
-        ipcc_integrator_initialize(w);
-        w->started = true;
-    }
+    ipcc_status st0 = ipcc_world_start(w);
+    if (st0 != IPCC_OK) return st0;
+    if (w->contact) ipcc_contact_begin_step(w->contact);
     int m = 3 * w->n;
     memcpy(w->x_start, w->x, sizeof(double) * (size_t)m);
     ipcc_dirichlet_prepare_step(w);
     ipcc_integrator_predict(w);
-    for (int i = 0; i < w->n; ++i)
-        if (w->prescribed[i] >= 0) memcpy(w->x + 3 * i, w->x_target + 3 * i, 3 * sizeof(double));
 
     ipcc_objective obj = ipcc_incremental_potential(w);
     double h = w->def.integrator == IPCC_STATIC ? 1.0 : w->def.time_step;
     ipcc_newton_params params = {.tolerance = w->def.newton_tolerance * w->bbox_diagonal * h,
                                  .max_iterations = w->def.newton_max_iterations};
     ipcc_newton_result r;
-    ipcc_status st = ipcc_newton_solve(w->newton, &obj, &params, m, w->dof_map, w->num_unknowns, w->x, &r);
+    ipcc_status st =
+        ipcc_newton_solve(w->newton, &obj, &params, m, w->dof_map, w->num_unknowns, w->x_target, w->x, &r);
     if (st < 0) {
         memcpy(w->x, w->x_start, sizeof(double) * (size_t)m);
-        if (st == IPCC_ERR_INFEASIBLE)
-            return ipcc_fail(st,
-                             "step %d (t = %g): the prescribed (Dirichlet) motion inverts a tet within one "
-                             "step; reduce time_step",
-                             w->step + 1, w->time);
         return ipcc_fail(st, "step %d (t = %g): %s", w->step + 1, w->time, ipcc_last_error());
     }
+    if (r.stalled)
+        ipcc_log(IPCC_LOG_WARNING,
+                 "step %d (t = %g): no progress: CCD or the inversion filter allowed steps below 1e-10 for "
+                 "%d Newton iterations (a body squeezed between obstacles?); the state is safe but not "
+                 "converged",
+                 w->step + 1, w->time, r.iterations);
     ipcc_integrator_update(w);
     w->time += w->def.time_step;
     w->step++;
     if (stats) {
+        stats->num_contacts = 0;
+        stats->min_distance = INFINITY;
+        stats->kappa = stats->time_ccd = stats->time_broad_phase = 0;
+    }
+    if (w->contact) {
+        ipcc_contact_end_step(w->contact, w, w->x, w->contact_force, stats);
+        w->kappa = ipcc_contact_kappa(w->contact);
+    }
+    if (stats) {
+        stats->lift_iterations = r.lift_iterations;
         stats->step = w->step;
         stats->time = w->time;
         stats->newton_iterations = r.iterations;
@@ -396,6 +577,29 @@ const char *ipcc_world_body_name(const ipcc_world *w, int body) {
     IPCC_ASSERT(body >= 0 && body < w->num_bodies);
     return w->bodies[body].name;
 }
+
+bool ipcc_world_body_is_obstacle(const ipcc_world *w, int body) {
+    IPCC_ASSERT(body >= 0 && body < w->num_bodies);
+    return w->bodies[body].kinematic;
+}
+int ipcc_world_num_deformable_vertices(const ipcc_world *w) { return w->n_deformable; }
+void ipcc_world_body_surface(const ipcc_world *w, int body, int *num_faces, const int **faces) {
+    IPCC_ASSERT(body >= 0 && body < w->num_bodies);
+    if (num_faces) *num_faces = w->bodies[body].num_faces;
+    if (faces) *faces = w->faces + 3 * w->bodies[body].first_face;
+}
+int ipcc_world_num_half_spaces(const ipcc_world *w) { return w->num_half_spaces; }
+void ipcc_world_half_space(const ipcc_world *w, int i, double point[3], double normal[3]) {
+    IPCC_ASSERT(i >= 0 && i < w->num_half_spaces);
+    memcpy(point, w->half_spaces + 6 * i, 3 * sizeof(double));
+    memcpy(normal, w->half_spaces + 6 * i + 3, 3 * sizeof(double));
+}
+const double *ipcc_world_contact_forces(const ipcc_world *w) { return w->contact_force; }
+double ipcc_world_dhat(const ipcc_world *w) {
+    if (w->contact) return w->dhat;
+    return w->def.contact.dhat > 0 ? w->def.contact.dhat : 1e-3 * w->bbox_diagonal;
+}
+double ipcc_world_kappa(const ipcc_world *w) { return w->kappa; }
 
 double ipcc_world_elastic_energy(const ipcc_world *w) { return ipcc_elastic_energy_total(w, w->x); }
 

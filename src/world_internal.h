@@ -12,7 +12,11 @@ typedef struct ipcc_body {
     int first_tet, num_tets;
     ipcc_material material;
     double mu, lambda; ///< Lame parameters, Pa
+    bool kinematic;    ///< a mesh obstacle: no tets, zero mass, every vertex prescribed
+    int first_face, num_faces; ///< its boundary triangles in the world's surface list
 } ipcc_body;
+
+struct ipcc_contact; // contact.c
 
 /// One Dirichlet condition with the vertices it selected at creation.
 typedef struct ipcc_dirichlet {
@@ -58,6 +62,19 @@ struct ipcc_world {
     int *tet_body;  ///< body of each tet
     double *Dm_inv; ///< 9 * nt rest shape inverses
     double *volume; ///< nt rest volumes
+
+    // Contact surfaces: boundary triangles and edges of every body (global
+    // vertex indices), body by body; half-spaces as (point, unit normal).
+    int num_faces, cap_faces;
+    int *faces; ///< 3 * num_faces
+    int num_edges, cap_edges;
+    int *edges; ///< 2 * num_edges
+    int num_half_spaces, cap_half_spaces;
+    double *half_spaces;           ///< 6 * num_half_spaces
+    int n_deformable;              ///< vertices of deformable bodies, [0, n_deformable)
+    struct ipcc_contact *contact;  ///< barrier contact state (contact.c), from the first step
+    double *contact_force;         ///< 3n, N, at the end of the last step
+    double dhat, kappa;            ///< in use (copies of the contact state, for accessors)
 
     double bbox_diagonal; ///< L, at t = 0
     double time;

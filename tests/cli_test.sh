@@ -89,9 +89,32 @@ printf '$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n1 0 0 0\n2 1 0 nan\n3 0
 sed 's/m\/flat.msh/m\/nan.msh/' flat.json >nan.json
 expect 1 "nan.msh" "NaN coordinate names the file" -- run nan.json
 
+# --- contact scenes: obstacles and the initial intersection check -----------
+"$IPCC" run "$SRC/examples/obstacle_push.json" --steps 5 -o push -q >/dev/null 2>&1 &&
+    pass "obstacle scene runs" || fail "obstacle scene"
+[ -f push/obstacles_000000.vtp ] && grep -q 'part="1"' push/frames.pvd && pass "obstacles written" ||
+    fail "obstacle frames"
+box='{"box": {"size": [1, 1, 1], "cells": [1, 1, 1]}}'
+printf '{"duration": 0.1, "bodies": [{"name": "a", "mesh": %s, "material": {"model": "neo_hookean", "density": 1000, "youngs_modulus": 1e5, "poisson_ratio": 0.3}},
+ {"name": "b", "mesh": %s, "translation": [0.5, 0.5, 0.5], "material": {"model": "neo_hookean", "density": 1000, "youngs_modulus": 1e5, "poisson_ratio": 0.3}}]}
+' "$box" "$box" >overlap.json
+expect 1 'bodies "a" and "b" intersect' "intersecting bodies name both" -- run overlap.json -o overlap
+[ -e overlap ] && fail "intersecting scene created its output folder" || pass "no output for an intersecting scene"
+sed 's/"translation": \[0.5, 0.5, 0.5\]/"translation": [0, 1, 0]/' overlap.json >touching.json
+expect 1 "touch" "touching bodies are refused" -- run touching.json -o touching
+sed 's/"duration": 0.1,/"duration": 0.1, "obstacles": [{"type": "half_space", "point": [0, 0.5, 0]}],/' overlap.json | sed 's/"translation": \[0.5, 0.5, 0.5\]/"translation": [3, 0, 0]/' >below.json
+expect 1 "half-space 0" "a body crossing a half-space is refused" -- run below.json -o below
+sed 's/"type": "half_space", "point": \[0, 0.5, 0\]/"type": "mesh", "path": "m\/none.obj"/' below.json >noobj.json
+expect 1 "none.obj" "missing obstacle file names it" -- run noobj.json -o noobj
+sed 's/"type": "half_space"/"type": "halfspace"/' below.json >badtype.json
+expect 1 'did you mean "half_space"' "unknown obstacle type suggests" -- run badtype.json -o badtype
+sed 's/"duration": 0.1,/"duration": 0.1, "contact": {"dhat": -1},/' overlap.json >baddhat.json
+expect 1 "contact.dhat" "bad contact.dhat names the key" -- run baddhat.json -o baddhat
+
 # --- earlier output is never lost --------------------------------------------
 before=$(cksum <beam/frame_000000.vtu)
 expect 1 "syntax.json" "failing run leaves earlier output" -- run syntax.json -o beam
+expect 1 "intersect" "intersecting scene leaves earlier output" -- run overlap.json -o beam
 [ "$(cksum <beam/frame_000000.vtu)" = "$before" ] && pass "earlier frame intact" || fail "earlier frame changed"
 [ "$(wc -l <beam/stats.csv)" -eq 11 ] && pass "earlier stats intact" || fail "earlier stats changed"
 touch afile

@@ -35,7 +35,7 @@ static void gradient_of_unknowns(const double *u, void *ctx, double *gu) {
     fd_ctx *c = ctx;
     scatter_unknowns(c, u);
     ipcc_triplets_clear(&c->T);
-    c->obj.evaluate(c->obj.ctx, c->x, c->g, &c->T);
+    c->obj.evaluate(c->obj.ctx, c->x, NULL, c->g, &c->T);
     for (int d = 0; d < 3 * c->w->n; ++d)
         if (c->w->dof_map[d] >= 0) gu[c->w->dof_map[d]] = c->g[d];
 }
@@ -137,7 +137,7 @@ static void test_projected_hessian_is_psd(void **state) {
     ipcc_objective obj = ipcc_incremental_potential(w);
     ipcc_triplets T = {0};
     ipcc_csc A = {0};
-    assert_true(isfinite(obj.evaluate(obj.ctx, x, g, &T)));
+    assert_true(isfinite(obj.evaluate(obj.ctx, x, NULL, g, &T)));
     assert_int_equal(ipcc_csc_assemble(&A, &T, w->num_unknowns), 0);
     ipcc_test_seed(5);
     for (int trial = 0; trial < 200; ++trial) {

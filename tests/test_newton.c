@@ -24,16 +24,22 @@ static double chain_energy(void *ctx, const double *x) {
     return e;
 }
 
-static double chain_evaluate(void *ctx, const double *x, double *g, ipcc_triplets *T) {
+static double chain_evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T) {
     chain *c = ctx;
     for (int i = 0; i < c->n; ++i) {
         g[i] = exp(x[i]) - c->b[i];
+        if (lift) g[i] += exp(x[i]) * lift[i];
         if (c->map[i] >= 0) ipcc_triplets_add(T, c->map[i], c->map[i], exp(x[i]));
     }
     for (int i = 0; i + 1 < c->n; ++i) {
         double d = x[i + 1] - x[i];
         g[i] -= c->k * d;
         g[i + 1] += c->k * d;
+        if (lift) {
+            double dl = lift[i + 1] - lift[i];
+            g[i] -= c->k * dl;
+            g[i + 1] += c->k * dl;
+        }
         int a = c->map[i], b = c->map[i + 1];
         if (a >= 0) ipcc_triplets_add(T, a, a, c->k);
         if (b >= 0) ipcc_triplets_add(T, b, b, c->k);
@@ -79,14 +85,14 @@ static void test_quadratic_convergence(void **state) {
     ipcc_objective o = chain_objective(&c);
     ipcc_newton_params prm = {.tolerance = 1e-13, .max_iterations = 50};
     ipcc_newton_result r;
-    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n - 2, x, &r), IPCC_OK);
+    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n - 2, NULL, x, &r), IPCC_OK);
     assert_true(r.converged);
     // Prescribed dofs never move.
     assert_true(x[0] == fixed0 && x[17] == fixed17);
     // Gradient vanishes on the unknowns.
     double g[64];
     ipcc_triplets T = {0};
-    chain_evaluate(&c, x, g, &T);
+    chain_evaluate(&c, x, NULL, g, &T);
     ipcc_triplets_free(&T);
     for (int i = 0; i < c.n; ++i)
         if (map[i] >= 0) assert_true(fabs(g[i]) < 1e-10);
@@ -118,7 +124,7 @@ static void test_step_filter_and_not_converged(void **state) {
     ipcc_objective o = chain_objective(&c);
     ipcc_newton_params prm = {.tolerance = 1e-13, .max_iterations = 3};
     ipcc_newton_result r;
-    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n, x, &r), IPCC_WARN_NOT_CONVERGED);
+    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n, NULL, x, &r), IPCC_WARN_NOT_CONVERGED);
     assert_false(r.converged);
     assert_int_equal(r.iterations, 3);
     assert_true(chain_energy(&c, x) < chain_energy(&c, x0));
@@ -130,8 +136,9 @@ static double inf_energy(void *ctx, const double *x) {
     (void)x;
     return INFINITY;
 }
-static double inf_evaluate(void *ctx, const double *x, double *g, ipcc_triplets *T) {
+static double inf_evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T) {
     (void)T;
+    (void)lift;
     g[0] = 0;
     return inf_energy(ctx, x);
 }
@@ -145,7 +152,7 @@ static void test_infeasible_start(void **state) {
     ipcc_newton *nw = ipcc_newton_create();
     ipcc_newton_params prm = {.tolerance = 1e-8, .max_iterations = 5};
     ipcc_newton_result r;
-    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, 1, map, 1, x, &r), IPCC_ERR_INFEASIBLE);
+    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, 1, map, 1, NULL, x, &r), IPCC_ERR_INFEASIBLE);
     ipcc_newton_destroy(nw);
 }
 
@@ -163,8 +170,9 @@ static double laplace_energy(void *ctx, const double *x) {
     return e;
 }
 
-static double laplace_evaluate(void *ctx, const double *x, double *g, ipcc_triplets *T) {
+static double laplace_evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T) {
     chain *c = ctx;
+    (void)lift; // every dof is unknown in this test
     for (int i = 0; i < c->n; ++i)
         g[i] = -c->b[i];
     for (int i = 0; i + 1 < c->n; ++i) {
@@ -195,7 +203,7 @@ static void test_singular_hessian_shift_fallback(void **state) {
     ipcc_newton_params prm = {.tolerance = 1e-9, .max_iterations = 10};
     ipcc_newton_result r;
     double e0 = laplace_energy(&c, x);
-    ipcc_status st = ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n, x, &r);
+    ipcc_status st = ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n, NULL, x, &r);
     // |p| cannot meet the tolerance here: the shifted solve amplifies the
     // roundoff-sized load along the null mode by 1/shift, so each direction
     // carries a ~1e-7 constant drift (see newton.c). The state is still a
@@ -206,10 +214,67 @@ static void test_singular_hessian_shift_fallback(void **state) {
     // Stationary: every gradient entry vanishes (relative to |b|).
     double g[64];
     ipcc_triplets T = {0};
-    laplace_evaluate(&c, x, g, &T);
+    laplace_evaluate(&c, x, NULL, g, &T);
     ipcc_triplets_free(&T);
     for (int i = 0; i < c.n; ++i)
         assert_true(fabs(g[i]) < 1e-6);
+    ipcc_newton_destroy(nw);
+}
+
+// Prescribed dofs start away from their targets: the solve must move them
+// there exactly, through filtered steps, and reach the same minimizer as a
+// solve that starts with them in place.
+static void test_prescribed_motion_reaches_target(void **state) {
+    (void)state;
+    double max_alphas[] = {1.0, 0.25};
+    for (int k = 0; k < 2; ++k) {
+        chain c;
+        int map[64];
+        setup_chain(&c, map, 1);
+        c.max_alpha = max_alphas[k];
+        double x[64], y[64], target[64] = {0};
+        for (int i = 0; i < c.n; ++i)
+            x[i] = y[i] = 3.0;
+        target[0] = y[0] = 1.0;
+        target[17] = y[17] = -0.5;
+        ipcc_newton *nw = ipcc_newton_create();
+        ipcc_objective o = chain_objective(&c);
+        ipcc_newton_params prm = {.tolerance = 1e-12, .max_iterations = 200};
+        ipcc_newton_result r, ry;
+        ipcc_status st0 = ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n - 2, target, x, &r);
+        assert_int_equal(st0, IPCC_OK);
+        if (k == 0) assert_true(x[0] == 1.0 && x[17] == -0.5); // exactly on target
+        assert_near(x[0], 1.0, 1e-12, 0);
+        assert_near(x[17], -0.5, 1e-12, 0);
+        assert_true(r.lift_iterations >= (k == 0 ? 1 : 2));
+        c.max_alpha = 1.0;
+        assert_int_equal(ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n - 2, NULL, y, &ry), IPCC_OK);
+        for (int i = 0; i < c.n; ++i)
+            assert_near(x[i], y[i], 1e-10, 0);
+        ipcc_newton_destroy(nw);
+    }
+}
+
+// A step filter that admits (almost) nothing: the solve stops after a few
+// iterations, flags the stall, and x moves by no more than the admitted steps.
+static void test_stalled_filter(void **state) {
+    (void)state;
+    chain c;
+    int map[64];
+    setup_chain(&c, map, 0);
+    c.max_alpha = 1e-12;
+    double x[64], x0[64];
+    for (int i = 0; i < c.n; ++i)
+        x[i] = x0[i] = 3.0;
+    ipcc_newton *nw = ipcc_newton_create();
+    ipcc_objective o = chain_objective(&c);
+    ipcc_newton_params prm = {.tolerance = 1e-12, .max_iterations = 100};
+    ipcc_newton_result r;
+    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n, NULL, x, &r), IPCC_WARN_NOT_CONVERGED);
+    assert_true(r.stalled);
+    assert_true(r.iterations < 20);
+    for (int i = 0; i < c.n; ++i)
+        assert_near(x[i], x0[i], 1e-9, 0);
     ipcc_newton_destroy(nw);
 }
 
@@ -219,6 +284,8 @@ int main(void) {
         cmocka_unit_test(test_step_filter_and_not_converged),
         cmocka_unit_test(test_infeasible_start),
         cmocka_unit_test(test_singular_hessian_shift_fallback),
+        cmocka_unit_test(test_prescribed_motion_reaches_target),
+        cmocka_unit_test(test_stalled_filter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,14 +1,26 @@
 // Tests for src/output.c: a world with a box body writes 3 frames and 3 stats
-// rows into a nested folder created on open; the .pvd lists the frames, the
-// last .vtu holds displacement = x - rest bit-exactly, stats.csv has a header
-// and one row per step, nothing temporary is left behind; a stale stats.csv is
-// truncated; a folder under a regular file (or a read-only one) fails on open.
+// rows into a nested folder created on open; the .pvd lists the frames (part 0
+// only: no obstacles, no .vtp), the last .vtu holds displacement = x - rest,
+// the velocities and the contact forces bit-exactly, stats.csv has a header
+// and one row per step, nothing temporary is left behind. A box resting within
+// d-hat of a half-space, with a second, tilted half-space and a moving
+// tetrahedron obstacle far away: the .vtu holds only the box's vertices and
+// every frame also writes obstacles_NNNNNN.vtp (the tetrahedron at its current
+// place and velocity, faces re-indexed, then two squares of side 2 L centred
+// at the half-space points, in their planes, facing their normals, velocity
+// 0), listed as part 1 of the same time step; the contact forces reach the .vtu;
+// a failed .vtp write leaves the frame uncounted and unlisted, and the retry
+// writes the same index. A stale stats.csv is truncated and min_distance =
+// inf prints as "inf"; a folder under a regular file (or a read-only one)
+// fails on open.
 //
 // Set IPCC_OUTPUT_TEST_DIR to keep the frames of the first test in that folder
-// (e.g. to run tests/vtk_check.py on them).
+// and those of the obstacle test in "<that folder>_obstacles" (e.g. to run
+// tests/vtk_check.py on them).
 #include "support.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +31,7 @@
 #include "ipcc/mesh.h"
 #include "ipcc/output.h"
 #include "ipcc/world.h"
+#include "world_checks.h"
 
 static void make_temp_dir(char dir[64]) {
     strcpy(dir, "/tmp/ipcc_test_output_XXXXXX");
@@ -47,6 +60,11 @@ static ipcc_world *make_box_world(void) {
     ipcc_mesh_destroy(mesh);
     return w;
 }
+
+#define STATS_HEADER                                                                                         \
+    "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,residual,"                 \
+    "converged,time_assembly,time_factorization,time_solve,time_line_search,time_total,lift_iterations,"     \
+    "num_contacts,min_distance,kappa,time_ccd,time_broad_phase\n"
 
 /// Data of the appended array named `name` in a .vtu held in buf, after checking its UInt64 size header.
 static const unsigned char *vtu_array(const char *buf, size_t size, const char *name, uint64_t bytes) {
@@ -79,6 +97,7 @@ static void test_frames_and_stats(void **state) {
     assert_int_equal(ipcc_output_frame_count(out), 0);
 
     const int nv = ipcc_world_num_vertices(w), nt = ipcc_world_num_tets(w);
+    assert_int_equal(ipcc_world_num_deformable_vertices(w), nv); // no obstacles
     for (int i = 0; i < 3; i++) {
         assert_int_equal(ipcc_output_write_frame(out, w), IPCC_OK);
         assert_int_equal(ipcc_output_frame_count(out), i + 1);
@@ -95,6 +114,11 @@ static void test_frames_and_stats(void **state) {
             }
             const unsigned char *v = vtu_array(buf, size, "velocity", 3 * (uint64_t)nv * sizeof(double));
             assert_memory_equal(v, ipcc_world_velocities(w), 3 * (size_t)nv * sizeof(double));
+            const unsigned char *f = vtu_array(buf, size, "contact_force", 3 * (uint64_t)nv * sizeof(double));
+            assert_memory_equal(f, ipcc_world_contact_forces(w), 3 * (size_t)nv * sizeof(double));
+            char counts[64];
+            snprintf(counts, sizeof counts, "NumberOfPoints=\"%d\" NumberOfCells=\"%d\"", nv, nt);
+            assert_non_null(strstr(buf, counts));
             const unsigned char *b = vtu_array(buf, size, "body_id", (uint64_t)nt * sizeof(int32_t));
             for (int c = 0; c < nt; c++) {
                 int32_t id;
@@ -114,6 +138,7 @@ static void test_frames_and_stats(void **state) {
     snprintf(path, sizeof path, "%s/frames.pvd", dir);
     char *pvd = ipcc_test_read_file(path, NULL);
     assert_int_equal(count_substr(pvd, "<DataSet "), 3);
+    assert_int_equal(count_substr(pvd, "part=\"0\""), 3);
     for (int i = 0; i < 3; i++) {
         char want[64];
         snprintf(want, sizeof want, "file=\"frame_%06d.vtu\"", i);
@@ -125,9 +150,7 @@ static void test_frames_and_stats(void **state) {
 
     snprintf(path, sizeof path, "%s/stats.csv", dir);
     char *csv = ipcc_test_read_file(path, NULL);
-    const char *header =
-        "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,residual,"
-        "converged,time_assembly,time_factorization,time_solve,time_line_search,time_total\n";
+    const char *header = STATS_HEADER;
     assert_int_equal(strncmp(csv, header, strlen(header)), 0);
     assert_int_equal(count_substr(csv, "\n"), 4);
     const char *row = csv + strlen(header);
@@ -137,7 +160,7 @@ static void test_frames_and_stats(void **state) {
         int commas = 0;
         for (const char *p = row; p < end; p++)
             commas += *p == ',';
-        assert_int_equal(commas, 12);
+        assert_int_equal(commas, 18);
         row = end + 1;
     }
     free(csv);
@@ -155,6 +178,215 @@ static void test_frames_and_stats(void **state) {
     }
     closedir(d);
     assert_int_equal(files, 5);
+    ipcc_world_destroy(w);
+    ipcc_test_remove_tree(base);
+}
+
+/// Field `index` (0-based) of a CSV row, as a double.
+static double csv_field(const char *row, int index) {
+    for (int i = 0; i < index; i++) {
+        row = strchr(row, ',');
+        assert_non_null(row);
+        row++;
+    }
+    return strtod(row, NULL);
+}
+
+static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/// Check the square of half-space `h` in a .vtp's points (corners first + 4h .. first + 4h + 3) and its
+/// two triangles (triangle 2h, 2h + 1 after `first_tri`): centred at the point, in the plane, side 2L,
+/// counter-clockwise seen along the normal.
+static void check_half_space_square(const double *x, const int64_t *conn, int first, int first_tri,
+                                    const double point[3], const double normal[3], double L) {
+    double centre[3] = {0, 0, 0};
+    for (int k = 0; k < 4; k++)
+        for (int c = 0; c < 3; c++)
+            centre[c] += 0.25 * x[3 * (first + k) + c];
+    for (int c = 0; c < 3; c++)
+        assert_near(centre[c], point[c], 1e-12, 1e-12);
+    for (int k = 0; k < 4; k++) {
+        const double *a = x + 3 * (first + k), *b = x + 3 * (first + (k + 1) % 4);
+        double ap[3] = {a[0] - point[0], a[1] - point[1], a[2] - point[2]};
+        double ab[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        assert_near(dot3(ap, normal), 0, 1e-12, 0);               // in the plane
+        assert_near(sqrt(dot3(ab, ab)), 2 * L, 0, 1e-12);         // side 2 L
+        assert_near(sqrt(dot3(ap, ap)), sqrt(2.0) * L, 0, 1e-12); // a square: corners at L sqrt 2
+    }
+    for (int t = 0; t < 2; t++) {
+        const int64_t *tri = conn + 3 * (first_tri + t);
+        for (int k = 0; k < 3; k++)
+            assert_true(tri[k] >= first && tri[k] < first + 4);
+        const double *a = x + 3 * tri[0], *b = x + 3 * tri[1], *c = x + 3 * tri[2];
+        double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]},
+               e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+        double cr[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                        e1[0] * e2[1] - e1[1] * e2[0]};
+        assert_near(dot3(cr, normal), 4 * L * L, 0, 1e-12); // |e1 x e2| = 2 area = (2L)^2, along +normal
+    }
+}
+
+static void test_obstacles_and_contact_force(void **state) {
+    (void)state;
+    const char *keep = getenv("IPCC_OUTPUT_TEST_DIR");
+    char base[64], dir[256], path[320];
+    make_temp_dir(base);
+    if (keep)
+        snprintf(dir, sizeof dir, "%s_obstacles", keep);
+    else
+        snprintf(dir, sizeof dir, "%s", base);
+    ipcc_mesh *mesh = ipcc_test_box_mesh(2, 1, 1, 1.0, 0.5, 0.5); // [0, 1] x [0, 0.5] x [0, 0.5]
+    ipcc_world_def wd = ipcc_default_world_def();
+    wd.contact.dhat = 1e-3;
+    ipcc_world *w = NULL;
+    assert_int_equal(ipcc_world_create(&wd, &w), IPCC_OK);
+    ipcc_body_def bd = ipcc_default_body_def();
+    bd.name = "box";
+    bd.mesh = mesh;
+    assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
+    ipcc_mesh_destroy(mesh);
+    // A floor 0.5 d-hat below the box (non-unit normal), and a tilted one far away.
+    const double floor_point[3] = {0.5, -5e-4, 0.25}, floor_normal[3] = {0, 2, 0};
+    const double far_point[3] = {0, -10, 0}, far_normal[3] = {1, 1, 1};
+    assert_int_equal(ipcc_world_add_half_space(w, floor_point, floor_normal), IPCC_OK);
+    assert_int_equal(ipcc_world_add_half_space(w, far_point, far_normal), IPCC_OK);
+    // A tetrahedron obstacle moving away from everything, 4 m to the right of the box.
+    const double tv[12] = {0, 0, 0, 0.5, 0, 0, 0, 0.5, 0, 0, 0, 0.5};
+    const int tf[12] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+    ipcc_trimesh *tet = NULL;
+    assert_int_equal(ipcc_trimesh_create(4, tv, 4, tf, "tet", &tet), IPCC_OK);
+    ipcc_obstacle_def od = ipcc_default_obstacle_def();
+    od.name = "tet";
+    od.mesh = tet;
+    od.translation[0] = 5;
+    od.velocity[0] = 0.5;
+    od.velocity[2] = -0.25;
+    int tet_body = -1;
+    assert_int_equal(ipcc_world_add_obstacle(w, &od, &tet_body), IPCC_OK);
+    ipcc_trimesh_destroy(tet);
+    assert_true(ipcc_world_body_is_obstacle(w, tet_body));
+
+    ipcc_output *out = NULL;
+    assert_int_equal(ipcc_output_open(dir, &out), IPCC_OK);
+    const int nv = ipcc_world_num_vertices(w), nd = ipcc_world_num_deformable_vertices(w);
+    assert_int_equal(nv - nd, 4); // the tetrahedron's; half-spaces add none
+    const double L = ipcc_world_bbox_diagonal(w);
+    assert_true(L > 0);
+    ipcc_step_stats st;
+    for (int i = 0; i < 3; i++) {
+        if (i == 2) { // a .vtp that cannot be written: the frame is neither counted nor listed
+            snprintf(path, sizeof path, "%s/obstacles_000002.vtp.tmp", dir);
+            assert_int_equal(mkdir(path, 0777), 0);
+            assert_int_equal(ipcc_output_write_frame(out, w), IPCC_ERR_IO);
+            assert_non_null(strstr(ipcc_last_error(), "obstacles_000002.vtp"));
+            assert_int_equal(ipcc_output_frame_count(out), 2);
+            snprintf(path, sizeof path, "%s/frames.pvd", dir);
+            char *pvd = ipcc_test_read_file(path, NULL);
+            assert_null(strstr(pvd, "_000002"));
+            free(pvd);
+            snprintf(path, sizeof path, "%s/obstacles_000002.vtp.tmp", dir);
+            assert_int_equal(rmdir(path), 0);
+        }
+        assert_int_equal(ipcc_output_write_frame(out, w), IPCC_OK);
+        assert_int_equal(ipcc_output_frame_count(out), i + 1);
+        if (i < 2) {
+            memset(&st, 0, sizeof st);
+            assert_true(ipcc_world_step(w, &st) >= 0);
+            assert_int_equal(ipcc_output_write_stats(out, &st), IPCC_OK);
+        }
+    }
+    assert_true(st.num_contacts > 0); // the box rests within d-hat of the floor
+
+    // The last .vtu: deformable vertices only, contact forces bit for bit, some of them pushing up.
+    snprintf(path, sizeof path, "%s/frame_000002.vtu", dir);
+    size_t size;
+    char *buf = ipcc_test_read_file(path, &size);
+    char counts[96];
+    snprintf(counts, sizeof counts, "NumberOfPoints=\"%d\" NumberOfCells=\"%d\"", nd, ipcc_world_num_tets(w));
+    assert_non_null(strstr(buf, counts));
+    const double *fc = ipcc_world_contact_forces(w);
+    const unsigned char *f = vtu_array(buf, size, "contact_force", 3 * (uint64_t)nd * sizeof(double));
+    assert_memory_equal(f, fc, 3 * (size_t)nd * sizeof(double));
+    double up = 0;
+    for (int i = 0; i < nd; i++)
+        up += fc[3 * i + 1];
+    assert_true(up > 0);
+    free(buf);
+
+    // The last .vtp: the tetrahedron (its vertices, velocities and faces, re-indexed from nd), then
+    // two squares with zero velocity.
+    snprintf(path, sizeof path, "%s/obstacles_000002.vtp", dir);
+    buf = ipcc_test_read_file(path, &size);
+    assert_non_null(strstr(buf, "type=\"PolyData\""));
+    assert_non_null(strstr(buf, "NumberOfPoints=\"12\""));
+    assert_non_null(strstr(buf, "NumberOfPolys=\"8\""));
+    double x[36], v[36];
+    int64_t conn[24];
+    memcpy(x, vtu_array(buf, size, "Points", sizeof x), sizeof x);
+    memcpy(v, vtu_array(buf, size, "velocity", sizeof v), sizeof v);
+    memcpy(conn, vtu_array(buf, size, "connectivity", sizeof conn), sizeof conn);
+    assert_memory_equal(x, ipcc_world_positions(w) + 3 * nd, 12 * sizeof(double));
+    assert_memory_equal(v, ipcc_world_velocities(w) + 3 * nd, 12 * sizeof(double));
+    assert_near(x[0], 5 + 0.5 * ipcc_world_time(w), 1e-9, 0); // it moved, at its velocity
+    assert_near(v[0], 0.5, 1e-9, 0);
+    assert_near(v[2], -0.25, 1e-9, 0);
+    int nf;
+    const int *faces;
+    ipcc_world_body_surface(w, tet_body, &nf, &faces);
+    assert_int_equal(nf, 4);
+    for (int k = 0; k < 12; k++)
+        assert_int_equal(conn[k], faces[k] - nd);
+    for (int i = 12; i < 36; i++)
+        assert_true(v[i] == 0);
+    double p[3], n[3];
+    ipcc_world_half_space(w, 0, p, n);
+    check_half_space_square(x, conn, 4, 4, p, n, L);
+    ipcc_world_half_space(w, 1, p, n);
+    check_half_space_square(x, conn, 8, 6, p, n, L);
+    free(buf);
+
+    // frames.pvd: both parts of every frame at the same timestep; no temporaries left.
+    snprintf(path, sizeof path, "%s/frames.pvd", dir);
+    char *pvd = ipcc_test_read_file(path, NULL);
+    assert_int_equal(count_substr(pvd, "<DataSet "), 6);
+    const char *cursor = pvd;
+    double times[6];
+    for (int k = 0; k < 6; k++) { // frame k / 2, part k % 2
+        const char *ds = strstr(cursor, "<DataSet ");
+        assert_non_null(ds);
+        const char *end = strstr(ds, "/>");
+        char file[32], want[64];
+        snprintf(file, sizeof file, k % 2 ? "obstacles_%06d.vtp" : "frame_%06d.vtu", k / 2);
+        snprintf(want, sizeof want, "part=\"%d\" file=\"%s\"", k % 2, file);
+        const char *hit = strstr(ds, want), *ts = strstr(ds, "timestep=\"");
+        assert_true(hit && hit < end && ts && ts < end);
+        times[k] = strtod(ts + 10, NULL);
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        assert_int_equal(access(path, R_OK), 0);
+        cursor = end;
+    }
+    for (int i = 0; i < 3; i++) {
+        assert_true(times[2 * i] == times[2 * i + 1]);
+        if (i > 0) assert_true(times[2 * i] > times[2 * i - 2]);
+    }
+    free(pvd);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        assert_null(strstr(e->d_name, ".tmp"));
+    closedir(d);
+
+    // stats.csv: the second row's num_contacts (column 14), min_distance (15) and kappa (16).
+    ipcc_output_close(out);
+    snprintf(path, sizeof path, "%s/stats.csv", dir);
+    char *csv = ipcc_test_read_file(path, NULL);
+    assert_int_equal(strncmp(csv, STATS_HEADER, strlen(STATS_HEADER)), 0);
+    const char *row2 = strchr(csv + strlen(STATS_HEADER), '\n') + 1;
+    assert_int_equal((int)csv_field(row2, 14), st.num_contacts);
+    assert_true(csv_field(row2, 16) == st.kappa);
+    assert_true(csv_field(row2, 15) == st.min_distance);
+    free(csv);
     ipcc_world_destroy(w);
     ipcc_test_remove_tree(base);
 }
@@ -180,7 +412,19 @@ static void test_stale_stats_truncated(void **state) {
     char *csv = ipcc_test_read_file(path, NULL);
     assert_null(strstr(csv, "stale"));
     assert_int_equal(strncmp(csv, "step,time,", 10), 0);
-    assert_non_null(strstr(csv, "\n1,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0\n"));
+    assert_non_null(strstr(csv, "\n1,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0\n"));
+    st.step = 2;
+    st.lift_iterations = 1;
+    st.num_contacts = 3;
+    st.min_distance = INFINITY; // no contact: "inf"
+    st.kappa = 2.5;
+    st.time_ccd = 0.25;
+    st.time_broad_phase = 0.125;
+    assert_int_equal(ipcc_output_write_stats(out, &st), IPCC_OK);
+    free(csv);
+    csv = ipcc_test_read_file(path, NULL);
+    assert_int_equal(strncmp(csv, STATS_HEADER, strlen(STATS_HEADER)), 0);
+    assert_non_null(strstr(csv, "\n2,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,1,3,inf,2.5,0.25,0.125\n"));
     free(csv);
     ipcc_output_close(out);
     ipcc_output_close(NULL);
@@ -221,6 +465,7 @@ static void test_unwritable_folder(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_and_stats),
+        cmocka_unit_test(test_obstacles_and_contact_force),
         cmocka_unit_test(test_stale_stats_truncated),
         cmocka_unit_test(test_unwritable_folder),
     };

@@ -1,12 +1,15 @@
-// Tests for src/vtk.c: a .vtu is parsed back byte by byte (appended block
-// headers, bit-exact points, connectivity, fields), a .pvd lists each file and
-// time, and the atomic write leaves the old file intact on every failure
-// (missing folder, a directory in the way of the temporary, a write refused by
-// RLIMIT_FSIZE), and no temporary after success.
+// Tests for src/vtk.c: a .vtu and a .vtp are parsed back byte by byte
+// (appended block headers, contiguous offsets, bit-exact points,
+// connectivity, offsets, fields), a .pvd lists each file with its time and
+// part (several parts per time step, missing parts skipped), bad indices and
+// non-finite times are refused, and the atomic write leaves the old file
+// intact on every failure (missing folder, a directory in the way of the
+// temporary, a write refused by RLIMIT_FSIZE), and no temporary after success.
 #include "support.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -81,6 +84,34 @@ static const unsigned char *appended_array(const char *buf, size_t size, const c
     return base + offset + 8;
 }
 
+/// Walk the DataArray tags in order: the first offset is 0, each block (UInt64
+/// header + data) starts where the previous one ends, and the last one ends
+/// right before the closing of AppendedData. Returns the number of arrays.
+static int check_appended_layout(const char *buf, size_t size) {
+    const char *app = strstr(buf, "<AppendedData encoding=\"raw\">");
+    assert_non_null(app);
+    const unsigned char *base = (const unsigned char *)strchr(app, '_') + 1;
+    uint64_t expect = 0;
+    int n = 0;
+    for (const char *tag = strstr(buf, "<DataArray "); tag && tag < app;
+         tag = strstr(tag + 1, "<DataArray ")) {
+        const char *off = strstr(tag, "offset=\"");
+        assert_non_null(off);
+        assert_true(off < strchr(tag, '>'));
+        assert_int_equal(strtoull(off + 8, NULL, 10), expect);
+        assert_true((size_t)(base - (const unsigned char *)buf) + expect + 8 <= size);
+        uint64_t header;
+        memcpy(&header, base + expect, 8);
+        expect += 8 + header;
+        n++;
+    }
+    assert_true((size_t)(base - (const unsigned char *)buf) + expect <= size);
+    const char *tail = "\n  </AppendedData>\n</VTKFile>\n";
+    assert_true((size_t)(base - (const unsigned char *)buf) + expect + strlen(tail) == size);
+    assert_memory_equal(base + expect, tail, strlen(tail));
+    return n;
+}
+
 static void test_vtu_round_trip(void **state) {
     (void)state;
     char dir[64], path[128];
@@ -98,6 +129,7 @@ static void test_vtu_round_trip(void **state) {
         *(const unsigned char *)&probe ? "byte_order=\"LittleEndian\"" : "byte_order=\"BigEndian\"";
     assert_non_null(strstr(buf, order));
     assert_non_null(strstr(buf, "NumberOfPoints=\"5\" NumberOfCells=\"2\""));
+    assert_int_equal(check_appended_layout(buf, size), 7);
 
     const unsigned char *p = appended_array(buf, size, "Name=\"Points\"", sizeof points);
     assert_memory_equal(p, points, sizeof points);
@@ -210,6 +242,137 @@ static void test_vtu_bad_index(void **state) {
     ipcc_test_remove_tree(dir);
 }
 
+// Three triangles over the sample points; the last one uses every corner but 0.
+static const int triangles[9] = {0, 1, 2, 0, 1, 3, 4, 3, 2};
+
+static ipcc_vtk_surface sample_surface(void) {
+    static const char *const names[2] = {"velocity", "displacement"};
+    static const double *const fields[2] = {velocity, displacement};
+    ipcc_vtk_surface s = {5, points, 3, triangles, 2, names, fields};
+    return s;
+}
+
+static void test_vtp_round_trip(void **state) {
+    (void)state;
+    char dir[64], path[128];
+    make_temp_dir(dir);
+    snprintf(path, sizeof path, "%s/obstacles.vtp", dir);
+    ipcc_vtk_surface sf = sample_surface();
+    assert_int_equal(ipcc_vtk_write_vtp(path, &sf), IPCC_OK);
+    assert_int_equal(count_tmp_files(dir), 0);
+
+    size_t size;
+    char *buf = ipcc_test_read_file(path, &size);
+    const char *head = "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"1.0\" ";
+    assert_memory_equal(buf, head, strlen(head));
+    assert_non_null(strstr(buf, "header_type=\"UInt64\""));
+    const uint16_t probe = 1;
+    const char *order =
+        *(const unsigned char *)&probe ? "byte_order=\"LittleEndian\"" : "byte_order=\"BigEndian\"";
+    assert_non_null(strstr(buf, order));
+    assert_non_null(strstr(buf, "<PolyData>"));
+    assert_non_null(strstr(buf, "<Piece NumberOfPoints=\"5\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
+                                "NumberOfStrips=\"0\" NumberOfPolys=\"3\">"));
+    assert_null(strstr(buf, "UnstructuredGrid"));
+    assert_null(strstr(buf, "Name=\"types\"")); // polys carry no cell types
+    assert_int_equal(check_appended_layout(buf, size), 5);
+    // Tags: point fields inside <PointData>, Points inside <Points>, cells inside <Polys>.
+    const char *pd = strstr(buf, "<PointData>"), *pts = strstr(buf, "<Points>"),
+               *polys = strstr(buf, "<Polys>");
+    assert_true(pd && pts && polys && pd < pts && pts < polys);
+    assert_true(strstr(buf, "Name=\"velocity\" NumberOfComponents=\"3\"") < pts);
+    assert_true(strstr(buf, "Name=\"Points\" NumberOfComponents=\"3\"") > pts);
+    assert_true(strstr(buf, "Name=\"connectivity\"") > polys);
+    assert_true(strstr(buf, "Name=\"offsets\"") > polys);
+
+    const unsigned char *p = appended_array(buf, size, "Name=\"Points\"", sizeof points);
+    assert_memory_equal(p, points, sizeof points);
+    p = appended_array(buf, size, "Name=\"velocity\"", sizeof velocity);
+    assert_memory_equal(p, velocity, sizeof velocity);
+    p = appended_array(buf, size, "Name=\"displacement\"", sizeof displacement);
+    assert_memory_equal(p, displacement, sizeof displacement);
+    p = appended_array(buf, size, "Name=\"connectivity\"", 9 * sizeof(int64_t));
+    for (int i = 0; i < 9; i++) {
+        int64_t v;
+        memcpy(&v, p + 8 * i, 8);
+        assert_int_equal(v, triangles[i]);
+    }
+    p = appended_array(buf, size, "Name=\"offsets\"", 3 * sizeof(int64_t));
+    for (int i = 0; i < 3; i++) {
+        int64_t v;
+        memcpy(&v, p + 8 * i, 8);
+        assert_int_equal(v, 3 * (i + 1));
+    }
+    free(buf);
+    ipcc_test_remove_tree(dir);
+}
+
+static void test_vtp_large_and_empty(void **state) {
+    (void)state;
+    // More triangles than one conversion chunk, no point fields.
+    enum { NF = 1300, NP = NF + 2 };
+    double *x = malloc(3 * NP * sizeof(double));
+    int *t = malloc(3 * NF * sizeof(int));
+    assert_true(x && t);
+    for (int i = 0; i < 3 * NP; i++)
+        x[i] = -0.5 * i;
+    for (int c = 0; c < NF; c++)
+        for (int k = 0; k < 3; k++)
+            t[3 * c + k] = c + (k + c) % 3;
+    ipcc_vtk_surface sf = {NP, x, NF, t, 0, NULL, NULL};
+    char dir[64], path[128];
+    make_temp_dir(dir);
+    snprintf(path, sizeof path, "%s/big.vtp", dir);
+    assert_int_equal(ipcc_vtk_write_vtp(path, &sf), IPCC_OK);
+    size_t size;
+    char *buf = ipcc_test_read_file(path, &size);
+    assert_int_equal(check_appended_layout(buf, size), 3);
+    const unsigned char *p = appended_array(buf, size, "Name=\"connectivity\"", 3 * NF * sizeof(int64_t));
+    for (int i = 0; i < 3 * NF; i++) {
+        int64_t v;
+        memcpy(&v, p + 8 * i, 8);
+        assert_int_equal(v, t[i]);
+    }
+    p = appended_array(buf, size, "Name=\"offsets\"", NF * sizeof(int64_t));
+    for (int i = 0; i < NF; i++) {
+        int64_t v;
+        memcpy(&v, p + 8 * i, 8);
+        assert_int_equal(v, 3 * (i + 1));
+    }
+    p = appended_array(buf, size, "Name=\"Points\"", 3 * NP * sizeof(double));
+    assert_memory_equal(p, x, 3 * NP * sizeof(double));
+    free(buf);
+
+    // Nothing at all is still a valid file: zero counts, empty blocks.
+    ipcc_vtk_surface empty = {0, NULL, 0, NULL, 0, NULL, NULL};
+    assert_int_equal(ipcc_vtk_write_vtp(path, &empty), IPCC_OK);
+    buf = ipcc_test_read_file(path, &size);
+    assert_non_null(strstr(buf, "NumberOfPoints=\"0\""));
+    assert_non_null(strstr(buf, "NumberOfPolys=\"0\""));
+    assert_int_equal(check_appended_layout(buf, size), 3);
+    free(buf);
+    free(x);
+    free(t);
+    ipcc_test_remove_tree(dir);
+}
+
+static void test_vtp_bad_index(void **state) {
+    (void)state;
+    char dir[64], path[128];
+    make_temp_dir(dir);
+    snprintf(path, sizeof path, "%s/bad.vtp", dir);
+    const int bad[2][6] = {{0, 1, 2, 2, 3, 5}, {0, 1, 2, -1, 3, 4}};
+    for (int i = 0; i < 2; i++) {
+        ipcc_vtk_surface sf = {5, points, 2, bad[i], 0, NULL, NULL};
+        assert_int_equal(ipcc_vtk_write_vtp(path, &sf), IPCC_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(ipcc_last_error(), path));
+        assert_non_null(strstr(ipcc_last_error(), "triangle 1"));
+        assert_int_equal(access(path, F_OK), -1);
+    }
+    assert_int_equal(count_tmp_files(dir), 0);
+    ipcc_test_remove_tree(dir);
+}
+
 static void test_pvd_round_trip(void **state) {
     (void)state;
     char dir[64], path[128];
@@ -217,7 +380,7 @@ static void test_pvd_round_trip(void **state) {
     snprintf(path, sizeof path, "%s/frames.pvd", dir);
     const double times[3] = {0.0, 0.1, 1.0 / 3.0};
     const char *files[3] = {"frame_000000.vtu", "frame_000001.vtu", "sub/frame_000002.vtu"};
-    assert_int_equal(ipcc_vtk_write_pvd(path, 3, times, files), IPCC_OK);
+    assert_int_equal(ipcc_vtk_write_pvd(path, 3, 1, times, files), IPCC_OK);
     assert_int_equal(count_tmp_files(dir), 0);
     char *buf = ipcc_test_read_file(path, NULL);
     assert_non_null(strstr(buf, "type=\"Collection\""));
@@ -240,10 +403,80 @@ static void test_pvd_round_trip(void **state) {
     assert_null(strstr(cursor, "<DataSet "));
     free(buf);
     // Rewriting replaces the file.
-    assert_int_equal(ipcc_vtk_write_pvd(path, 1, times, files), IPCC_OK);
+    assert_int_equal(ipcc_vtk_write_pvd(path, 1, 1, times, files), IPCC_OK);
     buf = ipcc_test_read_file(path, NULL);
     assert_null(strstr(buf, "frame_000001.vtu"));
     free(buf);
+    ipcc_test_remove_tree(dir);
+}
+
+/// The next <DataSet .../> at or after *cursor: checks its timestep (bit-exact),
+/// part and file, and moves *cursor past it.
+static void expect_dataset(const char **cursor, double time, int part, const char *file) {
+    const char *ds = strstr(*cursor, "<DataSet ");
+    assert_non_null(ds);
+    const char *end = strstr(ds, "/>");
+    assert_non_null(end);
+    const char *ts = strstr(ds, "timestep=\"");
+    assert_true(ts && ts < end);
+    double t = strtod(ts + 10, NULL);
+    assert_memory_equal(&t, &time, sizeof t);
+    char want[96];
+    snprintf(want, sizeof want, "part=\"%d\"", part);
+    const char *pt = strstr(ds, want);
+    assert_true(pt && pt < end);
+    snprintf(want, sizeof want, "file=\"%s\"", file);
+    const char *fl = strstr(ds, want);
+    assert_true(fl && fl < end);
+    *cursor = end;
+}
+
+static void test_pvd_multi_part(void **state) {
+    (void)state;
+    char dir[64], path[128];
+    make_temp_dir(dir);
+    snprintf(path, sizeof path, "%s/frames.pvd", dir);
+    const double times[3] = {0.0, 0.01, 0.1 + 0.2};
+    // Step 1 has no part 1 (NULL); step 2 has no part 0.
+    const char *files[6] = {"frame_000000.vtu", "obstacles_000000.vtp", "frame_000001.vtu", NULL, NULL,
+                            "obstacles_&2.vtp"};
+    assert_int_equal(ipcc_vtk_write_pvd(path, 3, 2, times, files), IPCC_OK);
+    assert_int_equal(count_tmp_files(dir), 0);
+    char *buf = ipcc_test_read_file(path, NULL);
+    assert_non_null(strstr(buf, "<VTKFile type=\"Collection\""));
+    const char *cursor = buf;
+    expect_dataset(&cursor, times[0], 0, "frame_000000.vtu");
+    expect_dataset(&cursor, times[0], 1, "obstacles_000000.vtp");
+    expect_dataset(&cursor, times[1], 0, "frame_000001.vtu");
+    expect_dataset(&cursor, times[2], 1, "obstacles_&amp;2.vtp");
+    assert_null(strstr(cursor, "<DataSet "));
+    assert_non_null(strstr(cursor, "</Collection>\n</VTKFile>\n"));
+    free(buf);
+
+    // No steps: an empty but valid collection.
+    assert_int_equal(ipcc_vtk_write_pvd(path, 0, 2, NULL, NULL), IPCC_OK);
+    buf = ipcc_test_read_file(path, NULL);
+    assert_null(strstr(buf, "<DataSet "));
+    assert_non_null(strstr(buf, "<Collection>"));
+    free(buf);
+    ipcc_test_remove_tree(dir);
+}
+
+static void test_pvd_rejects_non_finite_time(void **state) {
+    (void)state;
+    char dir[64], path[128];
+    make_temp_dir(dir);
+    snprintf(path, sizeof path, "%s/frames.pvd", dir);
+    write_text(path, "old pvd");
+    const double times[2] = {0.0, INFINITY};
+    const char *files[4] = {"a.vtu", "a.vtp", NULL, "b.vtp"};
+    assert_int_equal(ipcc_vtk_write_pvd(path, 2, 2, times, files), IPCC_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ipcc_last_error(), path));
+    assert_non_null(strstr(ipcc_last_error(), "b.vtp")); // names the step's first dataset
+    char *buf = ipcc_test_read_file(path, NULL);
+    assert_string_equal(buf, "old pvd");
+    free(buf);
+    assert_int_equal(count_tmp_files(dir), 0);
     ipcc_test_remove_tree(dir);
 }
 
@@ -256,10 +489,15 @@ static void test_missing_folder_fails(void **state) {
     assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_ERR_IO);
     assert_non_null(strstr(ipcc_last_error(), path));
     assert_non_null(strstr(ipcc_last_error(), strerror(ENOENT)));
+    snprintf(path, sizeof path, "%s/does/not/exist/obstacles.vtp", dir);
+    ipcc_vtk_surface sf = sample_surface();
+    assert_int_equal(ipcc_vtk_write_vtp(path, &sf), IPCC_ERR_IO);
+    assert_non_null(strstr(ipcc_last_error(), path));
+    assert_non_null(strstr(ipcc_last_error(), strerror(ENOENT)));
     snprintf(path, sizeof path, "%s/nope/frames.pvd", dir);
     const double t = 0;
     const char *file = "a.vtu";
-    assert_int_equal(ipcc_vtk_write_pvd(path, 1, &t, &file), IPCC_ERR_IO);
+    assert_int_equal(ipcc_vtk_write_pvd(path, 1, 1, &t, &file), IPCC_ERR_IO);
     assert_non_null(strstr(ipcc_last_error(), path));
     ipcc_test_remove_tree(dir);
 }
@@ -282,13 +520,26 @@ static void test_target_intact_when_tmp_blocked(void **state) {
     assert_int_equal(stat(tmp, &st), 0); // not ours: not removed
     assert_true(S_ISDIR(st.st_mode));
 
+    snprintf(path, sizeof path, "%s/obstacles.vtp", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    write_text(path, "old vtp");
+    assert_int_equal(mkdir(tmp, 0777), 0);
+    ipcc_vtk_surface sf = sample_surface();
+    assert_int_equal(ipcc_vtk_write_vtp(path, &sf), IPCC_ERR_IO);
+    assert_non_null(strstr(ipcc_last_error(), path));
+    buf = ipcc_test_read_file(path, NULL);
+    assert_string_equal(buf, "old vtp");
+    free(buf);
+    assert_int_equal(stat(tmp, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+
     snprintf(path, sizeof path, "%s/frames.pvd", dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     write_text(path, "old pvd");
     assert_int_equal(mkdir(tmp, 0777), 0);
     const double t = 0;
     const char *file = "a.vtu";
-    assert_int_equal(ipcc_vtk_write_pvd(path, 1, &t, &file), IPCC_ERR_IO);
+    assert_int_equal(ipcc_vtk_write_pvd(path, 1, 1, &t, &file), IPCC_ERR_IO);
     buf = ipcc_test_read_file(path, NULL);
     assert_string_equal(buf, "old pvd");
     free(buf);
@@ -357,7 +608,12 @@ int main(void) {
         cmocka_unit_test(test_vtu_large_streams_in_chunks),
         cmocka_unit_test(test_vtu_escapes_names),
         cmocka_unit_test(test_vtu_bad_index),
+        cmocka_unit_test(test_vtp_round_trip),
+        cmocka_unit_test(test_vtp_large_and_empty),
+        cmocka_unit_test(test_vtp_bad_index),
         cmocka_unit_test(test_pvd_round_trip),
+        cmocka_unit_test(test_pvd_multi_part),
+        cmocka_unit_test(test_pvd_rejects_non_finite_time),
         cmocka_unit_test(test_missing_folder_fails),
         cmocka_unit_test(test_target_intact_when_tmp_blocked),
         cmocka_unit_test(test_target_intact_when_write_fails),

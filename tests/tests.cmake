@@ -30,3 +30,6 @@ set_tests_properties(vtk_reader example_minimal PROPERTIES ENVIRONMENT "OMP_NUM_
 if(TARGET ipcc)
   set_tests_properties(cli PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=1")
 endif()
+
+# Slow scenes: skipped in CI (ctest -LE slow); `make test-all` runs them.
+set_tests_properties(mat_twist PROPERTIES LABELS slow TIMEOUT 3600)

@@ -2,13 +2,27 @@
 """Check ipcc output with VTK's own readers.
 
 Usage: vtk_check.py OUTDIR EXPECTED_FRAMES NUM_POINTS NUM_TETS
+                    [OBSTACLE_POINTS OBSTACLE_TRIANGLES
+                     [OBSTACLE_VELOCITY_CHECKSUM [OBSTACLE_POINTS_CHECKSUM]]]
 
-Reads OUTDIR/frames.pvd, then every listed .vtu with vtkXMLUnstructuredGridReader,
-and checks: the number of frames; timesteps strictly increasing; every frame
-reads without VTK errors; point and cell counts; every cell is VTK_TETRA; point
-arrays `velocity` and `displacement` (3 components) and cell array `body_id`
-(1 component) exist with the right lengths; points and arrays are finite.
-Any of EXPECTED_FRAMES, NUM_POINTS, NUM_TETS may be `-` to skip that count.
+Reads OUTDIR/frames.pvd (as XML: VTK's Python has no .pvd reader), groups its
+DataSets into time steps (consecutive entries with the same timestep, one per
+part), then reads every listed .vtu with vtkXMLUnstructuredGridReader and every
+.vtp with vtkXMLPolyDataReader, and checks:
+- the number of time steps; timesteps strictly increasing; within a step,
+  parts distinct, part 0 a .vtu (the bodies) and part 1, if any, a .vtp (the
+  obstacles); no other parts;
+- every file reads without VTK errors; points and arrays are finite;
+- .vtu: point and cell counts; every cell is VTK_TETRA; point arrays
+  `velocity`, `displacement` and `contact_force` (3 components) and cell array
+  `body_id` (1 component) with the right lengths; points - displacement (the
+  rest positions) is the same in every frame;
+- .vtp: every cell is VTK_TRIANGLE; point array `velocity` (3 components).
+With OBSTACLE_POINTS and OBSTACLE_TRIANGLES, every step must have a .vtp with
+those counts; with OBSTACLE_VELOCITY_CHECKSUM (OBSTACLE_POINTS_CHECKSUM),
+sum_j (j + 1) * v[j] over the flat `velocity` array (the flat point
+coordinates) v of the last step's .vtp must match it (relative 1e-12). Any
+count or checksum may be `-` to skip it.
 
 Exit status: 0 on success, 77 when the `vtk` module cannot be imported (1 when
 CI=true, since .ci/run installs it; 77 is ctest's
@@ -50,29 +64,41 @@ def all_finite(array):
 
 
 def read_pvd(path):
+    """The DataSets of a .pvd as a list of time steps [(time, {part: file})]."""
     try:
         root = ET.parse(path).getroot()
     except (OSError, ET.ParseError) as e:
         raise CheckError(f"{path}: {e}")
     if root.tag != "VTKFile" or root.get("type") != "Collection":
         raise CheckError(f"{path}: not a VTK Collection file")
-    entries = []
+    steps = []
     for ds in root.iter("DataSet"):
         try:
             t = float(ds.get("timestep"))
         except (TypeError, ValueError):
             raise CheckError(f"{path}: DataSet without a numeric timestep: {ds.attrib}")
-        if ds.get("file") is None:
+        try:
+            part = int(ds.get("part", "0"))
+        except ValueError:
+            raise CheckError(f"{path}: DataSet with a non-integer part: {ds.attrib}")
+        name = ds.get("file")
+        if name is None:
             raise CheckError(f"{path}: DataSet without a file: {ds.attrib}")
-        entries.append((t, ds.get("file")))
-    return entries
+        if steps and steps[-1][0] == t:
+            if part in steps[-1][1]:
+                raise CheckError(f"{path}: part {part} listed twice at timestep {t!r}")
+            steps[-1][1][part] = name
+        else:
+            if steps and not t > steps[-1][0]:
+                raise CheckError(f"{path}: timestep of {name} ({t!r}) does not increase (previous {steps[-1][0]!r})")
+            steps.append((t, {part: name}))
+    return steps
 
 
-def read_vtu(path):
+def read_xml(path, reader):
     if not os.path.isfile(path):
         raise CheckError(f"{path}: listed in the .pvd but missing")
     errors = []
-    reader = vtk.vtkXMLUnstructuredGridReader()
     reader.AddObserver("ErrorEvent", lambda obj, ev: errors.append(ev))
     reader.SetFileName(path)
     reader.Update()
@@ -91,39 +117,106 @@ def check_array(path, data, name, comps, count, where):
         raise CheckError(f"{path}: {where} array '{name}' has {a.GetNumberOfTuples()} tuples, expected {count}")
     if not all_finite(a):
         raise CheckError(f"{path}: {where} array '{name}' has non-finite values")
+    return a
 
 
-def check(outdir, want_frames, want_points, want_tets):
+def check_cell_types(path, data, want, want_name):
+    ncells = data.GetNumberOfCells()
+    for c in range(ncells):
+        if data.GetCellType(c) != want:
+            raise CheckError(f"{path}: cell {c} has type {data.GetCellType(c)}, expected {want_name}")
+
+
+def check_counts(path, data, want_points, want_cells):
+    npts, ncells = data.GetNumberOfPoints(), data.GetNumberOfCells()
+    if want_points is not None and npts != want_points:
+        raise CheckError(f"{path}: {npts} points, expected {want_points}")
+    if want_cells is not None and ncells != want_cells:
+        raise CheckError(f"{path}: {ncells} cells, expected {want_cells}")
+    if npts > 0 and not all_finite(data.GetPoints().GetData()):
+        raise CheckError(f"{path}: non-finite point coordinates")
+    return npts, ncells
+
+
+def check_vtu(path, want_points, want_tets):
+    grid = read_xml(path, vtk.vtkXMLUnstructuredGridReader())
+    npts, ncells = check_counts(path, grid, want_points, want_tets)
+    if numpy is not None and ncells > 0:
+        types = vtk_to_numpy(grid.GetCellTypesArray())
+        bad = numpy.nonzero(types != vtk.VTK_TETRA)[0]
+        if bad.size:
+            raise CheckError(f"{path}: cell {bad[0]} has type {types[bad[0]]}, expected VTK_TETRA")
+    else:
+        check_cell_types(path, grid, vtk.VTK_TETRA, "VTK_TETRA")
+    check_array(path, grid.GetPointData(), "velocity", 3, npts, "point")
+    u = check_array(path, grid.GetPointData(), "displacement", 3, npts, "point")
+    check_array(path, grid.GetPointData(), "contact_force", 3, npts, "point")
+    check_array(path, grid.GetCellData(), "body_id", 1, ncells, "cell")
+    x = grid.GetPoints()
+    rest = []
+    for i in range(npts):
+        p, d = x.GetPoint(i), u.GetTuple3(i)
+        rest.append(tuple(p[c] - d[c] for c in range(3)))
+    return rest
+
+
+def check_vtp(path, want_points, want_triangles):
+    poly = read_xml(path, vtk.vtkXMLPolyDataReader())
+    npts, _ = check_counts(path, poly, want_points, want_triangles)
+    if poly.GetNumberOfVerts() or poly.GetNumberOfLines() or poly.GetNumberOfStrips():
+        raise CheckError(f"{path}: has verts, lines or strips; expected triangles only")
+    check_cell_types(path, poly, vtk.VTK_TRIANGLE, "VTK_TRIANGLE")
+    v = check_array(path, poly.GetPointData(), "velocity", 3, npts, "point")
+    return weighted_sum(v, npts), weighted_sum(poly.GetPoints().GetData(), npts)
+
+
+def weighted_sum(array, npts):
+    """sum_j (j + 1) * a[j] over the flat 3-component array, in order of j."""
+    total = 0.0
+    for j in range(3 * npts):
+        total += (j + 1) * array.GetValue(j)
+    return total
+
+
+def check(outdir, want_frames, want_points, want_tets, want_obst_points=None, want_obst_tris=None,
+          want_checksums=(None, None), obstacles_required=False):
     pvd = os.path.join(outdir, "frames.pvd")
-    entries = read_pvd(pvd)
-    if want_frames is not None and len(entries) != want_frames:
-        raise CheckError(f"{pvd}: {len(entries)} frames, expected {want_frames}")
-    for (t0, _), (t1, f1) in zip(entries, entries[1:]):
-        if not t1 > t0:
-            raise CheckError(f"{pvd}: timestep of {f1} ({t1!r}) does not increase (previous {t0!r})")
-    for t, name in entries:
-        path = os.path.join(outdir, name)
-        grid = read_vtu(path)
-        npts, ncells = grid.GetNumberOfPoints(), grid.GetNumberOfCells()
-        if want_points is not None and npts != want_points:
-            raise CheckError(f"{path}: {npts} points, expected {want_points}")
-        if want_tets is not None and ncells != want_tets:
-            raise CheckError(f"{path}: {ncells} cells, expected {want_tets}")
-        if numpy is not None and ncells > 0:
-            types = vtk_to_numpy(grid.GetCellTypesArray())
-            bad = numpy.nonzero(types != vtk.VTK_TETRA)[0]
-            if bad.size:
-                raise CheckError(f"{path}: cell {bad[0]} has type {types[bad[0]]}, expected VTK_TETRA")
-        else:
-            for c in range(ncells):
-                if grid.GetCellType(c) != vtk.VTK_TETRA:
-                    raise CheckError(f"{path}: cell {c} has type {grid.GetCellType(c)}, expected VTK_TETRA")
-        if npts > 0 and not all_finite(grid.GetPoints().GetData()):
-            raise CheckError(f"{path}: non-finite point coordinates")
-        check_array(path, grid.GetPointData(), "velocity", 3, npts, "point")
-        check_array(path, grid.GetPointData(), "displacement", 3, npts, "point")
-        check_array(path, grid.GetCellData(), "body_id", 1, ncells, "cell")
-    return len(entries)
+    steps = read_pvd(pvd)
+    if want_frames is not None and len(steps) != want_frames:
+        raise CheckError(f"{pvd}: {len(steps)} time steps, expected {want_frames}")
+    rest0, checksums = None, None
+    for t, parts in steps:
+        if 0 not in parts:
+            raise CheckError(f"{pvd}: timestep {t!r} has no part 0 (bodies)")
+        extra = sorted(set(parts) - {0, 1})
+        if extra:
+            raise CheckError(f"{pvd}: timestep {t!r} has unexpected parts {extra}")
+        if not parts[0].endswith(".vtu"):
+            raise CheckError(f"{pvd}: part 0 at timestep {t!r} is {parts[0]}, expected a .vtu")
+        path = os.path.join(outdir, parts[0])
+        rest = check_vtu(path, want_points, want_tets)
+        if rest0 is None:
+            rest0 = rest
+        elif len(rest) == len(rest0):
+            for i, (a, b) in enumerate(zip(rest, rest0)):
+                if any(abs(a[c] - b[c]) > 1e-9 * (1 + abs(b[c])) for c in range(3)):
+                    raise CheckError(f"{path}: point {i}: points - displacement = {a}, was {b} in the first frame")
+        if 1 not in parts:
+            if obstacles_required:
+                raise CheckError(f"{pvd}: timestep {t!r} has no part 1 (obstacles)")
+            checksums = None
+            continue
+        if not parts[1].endswith(".vtp"):
+            raise CheckError(f"{pvd}: part 1 at timestep {t!r} is {parts[1]}, expected a .vtp")
+        checksums = check_vtp(os.path.join(outdir, parts[1]), want_obst_points, want_obst_tris)
+    for k, (what, want) in enumerate(zip(("velocity", "points"), want_checksums)):
+        if want is None:
+            continue
+        if checksums is None:
+            raise CheckError(f"{pvd}: no obstacles in the last time step to check")
+        if not abs(checksums[k] - want) <= 1e-12 * max(1.0, abs(want)):
+            raise CheckError(f"{pvd}: last obstacles' {what} checksum {checksums[k]!r}, expected {want!r}")
+    return len(steps)
 
 
 def count_arg(s):
@@ -131,15 +224,21 @@ def count_arg(s):
 
 
 def main(argv):
-    if len(argv) != 5:
+    if len(argv) not in (5, 7, 8, 9):
         print(__doc__, file=sys.stderr)
         return 2
+    args = [count_arg(a) for a in argv[2:7]]
+    kwargs = {}
+    if len(argv) >= 7:
+        kwargs["obstacles_required"] = args[3] is not None or args[4] is not None
+    if len(argv) >= 8:
+        kwargs["want_checksums"] = tuple(None if a == "-" else float(a) for a in (argv[7:9] + ["-"])[:2])
     try:
-        n = check(argv[1], count_arg(argv[2]), count_arg(argv[3]), count_arg(argv[4]))
+        n = check(argv[1], *args, **kwargs)
     except CheckError as e:
         print(f"vtk_check: FAIL: {e}", file=sys.stderr)
         return 1
-    print(f"vtk_check: OK: {n} frames in {argv[1]}")
+    print(f"vtk_check: OK: {n} time steps in {argv[1]}")
     return 0
 
 

@@ -1,8 +1,14 @@
 // Writes a few synthetic frames (a 2x2x1 grid of cubes, 6 tets each, moving
-// and spinning, in two "bodies") plus frames.pvd into OUTDIR with the
-// low-level writers of src/vtk.c, for tests/vtk_check.py to read with VTK.
+// and spinning, in two "bodies"), each with an obstacles .vtp (a sinking
+// square plate and a spinning tetrahedron's surface), plus a multi-part
+// frames.pvd (the .vtu as part 0, the .vtp as part 1 of each time step) into
+// OUTDIR with the low-level writers of src/vtk.c, for tests/vtk_check.py to
+// read with VTK.
 // Usage: vtk_frames_writer OUTDIR  (OUTDIR is created if missing). Prints
-// "FRAMES POINTS TETS" on success.
+// "FRAMES POINTS TETS OBSTACLE_POINTS OBSTACLE_TRIANGLES VELOCITY_CHECKSUM
+// POINTS_CHECKSUM" on success, the arguments vtk_check.py takes after OUTDIR;
+// a checksum is sum_j (j + 1) * v[j] over the flat obstacle `velocity` array
+// (points) v of the last frame, summed in order of j.
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +19,28 @@
 #include "vtk.h"
 
 enum { NX = 2, NY = 2, NZ = 1, NP = (NX + 1) * (NY + 1) * (NZ + 1), NT = 6 * NX * NY * NZ, FRAMES = 4 };
+enum { OP = 8, OF = 6 }; // obstacle points (plate 4 + tetrahedron 4) and triangles (2 + 4)
+
+/// Obstacles at time t: a plate y = -1 - 0.5 t over [-1, 3] x [-1, 2] and a
+/// tetrahedron spinning at 2 rad/s about the z axis through (4, 1, 0).
+static void build_obstacles(double t, double *x, double *v, int *tri) {
+    static const double plate[4][2] = {{-1, -1}, {3, -1}, {3, 2}, {-1, 2}}; // (x, z)
+    static const double tet[4][3] = {{0.5, 0, 0}, {0, 0.5, 0}, {0, 0, 0.5}, {-0.3, -0.3, -0.3}};
+    static const int faces[OF][3] = {{0, 3, 2}, {0, 2, 1}, {4, 6, 5}, {4, 5, 7}, {4, 7, 6}, {5, 6, 7}};
+    for (int i = 0; i < 4; i++) {
+        double *p = x + 3 * i, *q = v + 3 * i;
+        p[0] = plate[i][0], p[1] = -1 - 0.5 * t, p[2] = plate[i][1];
+        q[0] = 0, q[1] = -0.5, q[2] = 0;
+    }
+    const double a = 2 * t, c = cos(a), s = sin(a);
+    for (int i = 0; i < 4; i++) {
+        double *p = x + 3 * (4 + i), *q = v + 3 * (4 + i);
+        const double rx = c * tet[i][0] - s * tet[i][1], ry = s * tet[i][0] + c * tet[i][1];
+        p[0] = 4 + rx, p[1] = 1 + ry, p[2] = tet[i][2];
+        q[0] = -2 * ry, q[1] = 2 * rx, q[2] = 0; // omega x r
+    }
+    memcpy(tri, faces, sizeof faces);
+}
 
 static int vid(int i, int j, int k) { return i + (NX + 1) * (j + (NY + 1) * k); }
 
@@ -55,14 +83,19 @@ int main(int argc, char **argv) {
     double rest[3 * NP], x[3 * NP], v[3 * NP], u[3 * NP];
     int t[4 * NT], body[NT];
     build_mesh(rest, t, body);
-    const char *pnames[2] = {"velocity", "displacement"};
-    const double *pfields[2] = {v, u};
+    double fc[3 * NP], ox[3 * OP], ov[3 * OP];
+    int otri[3 * OF];
+    const char *pnames[3] = {"velocity", "displacement", "contact_force"};
+    const double *pfields[3] = {v, u, fc};
     const char *cnames[1] = {"body_id"};
     const int *cfields[1] = {body};
-    ipcc_vtk_frame frame = {NP, x, NT, t, 2, pnames, pfields, 1, cnames, cfields};
+    ipcc_vtk_frame frame = {NP, x, NT, t, 3, pnames, pfields, 1, cnames, cfields};
+    const char *onames[1] = {"velocity"};
+    const double *ofields[1] = {ov};
+    ipcc_vtk_surface obstacles = {OP, ox, OF, otri, 1, onames, ofields};
     double times[FRAMES];
-    char names[FRAMES][32];
-    const char *files[FRAMES];
+    char names[FRAMES][2][32];
+    const char *files[2 * FRAMES];
     char path[4096];
     for (int f = 0; f < FRAMES; f++) {
         times[f] = 0.01 * f;
@@ -77,17 +110,35 @@ int main(int argc, char **argv) {
             v[3 * i + 0] = -0.3 * x[3 * i + 1];
             v[3 * i + 1] = 0.3 * x[3 * i + 0] - 9.81 * times[f];
             v[3 * i + 2] = 0;
+            fc[3 * i + 0] = 0;
+            fc[3 * i + 1] = x[3 * i + 1] < 0.5 ? 100.0 * (0.5 - x[3 * i + 1]) : 0; // pushed up near the floor
+            fc[3 * i + 2] = -1e-3 * i;
         }
-        snprintf(names[f], sizeof names[f], "frame_%06d.vtu", f);
-        files[f] = names[f];
-        snprintf(path, sizeof path, "%s/%s", dir, names[f]);
-        if (ipcc_vtk_write_vtu(path, &frame) != IPCC_OK ||
-            (snprintf(path, sizeof path, "%s/frames.pvd", dir),
-             ipcc_vtk_write_pvd(path, f + 1, times, files)) != IPCC_OK) {
+        build_obstacles(times[f], ox, ov, otri);
+        snprintf(names[f][0], sizeof names[f][0], "frame_%06d.vtu", f);
+        snprintf(names[f][1], sizeof names[f][1], "obstacles_%06d.vtp", f);
+        files[2 * f] = names[f][0];
+        files[2 * f + 1] = names[f][1];
+        snprintf(path, sizeof path, "%s/%s", dir, names[f][0]);
+        ipcc_status s = ipcc_vtk_write_vtu(path, &frame);
+        if (s == IPCC_OK) {
+            snprintf(path, sizeof path, "%s/%s", dir, names[f][1]);
+            s = ipcc_vtk_write_vtp(path, &obstacles);
+        }
+        if (s == IPCC_OK) {
+            snprintf(path, sizeof path, "%s/frames.pvd", dir);
+            s = ipcc_vtk_write_pvd(path, f + 1, 2, times, files);
+        }
+        if (s != IPCC_OK) {
             fprintf(stderr, "%s\n", ipcc_last_error());
             return 1;
         }
     }
-    printf("%d %d %d\n", FRAMES, NP, NT);
+    double velocity_sum = 0, points_sum = 0;
+    for (int j = 0; j < 3 * OP; j++) {
+        velocity_sum += (j + 1) * ov[j];
+        points_sum += (j + 1) * ox[j];
+    }
+    printf("%d %d %d %d %d %.17g %.17g\n", FRAMES, NP, NT, OP, OF, velocity_sum, points_sum);
     return 0;
 }

@@ -51,6 +51,43 @@ IPCC_API ipcc_status ipcc_mesh_create_box(int nx, int ny, int nz, const double s
 /// Free a mesh. NULL is fine.
 IPCC_API void ipcc_mesh_destroy(ipcc_mesh *mesh);
 
+/// A triangle surface mesh (kinematic obstacles). All arrays are owned by the
+/// mesh and freed by ipcc_trimesh_destroy(). Indices are 0-based. Vertices no
+/// face references are kept (and logged), so indices match the source.
+typedef struct ipcc_trimesh {
+    int num_vertices; ///< number of vertices
+    double *vertices; ///< 3 * num_vertices coordinates (metres), xyz interleaved
+    int num_faces;    ///< number of triangles (>= 1)
+    int *faces;       ///< 3 * num_faces vertex indices, three distinct per face, orientation as given
+    int num_edges;    ///< number of unique undirected edges of the faces
+    int *edges;       ///< 2 * num_edges indices, edges[2i] < edges[2i+1], sorted by (edges[2i], edges[2i+1])
+} ipcc_trimesh;
+
+/// Read a Wavefront .obj triangle mesh. Reads `v x y z [w]` (trailing vertex
+/// colours allowed) and `f` with `i`, `i/t`, `i//n` or `i/t/n` vertices,
+/// 1-based or negative (relative: -1 is the last vertex so far); polygons are
+/// fan-triangulated from their first vertex ((v0,v1,v2), (v0,v2,v3), ...).
+/// `#` comments, blank lines, CRLF, and `vt`, `vn`, `vp`, `l`, `p`, `o`, `g`,
+/// `s`, `usemtl`, `mtllib` are skipped; other statements are skipped with a
+/// warning. Errors, named "file:line": IPCC_ERR_IO (cannot open or read),
+/// IPCC_ERR_PARSE (bad number, NaN or inf, vertex index 0 or out of range, a
+/// face with fewer than 3 vertices), IPCC_ERR_MESH (a face repeating a vertex,
+/// no faces). Zero-area faces are accepted with a warning. On failure *out is
+/// NULL and ipcc_last_error() has the message.
+IPCC_API ipcc_status ipcc_trimesh_read_obj(const char *path, ipcc_trimesh **out);
+
+/// Build a triangle mesh from arrays (copied) and compute its edges. `source`
+/// names the data in messages (e.g. the file path; may be NULL). Errors
+/// (IPCC_ERR_MESH, "<source>: face <f>: ..."): no faces, index out of range,
+/// a repeated vertex in a face, non-finite coordinate; negative or too large
+/// counts are IPCC_ERR_INVALID_ARGUMENT. Zero-area faces (twice the area
+/// <= 1e-14 * (longest edge)^2) are logged as warnings, not errors.
+IPCC_API ipcc_status ipcc_trimesh_create(int num_vertices, const double *vertices, int num_faces,
+                                         const int *faces, const char *source, ipcc_trimesh **out);
+
+/// Free a triangle mesh. NULL is fine.
+IPCC_API void ipcc_trimesh_destroy(ipcc_trimesh *m);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
-/// Output of a run: VTK XML frames (.vtu), a ParaView collection (.pvd) and
-/// per-step statistics (stats.csv), all written atomically (temporary file,
-/// then rename), so a run stopped at any point leaves readable files.
+/// Output of a run: VTK XML frames (.vtu bodies, .vtp obstacles), a ParaView
+/// collection (.pvd) and per-step statistics (stats.csv). Frames and the
+/// collection are written atomically (temporary file, then rename), so a run
+/// stopped at any point leaves readable files. See docs/output.md.
 #ifndef IPCC_OUTPUT_H
 #define IPCC_OUTPUT_H
 
@@ -17,8 +18,12 @@ typedef struct ipcc_output ipcc_output;
 IPCC_API ipcc_status ipcc_output_open(const char *directory, ipcc_output **out);
 
 /// Write frame_NNNNNN.vtu for the current world state and rewrite frames.pvd.
-/// The .vtu holds all bodies: VTK_TETRA cells, point data `velocity` and
-/// `displacement` (x - rest), cell data `body_id`.
+/// The .vtu holds the deformable bodies: their vertices, VTK_TETRA cells,
+/// point data `velocity` (m/s), `displacement` (x - rest, m) and
+/// `contact_force` (N), cell data `body_id`. If the world has mesh obstacles
+/// or half-spaces, obstacles_NNNNNN.vtp holds them as triangles (point data
+/// `velocity`, m/s), listed as part 1 of the same time step. On failure the
+/// frame is not counted and the next call rewrites the same index.
 IPCC_API ipcc_status ipcc_output_write_frame(ipcc_output *output, const ipcc_world *world);
 
 /// Append one row to stats.csv (the header is written with the first row).

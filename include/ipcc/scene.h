@@ -13,11 +13,16 @@ extern "C" {
 /// A parsed scene. Owns its meshes, names and Dirichlet arrays;
 /// bodies[i].mesh points at a mesh the scene owns.
 typedef struct ipcc_scene {
-    char *path;             ///< the scene file as given ("<string>" when parsed from memory)
-    ipcc_world_def world;   ///< world parameters
-    double duration;        ///< simulated seconds to run (> 0)
-    int num_bodies;         ///< number of bodies
-    ipcc_body_def *bodies;  ///< body defs, ready for ipcc_world_add_body()
+    char *path;            ///< the scene file as given ("<string>" when parsed from memory)
+    ipcc_world_def world;  ///< world parameters
+    double duration;       ///< simulated seconds to run (> 0)
+    int num_bodies;        ///< number of bodies
+    ipcc_body_def *bodies; ///< body defs, ready for ipcc_world_add_body()
+    int num_obstacles;     ///< mesh obstacles
+    ipcc_obstacle_def
+        *obstacles;         ///< defs for ipcc_world_add_obstacle(); the scene owns their meshes and names
+    int num_half_spaces;    ///< half-space obstacles
+    double *half_spaces;    ///< 6 per half-space: point, normal (for ipcc_world_add_half_space())
     char *output_directory; ///< "output.directory", relative to the working directory ("out")
     double output_fps;      ///< frames per simulated second; 0 = every step is a frame
 } ipcc_scene;
@@ -32,7 +37,7 @@ IPCC_API ipcc_status ipcc_scene_load(const char *path, ipcc_scene **out);
 IPCC_API ipcc_status ipcc_scene_parse(const char *text, const char *name, const char *base_dir,
                                       ipcc_scene **out);
 
-/// Create a world holding every body of the scene.
+/// Create a world holding every body and obstacle of the scene.
 IPCC_API ipcc_status ipcc_scene_create_world(const ipcc_scene *scene, ipcc_world **out);
 
 /// Free. NULL is fine.

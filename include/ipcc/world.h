@@ -55,6 +55,14 @@ typedef struct ipcc_body_def {
     const ipcc_dirichlet_def *dirichlet; ///< copied; a vertex in several boxes takes the first
 } ipcc_body_def;
 
+/// Contact (IPC barrier) parameters.
+typedef struct ipcc_contact_def {
+    bool enabled;        ///< barrier contact and CCD on (true)
+    double dhat;         ///< activation distance d̂, metres; 0 = 1e-3 * L (L = bbox diagonal of the bodies)
+    double kappa;        ///< barrier stiffness; 0 = adaptive (IPC's initial balance + doubling)
+    bool self_collision; ///< contact between parts of the same body (true)
+} ipcc_contact_def;
+
 /// World parameters.
 typedef struct ipcc_world_def {
     double time_step;           ///< h, seconds (0.01)
@@ -64,7 +72,22 @@ typedef struct ipcc_world_def {
                              ///< (1e-2, as IPC)
     int newton_max_iterations; ///< a step that needs more returns IPCC_WARN_NOT_CONVERGED (100)
     bool project_hessian;      ///< project element Hessians to PSD (true)
+    ipcc_contact_def contact;  ///< barrier contact (enabled, adaptive kappa, d̂ = 1e-3 L)
 } ipcc_world_def;
+
+typedef struct ipcc_trimesh ipcc_trimesh; // mesh.h
+
+/// A kinematic triangle-mesh obstacle: it moves by its prescribed rigid
+/// motion (forever) and pushes bodies through the barrier; nothing pushes it.
+typedef struct ipcc_obstacle_def {
+    const char *name;           ///< used in messages; copied (may be NULL)
+    const ipcc_trimesh *mesh;   ///< copied; the caller keeps ownership
+    double translation[3];      ///< m, applied last
+    double rotation[3];         ///< degrees about x, then y, then z, around the mesh bbox centre
+    double scale[3];            ///< per-axis factors about the mesh bbox centre, > 0 ({1, 1, 1})
+    double velocity[3];         ///< m/s
+    double angular_velocity[3]; ///< rad/s, about the centroid of the obstacle's vertices
+} ipcc_obstacle_def;
 
 /// Statistics of one step.
 typedef struct ipcc_step_stats {
@@ -81,6 +104,12 @@ typedef struct ipcc_step_stats {
     double time_solve;           ///< wall seconds in triangular solves
     double time_line_search;     ///< wall seconds in the line search (incl. step filters)
     double time_total;           ///< wall seconds of the whole step
+    int lift_iterations;         ///< Newton iterations spent moving prescribed vertices to their targets
+    int num_contacts;            ///< active barrier constraints at the end of the step
+    double min_distance;         ///< smallest contact distance at the end of the step, m (inf if none)
+    double kappa;                ///< barrier stiffness used in the step (0 if no contact yet)
+    double time_ccd;             ///< wall seconds in continuous collision detection
+    double time_broad_phase;     ///< wall seconds in candidate search (broad phase)
 } ipcc_step_stats;
 
 typedef struct ipcc_world ipcc_world;
@@ -95,6 +124,25 @@ IPCC_API ipcc_status ipcc_world_create(const ipcc_world_def *def, ipcc_world **o
 
 /// Add a body before the first step. *body_index (may be NULL) receives its index.
 IPCC_API ipcc_status ipcc_world_add_body(ipcc_world *world, const ipcc_body_def *def, int *body_index);
+
+IPCC_API ipcc_obstacle_def ipcc_default_obstacle_def(void);
+
+/// Add a kinematic mesh obstacle, after every deformable body and before the
+/// first step. It becomes a body whose vertices are all prescribed (zero
+/// mass, no tets); *body_index (may be NULL) receives its body index.
+IPCC_API ipcc_status ipcc_world_add_obstacle(ipcc_world *world, const ipcc_obstacle_def *def,
+                                             int *body_index);
+
+/// Add a static half-space obstacle {x : (x - point) . normal >= 0 is free
+/// space}, before the first step. `normal` need not be unit length.
+IPCC_API ipcc_status ipcc_world_add_half_space(ipcc_world *world, const double point[3],
+                                               const double normal[3]);
+
+/// Finish setting up (done by the first step if not called): build the
+/// contact surfaces and check the initial state. Bodies that intersect or
+/// touch each other or an obstacle fail with IPCC_ERR_INFEASIBLE, naming the
+/// two bodies and a pair of primitives; the world can then only be destroyed.
+IPCC_API ipcc_status ipcc_world_start(ipcc_world *world);
 
 /// Advance one time step. IPCC_OK, IPCC_WARN_NOT_CONVERGED (the state advanced
 /// with the last iterate), or a negative status with the state unchanged.
@@ -125,6 +173,23 @@ IPCC_API double ipcc_world_time_step(const ipcc_world *world);
 IPCC_API double ipcc_world_bbox_diagonal(const ipcc_world *world);
 /// Total elastic (strain) energy of the current state, J (+inf if inverted).
 IPCC_API double ipcc_world_elastic_energy(const ipcc_world *world);
+/// True if body b is a kinematic mesh obstacle (ipcc_world_add_obstacle).
+IPCC_API bool ipcc_world_body_is_obstacle(const ipcc_world *world, int body);
+/// Vertices of the deformable bodies: they come first, [0, count), before
+/// every obstacle vertex.
+IPCC_API int ipcc_world_num_deformable_vertices(const ipcc_world *world);
+/// Boundary triangles of body b (global vertex indices, outward CCW for
+/// deformable bodies; as read for obstacles). Valid for the world's life.
+IPCC_API void ipcc_world_body_surface(const ipcc_world *world, int body, int *num_faces, const int **faces);
+/// Number of half-spaces, and the point and unit normal of half-space i.
+IPCC_API int ipcc_world_num_half_spaces(const ipcc_world *world);
+IPCC_API void ipcc_world_half_space(const ipcc_world *world, int i, double point[3], double normal[3]);
+/// Barrier contact force on each vertex at the end of the last step, N
+/// (3 * num_vertices; zeros before the first step or without contact).
+IPCC_API const double *ipcc_world_contact_forces(const ipcc_world *world);
+/// The activation distance d̂ in use (metres) and the current barrier stiffness.
+IPCC_API double ipcc_world_dhat(const ipcc_world *world);
+IPCC_API double ipcc_world_kappa(const ipcc_world *world);
 /// 1 if vertex i is currently prescribed by a Dirichlet condition.
 IPCC_API bool ipcc_world_vertex_is_prescribed(const ipcc_world *world, int vertex);
 

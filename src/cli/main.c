@@ -113,6 +113,12 @@ static int cmd_run(int argc, char **argv) {
         ipcc_scene_destroy(scene);
         return fail(EXIT_USAGE, "invalid scene");
     }
+    // Contact surfaces and the initial intersection check, still before any output.
+    if (ipcc_world_start(world) != IPCC_OK) {
+        ipcc_world_destroy(world);
+        ipcc_scene_destroy(scene);
+        return fail(EXIT_USAGE, scene_path);
+    }
     double h = scene->world.time_step;
     long steps = scene->world.integrator == IPCC_STATIC && scene->duration <= h
                      ? 1
@@ -152,9 +158,10 @@ static int cmd_run(int argc, char **argv) {
                     st.step, st.time, st.newton_iterations, st.residual);
         }
         if (verbosity >= 1)
-            printf("step %6d  t %10.5f s  newton %3d  line-search %3d  wall %8.4f s%s\n", st.step, st.time,
-                   st.newton_iterations, st.line_search_steps, st.time_total,
-                   st.converged ? "" : "  UNCONVERGED");
+            printf("step %6d  t %10.5f s  newton %3d  line-search %3d  contacts %5d  dmin %9.3g m  wall "
+                   "%8.4f s%s\n",
+                   st.step, st.time, st.newton_iterations, st.line_search_steps, st.num_contacts,
+                   st.min_distance, st.time_total, st.converged ? "" : "  UNCONVERGED");
         if (ipcc_output_write_stats(output, &st) != IPCC_OK) {
             code = fail(EXIT_USAGE, "cannot write stats");
             break;

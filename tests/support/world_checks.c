@@ -2,11 +2,15 @@
 #include "world_checks.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "exact_intersection.h"
 #include "inversion.h"
 
 static double volume6(const double *x, const int *t) {
@@ -74,4 +78,48 @@ void ipcc_test_twist_ends(double omega, double end, ipcc_dirichlet_def bc[2]) {
     bc[1].box_min[0] = 0.99;
     bc[1].angular_velocity[0] = -omega;
     bc[1].end = end;
+}
+
+void ipcc_test_assert_intersection_free(const ipcc_world *w, const char *label) {
+    const double *x = ipcc_world_positions(w);
+    int nb = ipcc_world_num_bodies(w), nv = ipcc_world_num_vertices(w);
+    int total = 0;
+    for (int b = 0; b < nb; ++b) {
+        int nf;
+        ipcc_world_body_surface(w, b, &nf, NULL);
+        total += nf;
+    }
+    int *body_faces = malloc(sizeof(int) * 3 * (size_t)(total + 1));
+    int *obstacle_faces = malloc(sizeof(int) * 3 * (size_t)(total + 1));
+    assert_non_null(body_faces);
+    assert_non_null(obstacle_faces);
+    int nbf = 0, nof = 0;
+    for (int b = 0; b < nb; ++b) {
+        int nf;
+        const int *f;
+        ipcc_world_body_surface(w, b, &nf, &f);
+        bool obstacle = ipcc_world_body_is_obstacle(w, b);
+        memcpy((obstacle ? obstacle_faces + 3 * nof : body_faces + 3 * nbf), f, sizeof(int) * 3 * (size_t)nf);
+        if (obstacle)
+            nof += nf;
+        else
+            nbf += nf;
+    }
+    int fa = -1, fb = -1;
+    int hits = ipcc_test_find_triangle_intersections(nv, x, nbf, body_faces, 1, &fa, &fb);
+    if (hits > 0) fail_msg("%s: surface triangles %d and %d intersect", label, fa, fb);
+    if (nof > 0) {
+        hits = ipcc_test_find_triangle_intersections_between(nv, x, nbf, body_faces, nof, obstacle_faces, 1,
+                                                             &fa, &fb);
+        if (hits > 0) fail_msg("%s: body triangle %d intersects obstacle triangle %d", label, fa, fb);
+    }
+    for (int h = 0; h < ipcc_world_num_half_spaces(w); ++h) {
+        double p[3], n[3];
+        ipcc_world_half_space(w, h, p, n);
+        for (int i = 0; i < ipcc_world_num_deformable_vertices(w); ++i)
+            if (ipcc_test_halfspace_side(x + 3 * i, p, n) <= 0)
+                fail_msg("%s: vertex %d is on or behind half-space %d", label, i, h);
+    }
+    free(body_faces);
+    free(obstacle_faces);
 }

@@ -20,6 +20,12 @@ void ipcc_test_twist_ends(double omega, double end, ipcc_dirichlet_def bc[2]);
 double ipcc_test_tet_volume(const ipcc_mesh *m, int t);
 /// Total volume of a mesh; fails the test if any tet is not positive.
 double ipcc_test_mesh_volume(const ipcc_mesh *m);
+/// Fail unless the world is intersection-free, decided exactly
+/// (exact_intersection.h): no two deformable surface triangles that share no
+/// vertex intersect, no deformable triangle touches an obstacle triangle,
+/// and every deformable vertex is strictly on the free side of every
+/// half-space. `label` (e.g. "frame 12") is printed on failure.
+void ipcc_test_assert_intersection_free(const ipcc_world *w, const char *label);
 /// Box body def with a world-owned-lifetime mesh; the mesh must be destroyed by the caller.
 ipcc_mesh *ipcc_test_box_mesh(int nx, int ny, int nz, double lx, double ly, double lz);
 

@@ -1,0 +1,835 @@
+// Barrier contact (IPC, Li et al. 2020): the collision mesh, the constraint
+// set, the barrier potential with its PSD-projected Hessian, adaptive
+// stiffness, and the CCD bound that keeps every step intersection-free.
+//
+// Collision mesh. Every body contributes its boundary triangles and edges
+// (deformable bodies from their tet mesh, obstacles as read). Vertices on
+// any of them are the "collision vertices" c = 0..nc-1; cvert[c] is the
+// world vertex. Group = body. Pairs inside one body are kept only when
+// self-collision is on; pairs between two obstacles never exist. Static
+// half-spaces act on every collision vertex of a deformable body.
+//
+// Constraint set (IPC Sec. 4.2 with the duplicate-free keying of its
+// implementation). Candidates come from the broad phase (broad_phase.c):
+// vertex-face and edge-edge pairs whose boxes come within d̂. Each active
+// candidate (squared distance d < d̂², distance.c) becomes a constraint keyed
+// by its CLOSEST FEATURES:
+//   point-triangle interior  -> PT (v, t0, t1, t2)
+//   point to an edge's inside -> PE (v, e_lo, e_hi)
+//   point to a vertex         -> PP (v_lo, v_hi)
+//   edge-edge interiors       -> EE (ea0, ea1, eb0, eb1)
+// so a vertex near an edge shared by two triangles, reached from both
+// triangles and from the edges around the vertex, is ONE PE constraint, not
+// two or four. Keys are sorted and duplicates removed, which also makes the
+// set independent of the candidates' order. Nearly parallel edge pairs
+// (|ea x eb|^2 < eps_x = 1e-3 |ea_rest|^2 |eb_rest|^2) stay EE with the
+// mollifier m (IPC Sec. 4.3, eq. 19-20), whatever their closest features,
+// and use the distance of those features. Half-spaces give PH (v, plane)
+// with d = ((x - p) . n)^2.
+//
+// Potential (IPC eq. 3-6). B(x) = kappa * sum_k m_k b(d_k(x), d̂²), b from
+// barrier.c on squared distances. Each constraint's gradient
+// kappa (m b' grad d + b grad m) and Hessian
+//   kappa [ m (b'' grad d grad d^T + b' H_d) + b' (grad m grad d^T + grad d grad m^T) + b H_m ]
+// is assembled over its 6, 9 or 12 dofs after projection to PSD
+// (ipcc_project_psd). The barrier enters the incremental potential without
+// the h^2 factor (IPC eq. 3); the contact force on a vertex is therefore
+// -kappa grad B / s, with s = h^2 (Euler), beta h^2 (Newmark) or 1 (static).
+//
+// Stiffness (IPC supplemental, "adaptive barrier stiffness"; the formulas
+// are the paper's, the constants as in IPC's release):
+//   kappa_min = 1e11 * m_avg / (4e-16 L^2 b''(1e-16 L^2, d̂²)),  kappa_max = 100 kappa_min,
+// i.e. the barrier's stiffness at a distance of 1e-8 L matches 1e11 times an
+// average vertex mass. At the start of each step with active constraints,
+// kappa = max(kappa, clamp(-g_E . g_B / |g_B|^2, kappa_min, kappa_max)),
+// with g_E the gradient of the rest of the potential and g_B that of the
+// barrier sum (kappa = 1) over the unknowns, the least-squares balance of
+// the two; with no constraint yet kappa = kappa_min. Within a step, when the
+// smallest distance is below 1e-8 L and still decreasing between Newton
+// iterations, kappa doubles (up to kappa_max). contact.kappa > 0 fixes it.
+//
+// Why an accepted step is intersection-free. The state at the start of a
+// step is intersection-free with every distance > 0 (checked at t = 0 and
+// then by induction). ipcc_contact_max_step takes the Newton direction p
+// already limited to alpha_max by the inversion filter, builds the swept
+// candidates of the motion x -> x + alpha_max p (a superset of every pair
+// that can come within d̂ at any time of it: boxes over both endpoints, and
+// linear motion stays inside them), and runs conservative CCD (ccd.c) on
+// each: t_k <= the first time pair k touches. With t = min_k t_k, every
+// point x + a p, a < t alpha_max, has every distance > 0, so no two
+// surface triangles cross there (a crossing needs an edge-face pair at zero
+// distance first, because the motion is continuous and starts separated).
+// The step returned is 0.8 t alpha_max (IPC's safety factor), strictly
+// inside; the line search only shrinks it, and the energy is +inf at any
+// zero distance, so the accepted state is intersection-free with positive
+// distances, which is the induction hypothesis for the next iterate.
+//
+// Determinism and memory: per-candidate and per-constraint work runs under
+// OpenMP into slots; reductions are serial or order-free (min), so results
+// do not depend on the thread count. All buffers are grow-only.
+#include "contact.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "barrier.h"
+#include "broad_phase.h"
+#include "ccd.h"
+#include "core.h"
+#include "distance.h"
+#include "world_internal.h"
+
+enum { KIND_PP, KIND_PE, KIND_PT, KIND_EE, KIND_PH };
+
+typedef struct contact_pair {
+    int kind;     ///< KIND_*
+    int dtype;    ///< EE: the ipcc_edge_edge_distance_type whose distance is used
+    int v[4];     ///< collision vertices; PH: v[0] vertex, v[1] half-space
+    double eps_x; ///< EE: mollifier threshold (0 = not mollified)
+} contact_pair;
+
+/// CCD safety factor: the step stops at 0.8 of the conservative time of
+/// impact (IPC's value).
+#define CCD_SAFETY 0.8
+
+struct ipcc_contact {
+    // Collision mesh.
+    int nc;
+    int *cvert;  ///< collision vertex -> world vertex
+    int *group;  ///< collision vertex -> body
+    int *cedges; ///< 2 per edge, collision ids
+    int *cfaces; ///< 3 per face, collision ids
+    int ne, nf;
+    unsigned char *self_collision, *kinematic; ///< per body
+    ipcc_collision_topology topo;
+    double *rest; ///< 3 nc, positions at t = 0
+    int nh;       ///< half-spaces
+    const double *planes;
+
+    double dhat, dhat2, L;
+    double kappa, kappa_min, kappa_max;
+    bool kappa_fixed, rebalance;
+    double prev_min_d2; ///< smallest squared distance at the previous evaluation of this step
+    double time_ccd, time_broad_phase;
+
+    ipcc_broad_phase *bp;
+    ipcc_candidates cand;
+
+    // Constraint set and per-constraint slots (grow-only).
+    int np, cap_pairs;
+    contact_pair *pairs;
+    double *pair_energy; ///< per pair
+    double *pair_grad;   ///< 12 per pair
+    int *pair_slot;      ///< triplet offsets (prefix sum), np + 1
+    int cap_slots;
+    contact_pair *scratch; ///< one per candidate
+    int cap_scratch;
+    double *xc, *xc1; ///< 3 nc gathered positions
+    double *gb;       ///< 3 n, barrier gradient for balancing kappa
+    int cap_gb;
+    double *toi; ///< per candidate
+    int cap_toi;
+};
+
+// ---------------------------------------------------------------------------
+// Collision mesh.
+
+static int grow(void **buf, int *cap, int count, size_t size) { return ipcc_reserve(buf, cap, count, size); }
+
+static void gather(const ipcc_contact *c, const double *x, double *xc) {
+    for (int i = 0; i < c->nc; ++i)
+        memcpy(xc + 3 * i, x + 3 * c->cvert[i], 3 * sizeof(double));
+}
+
+static ipcc_status build_mesh(ipcc_contact *c, const ipcc_world *w) {
+    int *map = malloc(sizeof(int) * (size_t)(w->n > 0 ? w->n : 1));
+    if (!map) return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory");
+    for (int i = 0; i < w->n; ++i)
+        map[i] = -1;
+    for (int k = 0; k < 3 * w->num_faces; ++k)
+        map[w->faces[k]] = 1;
+    for (int k = 0; k < 2 * w->num_edges; ++k)
+        map[w->edges[k]] = 1;
+    int nc = 0;
+    for (int i = 0; i < w->n; ++i)
+        if (map[i] > 0)
+            map[i] = nc++;
+        else
+            map[i] = -1;
+    c->nc = nc;
+    c->ne = w->num_edges;
+    c->nf = w->num_faces;
+    c->cvert = malloc(sizeof(int) * (size_t)(nc + 1));
+    c->group = malloc(sizeof(int) * (size_t)(nc + 1));
+    c->cedges = malloc(sizeof(int) * (size_t)(2 * c->ne + 1));
+    c->cfaces = malloc(sizeof(int) * (size_t)(3 * c->nf + 1));
+    c->rest = malloc(sizeof(double) * (size_t)(3 * nc + 1));
+    c->xc = malloc(sizeof(double) * (size_t)(3 * nc + 1));
+    c->xc1 = malloc(sizeof(double) * (size_t)(3 * nc + 1));
+    c->self_collision = malloc((size_t)w->num_bodies + 1);
+    c->kinematic = malloc((size_t)w->num_bodies + 1);
+    if (!c->cvert || !c->group || !c->cedges || !c->cfaces || !c->rest || !c->xc || !c->xc1 ||
+        !c->self_collision || !c->kinematic) {
+        free(map);
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory");
+    }
+    for (int b = 0; b < w->num_bodies; ++b) {
+        const ipcc_body *body = &w->bodies[b];
+        c->kinematic[b] = body->kinematic;
+        c->self_collision[b] = w->def.contact.self_collision && !body->kinematic;
+        for (int i = body->first_vertex; i < body->first_vertex + body->num_vertices; ++i)
+            if (map[i] >= 0) {
+                c->cvert[map[i]] = i;
+                c->group[map[i]] = b;
+                memcpy(c->rest + 3 * map[i], w->x_rest + 3 * i, 3 * sizeof(double));
+            }
+    }
+    for (int k = 0; k < 2 * c->ne; ++k)
+        c->cedges[k] = map[w->edges[k]];
+    for (int k = 0; k < 3 * c->nf; ++k)
+        c->cfaces[k] = map[w->faces[k]];
+    free(map);
+    c->topo = (ipcc_collision_topology){.num_vertices = nc,
+                                        .vertex_group = c->group,
+                                        .num_edges = c->ne,
+                                        .edges = c->cedges,
+                                        .num_faces = c->nf,
+                                        .faces = c->cfaces,
+                                        .num_groups = w->num_bodies,
+                                        .group_self_collision = c->self_collision,
+                                        .group_kinematic = c->kinematic};
+    c->nh = w->num_half_spaces;
+    c->planes = w->half_spaces;
+    return IPCC_OK;
+}
+
+// ---------------------------------------------------------------------------
+// Constraint set.
+
+static void sort2(int *a, int *b) {
+    if (*a > *b) {
+        int t = *a;
+        *a = *b;
+        *b = t;
+    }
+}
+
+static contact_pair make_pp(int a, int b) {
+    sort2(&a, &b);
+    return (contact_pair){.kind = KIND_PP, .v = {a, b, -1, -1}};
+}
+
+static contact_pair make_pe(int p, int e0, int e1) {
+    sort2(&e0, &e1);
+    return (contact_pair){.kind = KIND_PE, .v = {p, e0, e1, -1}};
+}
+
+// The constraint a vertex-face candidate gives at positions xc (kind -1 if
+// inactive).
+static contact_pair vf_pair(const ipcc_contact *c, const double *xc, int v, int f) {
+    const int *t = c->cfaces + 3 * f;
+    const double *p = xc + 3 * v, *t0 = xc + 3 * t[0], *t1 = xc + 3 * t[1], *t2 = xc + 3 * t[2];
+    ipcc_point_triangle_distance_type type = ipcc_point_triangle_distance_type_of(p, t0, t1, t2);
+    contact_pair none = {.kind = -1};
+    if (!(ipcc_point_triangle_distance(p, t0, t1, t2, type) < c->dhat2)) return none;
+    switch (type) {
+    case IPCC_PT_P_T0: return make_pp(v, t[0]);
+    case IPCC_PT_P_T1: return make_pp(v, t[1]);
+    case IPCC_PT_P_T2: return make_pp(v, t[2]);
+    case IPCC_PT_P_E0: return make_pe(v, t[0], t[1]);
+    case IPCC_PT_P_E1: return make_pe(v, t[1], t[2]);
+    case IPCC_PT_P_E2: return make_pe(v, t[2], t[0]);
+    case IPCC_PT_P_T: break;
+    }
+    return (contact_pair){.kind = KIND_PT, .v = {v, t[0], t[1], t[2]}};
+}
+
+// The constraint an edge-edge candidate gives at positions xc (kind -1 if
+// inactive). Nearly parallel pairs stay EE, mollified.
+static contact_pair ee_pair(const ipcc_contact *c, const double *xc, int ea, int eb) {
+    int a0 = c->cedges[2 * ea], a1 = c->cedges[2 * ea + 1], b0 = c->cedges[2 * eb],
+        b1 = c->cedges[2 * eb + 1];
+    const double *pa0 = xc + 3 * a0, *pa1 = xc + 3 * a1, *pb0 = xc + 3 * b0, *pb1 = xc + 3 * b1;
+    ipcc_edge_edge_distance_type type = ipcc_edge_edge_distance_type_of(pa0, pa1, pb0, pb1);
+    contact_pair none = {.kind = -1};
+    if (!(ipcc_edge_edge_distance(pa0, pa1, pb0, pb1, type) < c->dhat2)) return none;
+    double eps_x = ipcc_edge_edge_mollifier_threshold(c->rest + 3 * a0, c->rest + 3 * a1, c->rest + 3 * b0,
+                                                      c->rest + 3 * b1);
+    if (ipcc_edge_edge_cross_squarednorm(pa0, pa1, pb0, pb1) < eps_x)
+        return (contact_pair){.kind = KIND_EE, .dtype = type, .v = {a0, a1, b0, b1}, .eps_x = eps_x};
+    switch (type) {
+    case IPCC_EE_EA0_EB0: return make_pp(a0, b0);
+    case IPCC_EE_EA0_EB1: return make_pp(a0, b1);
+    case IPCC_EE_EA1_EB0: return make_pp(a1, b0);
+    case IPCC_EE_EA1_EB1: return make_pp(a1, b1);
+    case IPCC_EE_EA_EB0: return make_pe(b0, a0, a1);
+    case IPCC_EE_EA_EB1: return make_pe(b1, a0, a1);
+    case IPCC_EE_EA0_EB: return make_pe(a0, b0, b1);
+    case IPCC_EE_EA1_EB: return make_pe(a1, b0, b1);
+    case IPCC_EE_EA_EB: break;
+    }
+    return (contact_pair){.kind = KIND_EE, .dtype = IPCC_EE_EA_EB, .v = {a0, a1, b0, b1}, .eps_x = 0};
+}
+
+static int pair_cmp(const void *pa, const void *pb) {
+    const contact_pair *a = pa, *b = pb;
+    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+    for (int k = 0; k < 4; ++k)
+        if (a->v[k] != b->v[k]) return a->v[k] < b->v[k] ? -1 : 1;
+    return 0;
+}
+
+static bool vertex_free(const ipcc_contact *c, int v) { return !c->kinematic[c->group[v]]; }
+
+static double plane_signed(const double *plane, const double *x) {
+    return (x[0] - plane[0]) * plane[3] + (x[1] - plane[1]) * plane[4] + (x[2] - plane[2]) * plane[5];
+}
+
+// The constraint set at gathered positions xc from the current candidates.
+static int build_pairs(ipcc_contact *c, const double *xc) {
+    const ipcc_candidates *cd = &c->cand;
+    int ncand = cd->num_vf + cd->num_ee + c->nh * c->nc;
+    if (grow((void **)&c->scratch, &c->cap_scratch, ncand + 1, sizeof(contact_pair)) != 0) return -1;
+    contact_pair *s = c->scratch;
+    int nvf = cd->num_vf, nee = cd->num_ee;
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < nvf; ++k)
+        s[k] = vf_pair(c, xc, cd->vf[2 * k], cd->vf[2 * k + 1]);
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < nee; ++k)
+        s[nvf + k] = ee_pair(c, xc, cd->ee[2 * k], cd->ee[2 * k + 1]);
+    int m = nvf + nee;
+    for (int h = 0; h < c->nh; ++h)
+        for (int v = 0; v < c->nc; ++v) {
+            double sd = plane_signed(c->planes + 6 * h, xc + 3 * v);
+            s[m++] = vertex_free(c, v) && sd * sd < c->dhat2
+                         ? (contact_pair){.kind = KIND_PH, .v = {v, h, -1, -1}}
+                         : (contact_pair){.kind = -1};
+        }
+    // Compact, sort by key, drop duplicates.
+    int np = 0;
+    for (int k = 0; k < m; ++k)
+        if (s[k].kind >= 0) s[np++] = s[k];
+    qsort(s, (size_t)np, sizeof *s, pair_cmp);
+    if (grow((void **)&c->pairs, &c->cap_pairs, np + 1, sizeof *c->pairs) != 0) return -1;
+    int u = 0;
+    for (int k = 0; k < np; ++k)
+        if (u == 0 || pair_cmp(&s[k], &c->pairs[u - 1]) != 0) c->pairs[u++] = s[k];
+    c->np = u;
+    if (c->np + 1 > c->cap_slots) {
+        int cap = ipcc_grow_capacity(c->cap_slots, 64, c->np + 1);
+        double *e = realloc(c->pair_energy, sizeof(double) * (size_t)cap);
+        if (!e) return -1;
+        c->pair_energy = e;
+        double *g = realloc(c->pair_grad, sizeof(double) * 12 * (size_t)cap);
+        if (!g) return -1;
+        c->pair_grad = g;
+        int *sl = realloc(c->pair_slot, sizeof(int) * (size_t)(cap + 1));
+        if (!sl) return -1;
+        c->pair_slot = sl;
+        c->cap_slots = cap;
+    }
+    return 0;
+}
+
+// ---------------------------------------------------------------------------
+// One constraint: squared distance with derivatives, and the barrier.
+
+static int pair_num_vertices(const contact_pair *p) {
+    switch (p->kind) {
+    case KIND_PP: return 2;
+    case KIND_PE: return 3;
+    case KIND_PH: return 1;
+    default: return 4;
+    }
+}
+
+// Squared distance of pair p at xc; with g/H non-NULL also its gradient and
+// Hessian over the pair's 3 * pair_num_vertices dofs.
+static double pair_distance(const ipcc_contact *c, const contact_pair *p, const double *xc, double *g,
+                            double *H) {
+    const double *a = xc + 3 * p->v[0];
+    const double *b = p->kind == KIND_PH ? NULL : xc + 3 * p->v[1];
+    const double *d2 =
+        p->kind == KIND_PE || p->kind == KIND_PT || p->kind == KIND_EE ? xc + 3 * p->v[2] : NULL;
+    const double *d3 = p->kind == KIND_PT || p->kind == KIND_EE ? xc + 3 * p->v[3] : NULL;
+    switch (p->kind) {
+    case KIND_PP:
+        if (g) ipcc_point_point_distance_gradient(a, b, g);
+        if (H) ipcc_point_point_distance_hessian(a, b, H);
+        return ipcc_point_point_distance(a, b);
+    case KIND_PE:
+        if (g) ipcc_point_line_distance_gradient(a, b, d2, g);
+        if (H) ipcc_point_line_distance_hessian(a, b, d2, H);
+        return ipcc_point_line_distance(a, b, d2);
+    case KIND_PT:
+        if (g) ipcc_point_plane_distance_gradient(a, b, d2, d3, g);
+        if (H) ipcc_point_plane_distance_hessian(a, b, d2, d3, H);
+        return ipcc_point_plane_distance(a, b, d2, d3);
+    case KIND_EE: {
+        ipcc_edge_edge_distance_type t = (ipcc_edge_edge_distance_type)p->dtype;
+        if (g) ipcc_edge_edge_distance_gradient(a, b, d2, d3, t, g);
+        if (H) ipcc_edge_edge_distance_hessian(a, b, d2, d3, t, H);
+        return ipcc_edge_edge_distance(a, b, d2, d3, t);
+    }
+    case KIND_PH: {
+        // d = ((x - p) . n)^2, grad = 2 s n, H = 2 n n^T (n unit)
+        const double *pl = c->planes + 6 * p->v[1];
+        double s = plane_signed(pl, a);
+        for (int i = 0; i < 3; ++i) {
+            if (g) g[i] = 2 * s * pl[3 + i];
+            if (H)
+                for (int j = 0; j < 3; ++j)
+                    H[3 * i + j] = 2 * pl[3 + i] * pl[3 + j];
+        }
+        return s * s;
+    }
+    }
+    return INFINITY;
+}
+
+// Barrier energy (times kappa = 1) of pair p; with g, H also its gradient
+// and PSD-projected Hessian (dimension 3 * pair_num_vertices).
+static double pair_barrier(const ipcc_contact *c, const contact_pair *p, const double *xc, double *g,
+                           double *H) {
+    int n = 3 * pair_num_vertices(p);
+    double gd[12], Hd[144];
+    double d = pair_distance(c, p, xc, g ? gd : NULL, H ? Hd : NULL);
+    double b = ipcc_barrier(d, c->dhat2);
+    if (!isfinite(b)) return b;
+    double m = 1, gm[12], Hm[144];
+    bool mollified = p->kind == KIND_EE && p->eps_x > 0;
+    const double *a0 = NULL, *a1 = NULL, *e0 = NULL, *e1 = NULL;
+    if (mollified) {
+        a0 = xc + 3 * p->v[0];
+        a1 = xc + 3 * p->v[1];
+        e0 = xc + 3 * p->v[2];
+        e1 = xc + 3 * p->v[3];
+    }
+    if (mollified) m = ipcc_edge_edge_mollifier(a0, a1, e0, e1, p->eps_x);
+    if (!g) return m * b;
+    double b1 = ipcc_barrier_first_derivative(d, c->dhat2);
+    double b2 = H ? ipcc_barrier_second_derivative(d, c->dhat2) : 0;
+    if (mollified) {
+        ipcc_edge_edge_mollifier_gradient(a0, a1, e0, e1, p->eps_x, gm);
+        if (H) ipcc_edge_edge_mollifier_hessian(a0, a1, e0, e1, p->eps_x, Hm);
+    }
+    // grad (m b) = m b' grad d + b grad m
+    for (int i = 0; i < n; ++i)
+        g[i] = m * b1 * gd[i] + (mollified ? b * gm[i] : 0);
+    if (!H) return m * b;
+    // H = m (b'' gd gd^T + b' Hd) + b' (gm gd^T + gd gm^T) + b Hm
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            double v = m * (b2 * gd[i] * gd[j] + b1 * Hd[n * i + j]);
+            if (mollified) v += b1 * (gm[i] * gd[j] + gd[i] * gm[j]) + b * Hm[n * i + j];
+            H[n * i + j] = v;
+        }
+    ipcc_project_psd(n, H);
+    return m * b;
+}
+
+// Unknown index of each of the pair's dofs (-1 when prescribed or kinematic).
+static int pair_dofs(const ipcc_contact *c, const ipcc_world *w, const contact_pair *p, int dofs[12]) {
+    int nv = pair_num_vertices(p);
+    for (int k = 0; k < nv; ++k)
+        for (int i = 0; i < 3; ++i)
+            dofs[3 * k + i] = w->dof_map[3 * c->cvert[p->v[k]] + i];
+    return 3 * nv;
+}
+
+// ---------------------------------------------------------------------------
+// Lifecycle.
+
+void ipcc_contact_destroy(ipcc_contact *c) {
+    if (!c) return;
+    free(c->cvert);
+    free(c->group);
+    free(c->cedges);
+    free(c->cfaces);
+    free(c->rest);
+    free(c->xc);
+    free(c->xc1);
+    free(c->self_collision);
+    free(c->kinematic);
+    ipcc_broad_phase_destroy(c->bp);
+    ipcc_candidates_free(&c->cand);
+    free(c->pairs);
+    free(c->pair_energy);
+    free(c->pair_grad);
+    free(c->pair_slot);
+    free(c->scratch);
+    free(c->gb);
+    free(c->toi);
+    free(c);
+}
+
+static ipcc_status query(ipcc_contact *c, const double *x0, const double *x1, double inflation, int kinds) {
+    double t0 = ipcc_now();
+    ipcc_status st = ipcc_broad_phase_query(c->bp, &c->topo, x0, x1, inflation, kinds, &c->cand);
+    c->time_broad_phase += ipcc_now() - t0;
+    return st;
+}
+
+// Describe collision vertex v as "vertex i of body "name"" (body-local index).
+static void describe_vertex(const ipcc_world *w, const ipcc_contact *c, int v, char *buf, size_t size) {
+    const ipcc_body *b = &w->bodies[c->group[v]];
+    snprintf(buf, size, "%d", c->cvert[v] - b->first_vertex);
+}
+
+// Segment-triangle crossing test for the initial check. The segment must
+// cross the triangle's plane by more than `tol` on both sides (else it is
+// coplanar or only touching: the zero-distance check decides those), then
+// the three orientations of the segment against the triangle's edges must
+// agree in sign (a zero: through an edge or a vertex, counts as crossing).
+static double orient3(const double *a, const double *b, const double *cc, const double *d) {
+    double u[3], v[3], t[3];
+    for (int k = 0; k < 3; ++k) {
+        u[k] = b[k] - a[k];
+        v[k] = cc[k] - a[k];
+        t[k] = d[k] - a[k];
+    }
+    return u[0] * (v[1] * t[2] - v[2] * t[1]) - u[1] * (v[0] * t[2] - v[2] * t[0]) +
+           u[2] * (v[0] * t[1] - v[1] * t[0]);
+}
+
+static bool segment_crosses_triangle(const double *p, const double *q, const double *a, const double *b,
+                                     const double *cc, double tol) {
+    double u[3], v[3], n[3];
+    for (int k = 0; k < 3; ++k) {
+        u[k] = b[k] - a[k];
+        v[k] = cc[k] - a[k];
+    }
+    n[0] = u[1] * v[2] - u[2] * v[1];
+    n[1] = u[2] * v[0] - u[0] * v[2];
+    n[2] = u[0] * v[1] - u[1] * v[0];
+    double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (!(nn > 0)) return false; // degenerate triangle: left to the distance check
+    double dp = (n[0] * (p[0] - a[0]) + n[1] * (p[1] - a[1]) + n[2] * (p[2] - a[2])) / nn;
+    double dq = (n[0] * (q[0] - a[0]) + n[1] * (q[1] - a[1]) + n[2] * (q[2] - a[2])) / nn;
+    if (!((dp > tol && dq < -tol) || (dp < -tol && dq > tol))) return false;
+    double s0 = orient3(p, q, a, b), s1 = orient3(p, q, b, cc), s2 = orient3(p, q, cc, a);
+    return (s0 >= 0 && s1 >= 0 && s2 >= 0) || (s0 <= 0 && s1 <= 0 && s2 <= 0);
+}
+
+static ipcc_status check_initial_state(ipcc_contact *c, const ipcc_world *w) {
+    gather(c, w->x, c->xc);
+    char va[32], vb[32], vc[32], vd[32];
+    // 1. Vertices on or behind a half-space.
+    for (int h = 0; h < c->nh; ++h)
+        for (int v = 0; v < c->nc; ++v)
+            if (vertex_free(c, v) && !(plane_signed(c->planes + 6 * h, c->xc + 3 * v) > 0)) {
+                describe_vertex(w, c, v, va, sizeof va);
+                return ipcc_fail(IPCC_ERR_INFEASIBLE,
+                                 "initial state: body \"%s\" touches or crosses half-space %d (vertex %s)",
+                                 w->bodies[c->group[v]].name, h, va);
+            }
+    // 2. Edges crossing triangles.
+    ipcc_status st = query(c, c->xc, NULL, 0.0, IPCC_CANDIDATES_EF);
+    if (st != IPCC_OK) return st;
+    for (int k = 0; k < c->cand.num_ef; ++k) {
+        int e = c->cand.ef[2 * k], f = c->cand.ef[2 * k + 1];
+        const int *E = c->cedges + 2 * e, *F = c->cfaces + 3 * f;
+        if (segment_crosses_triangle(c->xc + 3 * E[0], c->xc + 3 * E[1], c->xc + 3 * F[0], c->xc + 3 * F[1],
+                                     c->xc + 3 * F[2], 1e-12 * c->L)) {
+            describe_vertex(w, c, E[0], va, sizeof va);
+            describe_vertex(w, c, E[1], vb, sizeof vb);
+            describe_vertex(w, c, F[0], vc, sizeof vc);
+            describe_vertex(w, c, F[1], vd, sizeof vd);
+            char ve[32];
+            describe_vertex(w, c, F[2], ve, sizeof ve);
+            return ipcc_fail(
+                IPCC_ERR_INFEASIBLE,
+                "initial state: bodies \"%s\" and \"%s\" intersect: edge (%s, %s) of \"%s\" crosses "
+                "triangle (%s, %s, %s) of \"%s\"",
+                w->bodies[c->group[E[0]]].name, w->bodies[c->group[F[0]]].name, va, vb,
+                w->bodies[c->group[E[0]]].name, vc, vd, ve, w->bodies[c->group[F[0]]].name);
+        }
+    }
+    // 3. Touching pairs (zero distance).
+    st = query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE);
+    if (st != IPCC_OK) return st;
+    if (build_pairs(c, c->xc) != 0) return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory");
+    for (int k = 0; k < c->np; ++k) {
+        const contact_pair *p = &c->pairs[k];
+        if (pair_distance(c, p, c->xc, NULL, NULL) > 0) continue;
+        describe_vertex(w, c, p->v[0], va, sizeof va);
+        describe_vertex(w, c, p->v[1], vb, sizeof vb);
+        int other = p->kind == KIND_PE || p->kind == KIND_PT ? p->v[1]
+                    : p->kind == KIND_EE                     ? p->v[2]
+                                                             : p->v[1];
+        return ipcc_fail(
+            IPCC_ERR_INFEASIBLE,
+            "initial state: bodies \"%s\" and \"%s\" touch (zero distance) at vertex %s of \"%s\"",
+            w->bodies[c->group[p->v[0]]].name, w->bodies[c->group[other]].name, va,
+            w->bodies[c->group[p->v[0]]].name);
+    }
+    return IPCC_OK;
+}
+
+ipcc_status ipcc_contact_create(ipcc_world *w, ipcc_contact **out) {
+    *out = NULL;
+    ipcc_contact *c = calloc(1, sizeof *c);
+    if (!c) return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory");
+    c->bp = ipcc_broad_phase_create();
+    ipcc_status st = c->bp ? build_mesh(c, w) : ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory");
+    if (st != IPCC_OK) {
+        ipcc_contact_destroy(c);
+        return st;
+    }
+    c->L = w->bbox_diagonal;
+    c->dhat = w->def.contact.dhat > 0 ? w->def.contact.dhat : 1e-3 * w->bbox_diagonal;
+    c->dhat2 = c->dhat * c->dhat;
+    // kappa_min = 1e11 m_avg / (4 d0 b''(d0)), d0 = (1e-8 L)^2 (see the preamble).
+    double msum = 0;
+    int mcount = 0;
+    for (int i = 0; i < w->n; ++i)
+        if (w->mass[i] > 0) {
+            msum += w->mass[i];
+            mcount++;
+        }
+    double m_avg = mcount > 0 ? msum / mcount : 1.0;
+    double d0 = 1e-16 * c->L * c->L;
+    if (!(d0 < c->dhat2)) d0 = 0.5 * c->dhat2; // a d̂ below 1e-8 L
+    c->kappa_min = 1e11 * m_avg / (4 * d0 * ipcc_barrier_second_derivative(d0, c->dhat2));
+    c->kappa_max = 100 * c->kappa_min;
+    c->kappa_fixed = w->def.contact.kappa > 0;
+    c->kappa = c->kappa_fixed ? w->def.contact.kappa : 0;
+    c->prev_min_d2 = INFINITY;
+    st = check_initial_state(c, w);
+    if (st != IPCC_OK) {
+        ipcc_contact_destroy(c);
+        return st;
+    }
+    *out = c;
+    return IPCC_OK;
+}
+
+void ipcc_contact_begin_step(ipcc_contact *c) {
+    c->rebalance = !c->kappa_fixed;
+    c->prev_min_d2 = INFINITY;
+    c->time_ccd = c->time_broad_phase = 0;
+}
+
+double ipcc_contact_dhat(const ipcc_contact *c) { return c->dhat; }
+double ipcc_contact_kappa(const ipcc_contact *c) { return c->kappa; }
+
+// ---------------------------------------------------------------------------
+// Energy, gradient, Hessian.
+
+// Sum of pair energies (kappa = 1) into pair_energy; the serial sum.
+static double barrier_sum(ipcc_contact *c, const double *xc) {
+    int np = c->np;
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < np; ++k)
+        c->pair_energy[k] = pair_barrier(c, &c->pairs[k], xc, NULL, NULL);
+    double e = 0;
+    for (int k = 0; k < np; ++k)
+        e += c->pair_energy[k];
+    return e;
+}
+
+double ipcc_contact_energy(ipcc_contact *c, const ipcc_world *w, const double *x) {
+    gather(c, x, c->xc);
+    if (build_pairs(c, c->xc) != 0) return NAN;
+    (void)w;
+    double e = barrier_sum(c, c->xc);
+    return isfinite(e) ? c->kappa * e : INFINITY;
+}
+
+static double min_distance2(const ipcc_contact *c, const double *xc) {
+    double m = INFINITY;
+    for (int k = 0; k < c->np; ++k)
+        m = fmin(m, pair_distance(c, &c->pairs[k], xc, NULL, NULL));
+    return m;
+}
+
+// kappa at the start of a step (preamble: "Stiffness").
+static void balance_kappa(ipcc_contact *c, ipcc_world *w, const double *g_rest) {
+    c->rebalance = false;
+    if (c->np == 0) {
+        if (c->kappa == 0) c->kappa = c->kappa_min;
+        return;
+    }
+    if (grow((void **)&c->gb, &c->cap_gb, 3 * w->n, sizeof(double)) != 0) return;
+    memset(c->gb, 0, sizeof(double) * 3 * (size_t)w->n);
+    for (int k = 0; k < c->np; ++k) {
+        const contact_pair *p = &c->pairs[k];
+        double g[12];
+        pair_barrier(c, p, c->xc, g, NULL);
+        int nv = pair_num_vertices(p);
+        for (int a = 0; a < nv; ++a)
+            for (int i = 0; i < 3; ++i)
+                c->gb[3 * c->cvert[p->v[a]] + i] += g[3 * a + i];
+    }
+    double num = 0, den = 0;
+    for (int d = 0; d < 3 * w->n; ++d)
+        if (w->dof_map[d] >= 0) {
+            num += g_rest[d] * c->gb[d];
+            den += c->gb[d] * c->gb[d];
+        }
+    double k = den > 0 ? -num / den : c->kappa_min;
+    k = fmin(fmax(k, c->kappa_min), c->kappa_max);
+    c->kappa = fmax(c->kappa, k);
+}
+
+double ipcc_contact_evaluate(ipcc_contact *c, ipcc_world *w, const double *x, const double *lift, double *g,
+                             ipcc_triplets *T) {
+    gather(c, x, c->xc);
+    if (query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) != IPCC_OK) return NAN;
+    if (build_pairs(c, c->xc) != 0) return NAN;
+    // Stiffness: balance at the step start, double while contacts keep closing in.
+    if (c->rebalance) balance_kappa(c, w, g);
+    if (!c->kappa_fixed) {
+        double dmin2 = min_distance2(c, c->xc), eps2 = 1e-16 * c->L * c->L;
+        if (c->prev_min_d2 < eps2 && dmin2 < eps2 && dmin2 < c->prev_min_d2)
+            c->kappa = fmin(c->kappa_max, 2 * c->kappa);
+        c->prev_min_d2 = dmin2;
+    }
+    // Triplet offsets: pair k owns the (a, b) dof pairs with both unknown and dofs[b] >= dofs[a].
+    int np = c->np;
+    c->pair_slot[0] = 0;
+    for (int k = 0; k < np; ++k) {
+        int dofs[12], n = pair_dofs(c, w, &c->pairs[k], dofs), count = 0;
+        for (int a = 0; a < n; ++a)
+            if (dofs[a] >= 0)
+                for (int b = 0; b < n; ++b)
+                    count += dofs[b] >= dofs[a];
+        c->pair_slot[k + 1] = c->pair_slot[k] + count;
+    }
+    if (ipcc_triplets_reserve(T, T->count + c->pair_slot[np]) != 0) return NAN;
+    int base = T->count;
+    int *rows = T->row + base, *cols = T->col + base;
+    double *vals = T->val + base;
+    double kappa = c->kappa;
+#pragma omp parallel for schedule(dynamic, 64)
+    for (int k = 0; k < np; ++k) {
+        const contact_pair *p = &c->pairs[k];
+        double H[144], *gk = c->pair_grad + 12 * k;
+        int dofs[12], n = pair_dofs(c, w, p, dofs);
+        c->pair_energy[k] = pair_barrier(c, p, c->xc, gk, H);
+        if (!isfinite(c->pair_energy[k])) continue;
+        if (lift) {
+            double le[12];
+            bool moving = false;
+            for (int a = 0; a < n; ++a) {
+                le[a] = lift[3 * c->cvert[p->v[a / 3]] + a % 3];
+                moving |= le[a] != 0;
+            }
+            if (moving)
+                for (int a = 0; a < n; ++a)
+                    for (int b = 0; b < n; ++b)
+                        gk[a] += H[n * a + b] * le[b];
+        }
+        int s = c->pair_slot[k];
+        for (int a = 0; a < n; ++a) {
+            if (dofs[a] < 0) continue;
+            for (int b = 0; b < n; ++b)
+                if (dofs[b] >= dofs[a]) {
+                    rows[s] = dofs[a];
+                    cols[s] = dofs[b];
+                    vals[s++] = kappa * H[n * a + b];
+                }
+        }
+    }
+    T->count = base + c->pair_slot[np];
+    double e = 0;
+    for (int k = 0; k < np; ++k)
+        e += c->pair_energy[k];
+    if (!isfinite(e)) return INFINITY;
+    for (int k = 0; k < np; ++k) {
+        const contact_pair *p = &c->pairs[k];
+        int nv = pair_num_vertices(p);
+        for (int a = 0; a < nv; ++a)
+            for (int i = 0; i < 3; ++i)
+                g[3 * c->cvert[p->v[a]] + i] += kappa * c->pair_grad[12 * k + 3 * a + i];
+    }
+    return T->failed ? NAN : kappa * e;
+}
+
+// ---------------------------------------------------------------------------
+// CCD step bound.
+
+// Earliest conservative time of impact of vertex v against half-space h for
+// the motion xc -> xc1 (1 if it does not reach the plane).
+static double plane_toi(const ipcc_contact *c, int h, int v) {
+    double s0 = plane_signed(c->planes + 6 * h, c->xc + 3 * v),
+           s1 = plane_signed(c->planes + 6 * h, c->xc1 + 3 * v);
+    if (!(s1 <= 0)) return 1.0;
+    if (!(s0 > 0)) return 0.0;
+    return s0 / (s0 - s1); // linear in t; the safety factor dwarfs rounding
+}
+
+double ipcc_contact_max_step(ipcc_contact *c, const ipcc_world *w, const double *x, const double *p,
+                             double alpha_max) {
+    (void)w;
+    double t_begin = ipcc_now();
+    for (int i = 0; i < c->nc; ++i)
+        for (int k = 0; k < 3; ++k) {
+            int d = 3 * c->cvert[i] + k;
+            c->xc[3 * i + k] = x[d];
+            c->xc1[3 * i + k] = x[d] + alpha_max * p[d];
+        }
+    // Swept candidates within d̂: the CCD pairs, and the line search's energy pairs.
+    if (query(c, c->xc, c->xc1, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) != IPCC_OK) return 0.0;
+    double t_ccd0 = ipcc_now();
+    const ipcc_candidates *cd = &c->cand;
+    int nvf = cd->num_vf, nee = cd->num_ee, n = nvf + nee;
+    if (grow((void **)&c->toi, &c->cap_toi, n + 1, sizeof(double)) != 0) return 0.0;
+    const double *x0 = c->xc, *x1 = c->xc1;
+#pragma omp parallel for schedule(dynamic, 64)
+    for (int k = 0; k < n; ++k) {
+        double t = 1.0;
+        bool hit;
+        if (k < nvf) {
+            int v = cd->vf[2 * k];
+            const int *f = c->cfaces + 3 * cd->vf[2 * k + 1];
+            hit = ipcc_point_triangle_ccd(x0 + 3 * v, x0 + 3 * f[0], x0 + 3 * f[1], x0 + 3 * f[2], x1 + 3 * v,
+                                          x1 + 3 * f[0], x1 + 3 * f[1], x1 + 3 * f[2], 0.0, 1.0, &t);
+        } else {
+            const int *ea = c->cedges + 2 * cd->ee[2 * (k - nvf)],
+                      *eb = c->cedges + 2 * cd->ee[2 * (k - nvf) + 1];
+            hit = ipcc_edge_edge_ccd(x0 + 3 * ea[0], x0 + 3 * ea[1], x0 + 3 * eb[0], x0 + 3 * eb[1],
+                                     x1 + 3 * ea[0], x1 + 3 * ea[1], x1 + 3 * eb[0], x1 + 3 * eb[1], 0.0, 1.0,
+                                     &t);
+        }
+        c->toi[k] = hit ? t : 1.0;
+    }
+    double t = 1.0;
+    for (int k = 0; k < n; ++k)
+        t = fmin(t, c->toi[k]);
+    for (int h = 0; h < c->nh; ++h)
+        for (int v = 0; v < c->nc; ++v)
+            if (vertex_free(c, v)) t = fmin(t, plane_toi(c, h, v));
+    double t_end = ipcc_now();
+    c->time_ccd += t_end - t_ccd0;
+    (void)t_begin;
+    return t < 1.0 ? CCD_SAFETY * t * alpha_max : alpha_max;
+}
+
+void ipcc_contact_end_step(ipcc_contact *c, const ipcc_world *w, const double *x, double *force,
+                           ipcc_step_stats *stats) {
+    memset(force, 0, sizeof(double) * 3 * (size_t)w->n);
+    gather(c, x, c->xc);
+    bool ok = query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) == IPCC_OK &&
+              build_pairs(c, c->xc) == 0;
+    double s = ipcc_integrator_potential_scale(w), dmin2 = INFINITY;
+    for (int k = 0; ok && k < c->np; ++k) {
+        const contact_pair *p = &c->pairs[k];
+        double g[12];
+        pair_barrier(c, p, c->xc, g, NULL);
+        dmin2 = fmin(dmin2, pair_distance(c, p, c->xc, NULL, NULL));
+        int nv = pair_num_vertices(p);
+        for (int a = 0; a < nv; ++a)
+            for (int i = 0; i < 3; ++i)
+                force[3 * c->cvert[p->v[a]] + i] -= c->kappa * g[3 * a + i] / s;
+    }
+    if (stats) {
+        stats->num_contacts = ok ? c->np : 0;
+        stats->min_distance = sqrt(dmin2);
+        stats->kappa = c->kappa;
+        stats->time_ccd = c->time_ccd;
+        stats->time_broad_phase = c->time_broad_phase;
+    }
+}
