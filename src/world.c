@@ -228,6 +228,43 @@ static int append_surface(ipcc_world *w, int offset, int nf, const int *faces, i
     return 0;
 }
 
+// Vertices [first, first + count) start at their rest positions with the
+// rigid velocity v + omega x (x - centre), free, not yet in the dof map.
+static void init_vertices(ipcc_world *w, int first, int count, const double centre[3], const double v[3],
+                          const double om[3]) {
+    for (int i = first; i < first + count; ++i) {
+        double r[3] = {w->x_rest[3 * i] - centre[0], w->x_rest[3 * i + 1] - centre[1],
+                       w->x_rest[3 * i + 2] - centre[2]};
+        w->v[3 * i] = v[0] + om[1] * r[2] - om[2] * r[1];
+        w->v[3 * i + 1] = v[1] + om[2] * r[0] - om[0] * r[2];
+        w->v[3 * i + 2] = v[2] + om[0] * r[1] - om[1] * r[0];
+        w->prescribed[i] = -1;
+        for (int k = 0; k < 3; ++k)
+            w->dof_map[3 * i + k] = -2; // "never mapped": forces a rebuild
+    }
+    memcpy(w->x + 3 * first, w->x_rest + 3 * first, sizeof(double) * 3 * (size_t)count);
+    memset(w->contact_force + 3 * first, 0, sizeof(double) * 3 * (size_t)count);
+}
+
+// A new body record (capacity reserved by the caller) owning vertices
+// [first, first + count) and the given surface (local indices); NULL when
+// out of memory. The caller fills in tets and material.
+static ipcc_body *append_body(ipcc_world *w, const char *name, int first, int count, int nf, const int *faces,
+                              int ne, const int *edges) {
+    int first_face = w->num_faces;
+    if (append_surface(w, first, nf, faces, ne, edges) != 0) return NULL;
+    ipcc_body *b = &w->bodies[w->num_bodies];
+    memset(b, 0, sizeof *b);
+    b->name = malloc(strlen(name) + 1);
+    if (!b->name) return NULL;
+    strcpy(b->name, name);
+    b->first_vertex = first;
+    b->num_vertices = count;
+    b->first_face = first_face;
+    b->num_faces = nf;
+    return b;
+}
+
 static ipcc_status check_body_def(const ipcc_body_def *def, const char *name) {
     if (!def->mesh || def->mesh->num_tets < 1)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": no mesh (or a mesh without tets)", name);
@@ -312,34 +349,12 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
     }
     for (int k = 0; k < 3; ++k)
         com[k] /= mtot;
-    const double *om = def->angular_velocity;
-    for (int i = n0; i < n0 + mesh->num_vertices; ++i) {
-        double r[3] = {w->x_rest[3 * i] - com[0], w->x_rest[3 * i + 1] - com[1],
-                       w->x_rest[3 * i + 2] - com[2]};
-        w->v[3 * i] = def->velocity[0] + om[1] * r[2] - om[2] * r[1];
-        w->v[3 * i + 1] = def->velocity[1] + om[2] * r[0] - om[0] * r[2];
-        w->v[3 * i + 2] = def->velocity[2] + om[0] * r[1] - om[1] * r[0];
-        w->prescribed[i] = -1;
-        for (int k = 0; k < 3; ++k)
-            w->dof_map[3 * i + k] = -2; // "never mapped": forces a rebuild
-    }
-    memcpy(w->x + 3 * n0, w->x_rest + 3 * n0, sizeof(double) * 3 * (size_t)mesh->num_vertices);
-    memset(w->contact_force + 3 * n0, 0, sizeof(double) * 3 * (size_t)mesh->num_vertices);
-    int first_face = w->num_faces;
-    if (append_surface(w, n0, mesh->num_faces, mesh->faces, mesh->num_edges, mesh->edges) != 0)
-        return ipcc_fail(IPCC_ERR_NO_MEMORY, "body \"%s\": out of memory", name);
-
-    ipcc_body *b = &w->bodies[w->num_bodies];
-    memset(b, 0, sizeof *b);
-    b->name = malloc(strlen(name) + 1);
-    if (!b->name) return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory");
-    strcpy(b->name, name);
-    b->first_vertex = n0;
-    b->num_vertices = mesh->num_vertices;
+    init_vertices(w, n0, mesh->num_vertices, com, def->velocity, def->angular_velocity);
+    ipcc_body *b = append_body(w, name, n0, mesh->num_vertices, mesh->num_faces, mesh->faces, mesh->num_edges,
+                               mesh->edges);
+    if (!b) return ipcc_fail(IPCC_ERR_NO_MEMORY, "body \"%s\": out of memory", name);
     b->first_tet = nt0;
     b->num_tets = mesh->num_tets;
-    b->first_face = first_face;
-    b->num_faces = mesh->num_faces;
     b->material = def->material;
     ipcc_lame_parameters(def->material.youngs_modulus, def->material.poisson_ratio, &b->mu, &b->lambda);
     w->n = n0 + mesh->num_vertices;
@@ -401,40 +416,18 @@ ipcc_status ipcc_world_add_obstacle(ipcc_world *w, const ipcc_obstacle_def *def,
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "obstacle \"%s\": out of memory", name);
     place_vertices(mesh->num_vertices, mesh->vertices, def->scale, def->rotation, def->translation,
                    w->x_rest + 3 * n0);
-    int first_face = w->num_faces;
-    if (append_surface(w, n0, mesh->num_faces, mesh->faces, mesh->num_edges, mesh->edges) != 0)
-        return ipcc_fail(IPCC_ERR_NO_MEMORY, "obstacle \"%s\": out of memory", name);
     int nv = mesh->num_vertices;
     double centre[3] = {0, 0, 0};
     for (int i = n0; i < n0 + nv; ++i)
         for (int k = 0; k < 3; ++k)
             centre[k] += w->x_rest[3 * i + k] / nv;
-    const double *om = def->angular_velocity;
-    for (int i = n0; i < n0 + nv; ++i) {
-        double r[3] = {w->x_rest[3 * i] - centre[0], w->x_rest[3 * i + 1] - centre[1],
-                       w->x_rest[3 * i + 2] - centre[2]};
-        w->v[3 * i] = def->velocity[0] + om[1] * r[2] - om[2] * r[1];
-        w->v[3 * i + 1] = def->velocity[1] + om[2] * r[0] - om[0] * r[2];
-        w->v[3 * i + 2] = def->velocity[2] + om[0] * r[1] - om[1] * r[0];
+    for (int i = n0; i < n0 + nv; ++i)
         w->mass[i] = 0;
-        w->prescribed[i] = -1;
-        for (int k = 0; k < 3; ++k)
-            w->dof_map[3 * i + k] = -2;
-    }
-    memcpy(w->x + 3 * n0, w->x_rest + 3 * n0, sizeof(double) * 3 * (size_t)nv);
-    memset(w->contact_force + 3 * n0, 0, sizeof(double) * 3 * (size_t)nv);
-
-    ipcc_body *b = &w->bodies[w->num_bodies];
-    memset(b, 0, sizeof *b);
-    b->name = malloc(strlen(name) + 1);
-    if (!b->name) return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory");
-    strcpy(b->name, name);
-    b->first_vertex = n0;
-    b->num_vertices = nv;
+    init_vertices(w, n0, nv, centre, def->velocity, def->angular_velocity);
+    ipcc_body *b = append_body(w, name, n0, nv, mesh->num_faces, mesh->faces, mesh->num_edges, mesh->edges);
+    if (!b) return ipcc_fail(IPCC_ERR_NO_MEMORY, "obstacle \"%s\": out of memory", name);
     b->first_tet = w->nt;
     b->kinematic = true;
-    b->first_face = first_face;
-    b->num_faces = mesh->num_faces;
     b->material = ipcc_default_material();
     w->n = n0 + nv;
     w->num_bodies++;
