@@ -64,6 +64,14 @@
 // zero distance, so the accepted state is intersection-free with positive
 // distances, which is the induction hypothesis for the next iterate.
 //
+// Candidates are searched once per Newton iteration: a swept query over the
+// step's segment in max_step serves the line search's energies AND the next
+// evaluation, because Newton only ever evaluates a point it accepted on
+// that segment (or, at the start of a step, the step's first state, for
+// which begin_step forces a static query). A pair the sweep could miss at
+// the accepted point is one within rounding of d̂ itself, where the barrier
+// and its derivatives vanish (it is C2 there).
+//
 // Determinism and memory: per-candidate and per-constraint work runs under
 // OpenMP into slots; reductions are serial or order-free (min), so results
 // do not depend on the thread count. All buffers are grow-only.
@@ -80,10 +88,8 @@
 #include "distance.h"
 #include "world_internal.h"
 
-enum { KIND_PP, KIND_PE, KIND_PT, KIND_EE, KIND_PH };
-
 typedef struct contact_pair {
-    int kind;     ///< KIND_*
+    int kind;     ///< an ipcc_contact_kind, or -1 for "no constraint"
     int dtype;    ///< EE: the ipcc_edge_edge_distance_type whose distance is used
     int v[4];     ///< collision vertices; PH: v[0] vertex, v[1] half-space
     double eps_x; ///< EE: mollifier threshold (0 = not mollified)
@@ -115,6 +121,7 @@ struct ipcc_contact {
 
     ipcc_broad_phase *bp;
     ipcc_candidates cand;
+    bool cand_valid; ///< cand covers every pair within d̂ of the next evaluated state (see below)
 
     // Constraint set and per-constraint slots (grow-only).
     int np, cap_pairs;
@@ -217,12 +224,12 @@ static void sort2(int *a, int *b) {
 
 static contact_pair make_pp(int a, int b) {
     sort2(&a, &b);
-    return (contact_pair){.kind = KIND_PP, .v = {a, b, -1, -1}};
+    return (contact_pair){.kind = IPCC_CONTACT_PP, .v = {a, b, -1, -1}};
 }
 
 static contact_pair make_pe(int p, int e0, int e1) {
     sort2(&e0, &e1);
-    return (contact_pair){.kind = KIND_PE, .v = {p, e0, e1, -1}};
+    return (contact_pair){.kind = IPCC_CONTACT_PE, .v = {p, e0, e1, -1}};
 }
 
 // The constraint a vertex-face candidate gives at positions xc (kind -1 if
@@ -242,7 +249,7 @@ static contact_pair vf_pair(const ipcc_contact *c, const double *xc, int v, int 
     case IPCC_PT_P_E2: return make_pe(v, t[2], t[0]);
     case IPCC_PT_P_T: break;
     }
-    return (contact_pair){.kind = KIND_PT, .v = {v, t[0], t[1], t[2]}};
+    return (contact_pair){.kind = IPCC_CONTACT_PT, .v = {v, t[0], t[1], t[2]}};
 }
 
 // The constraint an edge-edge candidate gives at positions xc (kind -1 if
@@ -257,7 +264,7 @@ static contact_pair ee_pair(const ipcc_contact *c, const double *xc, int ea, int
     double eps_x = ipcc_edge_edge_mollifier_threshold(c->rest + 3 * a0, c->rest + 3 * a1, c->rest + 3 * b0,
                                                       c->rest + 3 * b1);
     if (ipcc_edge_edge_cross_squarednorm(pa0, pa1, pb0, pb1) < eps_x)
-        return (contact_pair){.kind = KIND_EE, .dtype = type, .v = {a0, a1, b0, b1}, .eps_x = eps_x};
+        return (contact_pair){.kind = IPCC_CONTACT_EE, .dtype = type, .v = {a0, a1, b0, b1}, .eps_x = eps_x};
     switch (type) {
     case IPCC_EE_EA0_EB0: return make_pp(a0, b0);
     case IPCC_EE_EA0_EB1: return make_pp(a0, b1);
@@ -269,7 +276,7 @@ static contact_pair ee_pair(const ipcc_contact *c, const double *xc, int ea, int
     case IPCC_EE_EA1_EB: return make_pe(a1, b0, b1);
     case IPCC_EE_EA_EB: break;
     }
-    return (contact_pair){.kind = KIND_EE, .dtype = IPCC_EE_EA_EB, .v = {a0, a1, b0, b1}, .eps_x = 0};
+    return (contact_pair){.kind = IPCC_CONTACT_EE, .dtype = IPCC_EE_EA_EB, .v = {a0, a1, b0, b1}, .eps_x = 0};
 }
 
 static int pair_cmp(const void *pa, const void *pb) {
@@ -304,7 +311,7 @@ static int build_pairs(ipcc_contact *c, const double *xc) {
         for (int v = 0; v < c->nc; ++v) {
             double sd = plane_signed(c->planes + 6 * h, xc + 3 * v);
             s[m++] = vertex_free(c, v) && sd * sd < c->dhat2
-                         ? (contact_pair){.kind = KIND_PH, .v = {v, h, -1, -1}}
+                         ? (contact_pair){.kind = IPCC_CONTACT_PH, .v = {v, h, -1, -1}}
                          : (contact_pair){.kind = -1};
         }
     // Compact, sort by key, drop duplicates.
@@ -336,52 +343,47 @@ static int build_pairs(ipcc_contact *c, const double *xc) {
 // ---------------------------------------------------------------------------
 // One constraint: squared distance with derivatives, and the barrier.
 
-static int pair_num_vertices(const contact_pair *p) {
-    switch (p->kind) {
-    case KIND_PP: return 2;
-    case KIND_PE: return 3;
-    case KIND_PH: return 1;
+int ipcc_contact_kind_vertices(ipcc_contact_kind kind) {
+    switch (kind) {
+    case IPCC_CONTACT_PP: return 2;
+    case IPCC_CONTACT_PE: return 3;
+    case IPCC_CONTACT_PH: return 1;
     default: return 4;
     }
 }
 
-// Squared distance of pair p at xc; with g/H non-NULL also its gradient and
-// Hessian over the pair's 3 * pair_num_vertices dofs.
-static double pair_distance(const ipcc_contact *c, const contact_pair *p, const double *xc, double *g,
-                            double *H) {
-    const double *a = xc + 3 * p->v[0];
-    const double *b = p->kind == KIND_PH ? NULL : xc + 3 * p->v[1];
-    const double *d2 =
-        p->kind == KIND_PE || p->kind == KIND_PT || p->kind == KIND_EE ? xc + 3 * p->v[2] : NULL;
-    const double *d3 = p->kind == KIND_PT || p->kind == KIND_EE ? xc + 3 * p->v[3] : NULL;
-    switch (p->kind) {
-    case KIND_PP:
+static int pair_num_vertices(const contact_pair *p) { return ipcc_contact_kind_vertices(p->kind); }
+
+double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *x, const double *plane,
+                             double *g, double *H) {
+    const double *a = x, *b = x + 3, *d2 = x + 6, *d3 = x + 9;
+    switch (kind) {
+    case IPCC_CONTACT_PP:
         if (g) ipcc_point_point_distance_gradient(a, b, g);
         if (H) ipcc_point_point_distance_hessian(a, b, H);
         return ipcc_point_point_distance(a, b);
-    case KIND_PE:
+    case IPCC_CONTACT_PE:
         if (g) ipcc_point_line_distance_gradient(a, b, d2, g);
         if (H) ipcc_point_line_distance_hessian(a, b, d2, H);
         return ipcc_point_line_distance(a, b, d2);
-    case KIND_PT:
+    case IPCC_CONTACT_PT:
         if (g) ipcc_point_plane_distance_gradient(a, b, d2, d3, g);
         if (H) ipcc_point_plane_distance_hessian(a, b, d2, d3, H);
         return ipcc_point_plane_distance(a, b, d2, d3);
-    case KIND_EE: {
-        ipcc_edge_edge_distance_type t = (ipcc_edge_edge_distance_type)p->dtype;
+    case IPCC_CONTACT_EE: {
+        ipcc_edge_edge_distance_type t = (ipcc_edge_edge_distance_type)ee_type;
         if (g) ipcc_edge_edge_distance_gradient(a, b, d2, d3, t, g);
         if (H) ipcc_edge_edge_distance_hessian(a, b, d2, d3, t, H);
         return ipcc_edge_edge_distance(a, b, d2, d3, t);
     }
-    case KIND_PH: {
+    case IPCC_CONTACT_PH: {
         // d = ((x - p) . n)^2, grad = 2 s n, H = 2 n n^T (n unit)
-        const double *pl = c->planes + 6 * p->v[1];
-        double s = plane_signed(pl, a);
+        double s = plane_signed(plane, a);
         for (int i = 0; i < 3; ++i) {
-            if (g) g[i] = 2 * s * pl[3 + i];
+            if (g) g[i] = 2 * s * plane[3 + i];
             if (H)
                 for (int j = 0; j < 3; ++j)
-                    H[3 * i + j] = 2 * pl[3 + i] * pl[3 + j];
+                    H[3 * i + j] = 2 * plane[3 + i] * plane[3 + j];
         }
         return s * s;
     }
@@ -389,31 +391,23 @@ static double pair_distance(const ipcc_contact *c, const contact_pair *p, const 
     return INFINITY;
 }
 
-// Barrier energy (times kappa = 1) of pair p; with g, H also its gradient
-// and PSD-projected Hessian (dimension 3 * pair_num_vertices).
-static double pair_barrier(const ipcc_contact *c, const contact_pair *p, const double *xc, double *g,
-                           double *H) {
-    int n = 3 * pair_num_vertices(p);
+double ipcc_contact_barrier(ipcc_contact_kind kind, int ee_type, double eps_x, const double *x,
+                            const double *plane, double dhat2, double *g, double *H, bool project) {
+    int n = 3 * ipcc_contact_kind_vertices(kind);
     double gd[12], Hd[144];
-    double d = pair_distance(c, p, xc, g ? gd : NULL, H ? Hd : NULL);
-    double b = ipcc_barrier(d, c->dhat2);
+    double d = ipcc_contact_distance(kind, ee_type, x, plane, g ? gd : NULL, H ? Hd : NULL);
+    double b = ipcc_barrier(d, dhat2);
     if (!isfinite(b)) return b;
     double m = 1, gm[12], Hm[144];
-    bool mollified = p->kind == KIND_EE && p->eps_x > 0;
-    const double *a0 = NULL, *a1 = NULL, *e0 = NULL, *e1 = NULL;
-    if (mollified) {
-        a0 = xc + 3 * p->v[0];
-        a1 = xc + 3 * p->v[1];
-        e0 = xc + 3 * p->v[2];
-        e1 = xc + 3 * p->v[3];
-    }
-    if (mollified) m = ipcc_edge_edge_mollifier(a0, a1, e0, e1, p->eps_x);
+    bool mollified = kind == IPCC_CONTACT_EE && eps_x > 0;
+    const double *a0 = x, *a1 = x + 3, *e0 = x + 6, *e1 = x + 9;
+    if (mollified) m = ipcc_edge_edge_mollifier(a0, a1, e0, e1, eps_x);
     if (!g) return m * b;
-    double b1 = ipcc_barrier_first_derivative(d, c->dhat2);
-    double b2 = H ? ipcc_barrier_second_derivative(d, c->dhat2) : 0;
+    double b1 = ipcc_barrier_first_derivative(d, dhat2);
+    double b2 = H ? ipcc_barrier_second_derivative(d, dhat2) : 0;
     if (mollified) {
-        ipcc_edge_edge_mollifier_gradient(a0, a1, e0, e1, p->eps_x, gm);
-        if (H) ipcc_edge_edge_mollifier_hessian(a0, a1, e0, e1, p->eps_x, Hm);
+        ipcc_edge_edge_mollifier_gradient(a0, a1, e0, e1, eps_x, gm);
+        if (H) ipcc_edge_edge_mollifier_hessian(a0, a1, e0, e1, eps_x, Hm);
     }
     // grad (m b) = m b' grad d + b grad m
     for (int i = 0; i < n; ++i)
@@ -426,8 +420,35 @@ static double pair_barrier(const ipcc_contact *c, const contact_pair *p, const d
             if (mollified) v += b1 * (gm[i] * gd[j] + gd[i] * gm[j]) + b * Hm[n * i + j];
             H[n * i + j] = v;
         }
-    ipcc_project_psd(n, H);
+    if (project) ipcc_project_psd(n, H);
     return m * b;
+}
+
+// The pair's vertex positions, gathered (up to 12 doubles).
+static void pair_positions(const contact_pair *p, const double *xc, double x[12]) {
+    int nv = pair_num_vertices(p);
+    for (int k = 0; k < nv; ++k)
+        memcpy(x + 3 * k, xc + 3 * p->v[k], 3 * sizeof(double));
+}
+
+static const double *pair_plane(const ipcc_contact *c, const contact_pair *p) {
+    return p->kind == IPCC_CONTACT_PH ? c->planes + 6 * p->v[1] : NULL;
+}
+
+// Squared distance of pair p at xc.
+static double pair_distance(const ipcc_contact *c, const contact_pair *p, const double *xc) {
+    double x[12];
+    pair_positions(p, xc, x);
+    return ipcc_contact_distance(p->kind, p->dtype, x, pair_plane(c, p), NULL, NULL);
+}
+
+// Barrier energy (kappa = 1) of pair p; with g, H also its gradient and
+// PSD-projected Hessian (dimension 3 * pair_num_vertices).
+static double pair_barrier(const ipcc_contact *c, const contact_pair *p, const double *xc, double *g,
+                           double *H) {
+    double x[12];
+    pair_positions(p, xc, x);
+    return ipcc_contact_barrier(p->kind, p->dtype, p->eps_x, x, pair_plane(c, p), c->dhat2, g, H, true);
 }
 
 // Unknown index of each of the pair's dofs (-1 when prescribed or kinematic).
@@ -553,12 +574,12 @@ static ipcc_status check_initial_state(ipcc_contact *c, const ipcc_world *w) {
     if (build_pairs(c, c->xc) != 0) return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory");
     for (int k = 0; k < c->np; ++k) {
         const contact_pair *p = &c->pairs[k];
-        if (pair_distance(c, p, c->xc, NULL, NULL) > 0) continue;
+        if (pair_distance(c, p, c->xc) > 0) continue;
         describe_vertex(w, c, p->v[0], va, sizeof va);
         describe_vertex(w, c, p->v[1], vb, sizeof vb);
-        int other = p->kind == KIND_PE || p->kind == KIND_PT ? p->v[1]
-                    : p->kind == KIND_EE                     ? p->v[2]
-                                                             : p->v[1];
+        int other = p->kind == IPCC_CONTACT_PE || p->kind == IPCC_CONTACT_PT ? p->v[1]
+                    : p->kind == IPCC_CONTACT_EE                             ? p->v[2]
+                                                                             : p->v[1];
         return ipcc_fail(
             IPCC_ERR_INFEASIBLE,
             "initial state: bodies \"%s\" and \"%s\" touch (zero distance) at vertex %s of \"%s\"",
@@ -607,6 +628,7 @@ ipcc_status ipcc_contact_create(ipcc_world *w, ipcc_contact **out) {
 }
 
 void ipcc_contact_begin_step(ipcc_contact *c) {
+    c->cand_valid = false;
     c->rebalance = !c->kappa_fixed;
     c->prev_min_d2 = INFINITY;
     c->time_ccd = c->time_broad_phase = 0;
@@ -641,7 +663,7 @@ double ipcc_contact_energy(ipcc_contact *c, const ipcc_world *w, const double *x
 static double min_distance2(const ipcc_contact *c, const double *xc) {
     double m = INFINITY;
     for (int k = 0; k < c->np; ++k)
-        m = fmin(m, pair_distance(c, &c->pairs[k], xc, NULL, NULL));
+        m = fmin(m, pair_distance(c, &c->pairs[k], xc));
     return m;
 }
 
@@ -677,7 +699,10 @@ static void balance_kappa(ipcc_contact *c, ipcc_world *w, const double *g_rest) 
 double ipcc_contact_evaluate(ipcc_contact *c, ipcc_world *w, const double *x, const double *lift, double *g,
                              ipcc_triplets *T) {
     gather(c, x, c->xc);
-    if (query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) != IPCC_OK) return NAN;
+    if (!c->cand_valid) {
+        if (query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) != IPCC_OK) return NAN;
+        c->cand_valid = true;
+    }
     if (build_pairs(c, c->xc) != 0) return NAN;
     // Stiffness: balance at the step start, double while contacts keep closing in.
     if (c->rebalance) balance_kappa(c, w, g);
@@ -772,7 +797,11 @@ double ipcc_contact_max_step(ipcc_contact *c, const ipcc_world *w, const double 
             c->xc1[3 * i + k] = x[d] + alpha_max * p[d];
         }
     // Swept candidates within d̂: the CCD pairs, and the line search's energy pairs.
-    if (query(c, c->xc, c->xc1, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) != IPCC_OK) return 0.0;
+    if (query(c, c->xc, c->xc1, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) != IPCC_OK) {
+        c->cand_valid = false;
+        return 0.0;
+    }
+    c->cand_valid = true;
     double t_ccd0 = ipcc_now();
     const ipcc_candidates *cd = &c->cand;
     int nvf = cd->num_vf, nee = cd->num_ee, n = nvf + nee;
@@ -812,14 +841,15 @@ void ipcc_contact_end_step(ipcc_contact *c, const ipcc_world *w, const double *x
                            ipcc_step_stats *stats) {
     memset(force, 0, sizeof(double) * 3 * (size_t)w->n);
     gather(c, x, c->xc);
-    bool ok = query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) == IPCC_OK &&
-              build_pairs(c, c->xc) == 0;
+    bool ok =
+        c->cand_valid || query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) == IPCC_OK;
+    ok = ok && build_pairs(c, c->xc) == 0;
     double s = ipcc_integrator_potential_scale(w), dmin2 = INFINITY;
     for (int k = 0; ok && k < c->np; ++k) {
         const contact_pair *p = &c->pairs[k];
         double g[12];
         pair_barrier(c, p, c->xc, g, NULL);
-        dmin2 = fmin(dmin2, pair_distance(c, p, c->xc, NULL, NULL));
+        dmin2 = fmin(dmin2, pair_distance(c, p, c->xc));
         int nv = pair_num_vertices(p);
         for (int a = 0; a < nv; ++a)
             for (int i = 0; i < 3; ++i)

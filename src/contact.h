@@ -3,10 +3,36 @@
 #ifndef IPCC_CONTACT_H
 #define IPCC_CONTACT_H
 
+#include <stdbool.h>
+
 #include "ipcc/world.h"
 #include "sparse.h"
 
 typedef struct ipcc_contact ipcc_contact;
+
+/// Constraint kinds, named by their closest features.
+typedef enum ipcc_contact_kind {
+    IPCC_CONTACT_PP, ///< point-point      [a, b]
+    IPCC_CONTACT_PE, ///< point-edge       [p, e0, e1] (to the edge's line)
+    IPCC_CONTACT_PT, ///< point-triangle   [p, t0, t1, t2] (to its plane)
+    IPCC_CONTACT_EE, ///< edge-edge        [ea0, ea1, eb0, eb1], measured with an ipcc_edge_edge_distance_type
+    IPCC_CONTACT_PH, ///< point-half-space [p], plane = (point, unit normal)
+} ipcc_contact_kind;
+
+/// Vertices of a constraint of this kind (1 to 4).
+int ipcc_contact_kind_vertices(ipcc_contact_kind kind);
+
+/// Squared distance of one constraint over its local positions x
+/// (3 * vertices, in the order above); with g/H (may be NULL) also its
+/// gradient and Hessian. `ee_type` is used by EE, `plane` by PH.
+double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *x, const double *plane,
+                             double *g, double *H);
+
+/// One constraint's barrier m(x) b(d(x), dhat2), m the edge-edge mollifier
+/// when kind is EE and eps_x > 0 (else 1); with g/H (may be NULL) its
+/// gradient and Hessian, projected to PSD when `project`. +inf at d <= 0.
+double ipcc_contact_barrier(ipcc_contact_kind kind, int ee_type, double eps_x, const double *x,
+                            const double *plane, double dhat2, double *g, double *H, bool project);
 
 /// Build the collision mesh of the world (all bodies' surfaces, obstacles,
 /// half-spaces) and check the initial state: any intersection or touching
