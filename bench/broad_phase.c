@@ -243,9 +243,9 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 3 * m.nv; ++i)
         x1[i] = m.x[i] + inflation * uniform();
 
-    printf("# bench_broad_phase: %d concentric icospheres, %d triangles, %d edges, %d vertices\n",
-           NUM_SPHERES, m.nf, m.ne, m.nv);
-    printf("# inflation %.3e (1e-3 bbox diagonal), swept displacement uniform in [-inflation, inflation]^3, "
+    printf("Scene: %d concentric icospheres, %d triangles, %d edges, %d vertices\n", NUM_SPHERES, m.nf, m.ne,
+           m.nv);
+    printf("inflation %.3e (1e-3 bbox diagonal), swept displacement uniform in [-inflation, inflation]^3, "
            "median of %d\n\n",
            inflation, reps);
     printf(

@@ -71,5 +71,12 @@ done
     echo
     "$BUILD/bench_cantilever" "${CANTILEVER_MAX_NX:-160}"
 } >>"$out"
+# Hand-written notes (before/after figures of hot-path changes) live in
+# bench/results/*.notes.md and are appended, so a rerun does not lose them.
+notes=bench/results/$host.notes.md
+if [ -f "$notes" ]; then
+    echo >>"$out"
+    cat "$notes" >>"$out"
+fi
 echo "wrote $out"
 cat "$out"

@@ -310,7 +310,7 @@ static int build_pairs(ipcc_contact *c, const double *xc) {
     for (int h = 0; h < c->nh; ++h)
         for (int v = 0; v < c->nc; ++v) {
             double sd = plane_signed(c->planes + 6 * h, xc + 3 * v);
-            s[m++] = vertex_free(c, v) && sd * sd < c->dhat2
+            s[m++] = vertex_free(c, v) && (sd <= 0 || sd * sd < c->dhat2)
                          ? (contact_pair){.kind = IPCC_CONTACT_PH, .v = {v, h, -1, -1}}
                          : (contact_pair){.kind = -1};
         }
@@ -377,8 +377,9 @@ double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *
         return ipcc_edge_edge_distance(a, b, d2, d3, t);
     }
     case IPCC_CONTACT_PH: {
-        // d = ((x - p) . n)^2, grad = 2 s n, H = 2 n n^T (n unit)
-        double s = plane_signed(plane, a);
+        // d = ((x - p) . n)^2, grad = 2 s n, H = 2 n n^T (n unit); a vertex on
+        // or behind the plane is at distance 0 (infeasible), not mirrored.
+        double s = fmax(plane_signed(plane, a), 0.0);
         for (int i = 0; i < 3; ++i) {
             if (g) g[i] = 2 * s * plane[3 + i];
             if (H)
