@@ -70,6 +70,7 @@ static void test_euler_bernoulli_refinement(void **state) {
         ipcc_step_stats st;
         assert_int_equal(ipcc_world_step(w, &st), IPCC_OK);
         ipcc_test_assert_no_inversion(w);
+        ipcc_test_assert_intersection_free(w, __func__);
         tip[k] = tip_deflection(w);
         err[k] = fabs(tip[k] - eb) / eb;
         print_message("cantilever %dx%dx%d: tip %.6e m, Euler-Bernoulli %.6e m, ratio %.4f\n", nx[k],

@@ -67,6 +67,7 @@ static void check_momentum(ipcc_integrator integrator, ipcc_material_model model
         for (int k = 0; k < 3; ++k)
             assert_near(p[k], p0[k], 1e-10 * scale, 0);
         ipcc_test_assert_no_inversion(w);
+        ipcc_test_assert_intersection_free(w, __func__);
         e_el_max = fmax(e_el_max, ipcc_world_elastic_energy(w));
     }
     assert_true(e_el_max > 1e-6); // the body really deformed
@@ -102,6 +103,7 @@ static void test_dirichlet_exact_rotation(void **state) {
     for (int s = 1; s <= 20; ++s) {
         assert_true(ipcc_world_step(w, NULL) >= 0);
         ipcc_test_assert_no_inversion(w);
+        ipcc_test_assert_intersection_free(w, __func__);
         const double *x = ipcc_world_positions(w);
         double t = ipcc_world_time(w);
         for (int i = 0; i < n; ++i) {
@@ -151,6 +153,7 @@ static double energy_after_release(ipcc_integrator integrator, double *e_release
     for (int s = 0; s < 220; ++s) {
         assert_int_equal(ipcc_world_step(w, NULL), IPCC_OK);
         ipcc_test_assert_no_inversion(w);
+        ipcc_test_assert_intersection_free(w, __func__);
         e = ipcc_test_kinetic_energy(w) + ipcc_world_elastic_energy(w);
         if (s == 20) *e_release = e; // first state fully after release at t = 0.1
     }
@@ -198,6 +201,7 @@ static void test_violent_motion_stays_inversion_free(void **state) {
             ipcc_status st = ipcc_world_step(w, NULL);
             assert_true(st == IPCC_OK || st == IPCC_WARN_NOT_CONVERGED);
             ipcc_test_assert_no_inversion(w);
+            ipcc_test_assert_intersection_free(w, __func__);
         }
         ipcc_world_destroy(w);
         ipcc_mesh_destroy(mesh);
@@ -227,6 +231,7 @@ static void test_large_prescribed_motion(void **state) {
     ipcc_status rc = ipcc_world_step(w, &st);
     assert_true(rc == IPCC_OK || rc == IPCC_WARN_NOT_CONVERGED);
     ipcc_test_assert_no_inversion(w);
+    ipcc_test_assert_intersection_free(w, __func__);
     const double *x = ipcc_world_positions(w);
     int moved = 0;
     for (int i = 0; i < n; ++i)
