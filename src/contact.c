@@ -137,6 +137,8 @@ struct ipcc_contact {
     int cap_gb;
     double *toi; ///< per candidate
     int cap_toi;
+    ipcc_contact_info *info; ///< ipcc_contact_active's output
+    int cap_info;
 };
 
 // ---------------------------------------------------------------------------
@@ -484,6 +486,7 @@ void ipcc_contact_destroy(ipcc_contact *c) {
     free(c->scratch);
     free(c->gb);
     free(c->toi);
+    free(c->info);
     free(c);
 }
 
@@ -863,4 +866,130 @@ void ipcc_contact_end_step(ipcc_contact *c, const ipcc_world *w, const double *x
         stats->time_ccd = c->time_ccd;
         stats->time_broad_phase = c->time_broad_phase;
     }
+}
+
+// ---------------------------------------------------------------------------
+// Active constraints for friction.
+
+static void sub3(const double *a, const double *b, double *r) {
+    for (int k = 0; k < 3; ++k)
+        r[k] = a[k] - b[k];
+}
+static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+// Closest-point weights of pair p at xc (see ipcc_contact_info).
+static void pair_weights(const contact_pair *p, const double *xc, double w[4]) {
+    const double *x0 = xc + 3 * p->v[0];
+    switch (p->kind) {
+    case IPCC_CONTACT_PP:
+        w[0] = 1;
+        w[1] = -1;
+        return;
+    case IPCC_CONTACT_PE: {
+        // q = e0 + a (e1 - e0), a = (p - e0) . e / |e|^2 (the line's closest point)
+        double e[3], r[3];
+        sub3(xc + 3 * p->v[2], xc + 3 * p->v[1], e);
+        sub3(x0, xc + 3 * p->v[1], r);
+        double ee = dot3(e, e), a = ee > 0 ? dot3(r, e) / ee : 0;
+        w[0] = 1;
+        w[1] = -(1 - a);
+        w[2] = -a;
+        return;
+    }
+    case IPCC_CONTACT_PT: {
+        // barycentric coordinates of p's projection on the triangle's plane
+        double v0[3], v1[3], v2[3];
+        sub3(xc + 3 * p->v[2], xc + 3 * p->v[1], v0);
+        sub3(xc + 3 * p->v[3], xc + 3 * p->v[1], v1);
+        sub3(x0, xc + 3 * p->v[1], v2);
+        double d00 = dot3(v0, v0), d01 = dot3(v0, v1), d11 = dot3(v1, v1), d20 = dot3(v2, v0),
+               d21 = dot3(v2, v1);
+        double den = d00 * d11 - d01 * d01;
+        double b1 = den > 0 ? (d11 * d20 - d01 * d21) / den : 0,
+               b2 = den > 0 ? (d00 * d21 - d01 * d20) / den : 0;
+        w[0] = 1;
+        w[1] = -(1 - b1 - b2);
+        w[2] = -b1;
+        w[3] = -b2;
+        return;
+    }
+    case IPCC_CONTACT_EE: {
+        // pa = ea0 + s a, pb = eb0 + t b: closest points of the features the distance type names
+        double a[3], b[3], r[3];
+        sub3(xc + 3 * p->v[1], x0, a);
+        sub3(xc + 3 * p->v[3], xc + 3 * p->v[2], b);
+        sub3(x0, xc + 3 * p->v[2], r);
+        double aa = dot3(a, a), bb = dot3(b, b), ab = dot3(a, b), ar = dot3(a, r), br = dot3(b, r);
+        double s = 0, t = 0;
+        switch ((ipcc_edge_edge_distance_type)p->dtype) {
+        case IPCC_EE_EA0_EB0: break;
+        case IPCC_EE_EA0_EB1: t = 1; break;
+        case IPCC_EE_EA1_EB0: s = 1; break;
+        case IPCC_EE_EA1_EB1: s = t = 1; break;
+        case IPCC_EE_EA_EB0: s = aa > 0 ? -ar / aa : 0; break;
+        case IPCC_EE_EA_EB1: s = aa > 0 ? (ab - ar) / aa : 0, t = 1; break;
+        case IPCC_EE_EA0_EB: t = bb > 0 ? br / bb : 0; break;
+        case IPCC_EE_EA1_EB: s = 1, t = bb > 0 ? (ab + br) / bb : 0; break;
+        case IPCC_EE_EA_EB: {
+            // s aa - t ab = -ar,  s ab - t bb = -br
+            double den = aa * bb - ab * ab;
+            if (den > 0) {
+                s = (ab * br - bb * ar) / den;
+                t = (aa * br - ab * ar) / den;
+            }
+            break;
+        }
+        }
+        w[0] = 1 - s;
+        w[1] = s;
+        w[2] = -(1 - t);
+        w[3] = -t;
+        return;
+    }
+    case IPCC_CONTACT_PH: w[0] = 1; return;
+    }
+}
+
+int ipcc_contact_active(ipcc_contact *c, const ipcc_world *w, const double *x,
+                        const ipcc_contact_info **out) {
+    gather(c, x, c->xc);
+    if (query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) != IPCC_OK) return -1;
+    c->cand_valid = false; // evaluations at other states search afresh
+    if (build_pairs(c, c->xc) != 0) return -1;
+    if (grow((void **)&c->info, &c->cap_info, c->np + 1, sizeof *c->info) != 0) return -1;
+    for (int k = 0; k < c->np; ++k) {
+        const contact_pair *p = &c->pairs[k];
+        ipcc_contact_info *in = &c->info[k];
+        int nv = pair_num_vertices(p);
+        in->kind = (ipcc_contact_kind)p->kind;
+        for (int a = 0; a < nv; ++a)
+            in->vertices[a] = c->cvert[p->v[a]];
+        pair_weights(p, c->xc, in->weights);
+        in->body[0] = c->group[p->v[0]];
+        if (p->kind == IPCC_CONTACT_PH) {
+            in->body[1] = -1 - p->v[1];
+            memcpy(in->normal, c->planes + 6 * p->v[1] + 3, 3 * sizeof(double));
+        } else {
+            in->body[1] = c->group[p->v[p->kind == IPCC_CONTACT_EE ? 2 : 1]];
+            // normal = (difference of the closest points) / its length
+            double dvec[3] = {0, 0, 0};
+            for (int a = 0; a < nv; ++a)
+                for (int k3 = 0; k3 < 3; ++k3)
+                    dvec[k3] += in->weights[a] * c->xc[3 * p->v[a] + k3];
+            double len = sqrt(dot3(dvec, dvec));
+            for (int k3 = 0; k3 < 3; ++k3)
+                in->normal[k3] = len > 0 ? dvec[k3] / len : (k3 == 1);
+        }
+        // lambda_hat = kappa m |b'(d)| |grad_x sqrt-distance|... in squared terms: |d/dr b(r^2)| = |b'| 2 r
+        double xl[12];
+        pair_positions(p, c->xc, xl);
+        double d = ipcc_contact_distance(in->kind, p->dtype, xl, pair_plane(c, p), NULL, NULL);
+        double m = in->kind == IPCC_CONTACT_EE && p->eps_x > 0
+                       ? ipcc_edge_edge_mollifier(xl, xl + 3, xl + 6, xl + 9, p->eps_x)
+                       : 1.0;
+        in->normal_force = c->kappa * m * fabs(ipcc_barrier_first_derivative(d, c->dhat2)) * 2 * sqrt(d);
+    }
+    *out = c->info;
+    (void)w;
+    return c->np;
 }

@@ -64,6 +64,22 @@ double ipcc_contact_max_step(ipcc_contact *c, const ipcc_world *w, const double 
 void ipcc_contact_end_step(ipcc_contact *c, const ipcc_world *w, const double *x, double *force,
                            ipcc_step_stats *stats);
 
+/// One active constraint as friction sees it, at the state it was taken at.
+typedef struct ipcc_contact_info {
+    ipcc_contact_kind kind;
+    int vertices[4];     ///< world vertex indices (ipcc_contact_kind_vertices(kind) of them)
+    double weights[4];   ///< closest points: their difference is sum_i weights[i] x_i (PT: 1, -b0, -b1, -b2)
+    double normal[3];    ///< unit normal, from the second primitive towards the first
+    double normal_force; ///< lambda_hat = kappa m |b'(d)| 2 sqrt(d), the normal force in potential units
+                         ///< (newtons times the potential scale s; see friction.c)
+    int body[2];         ///< the two bodies; body[1] = -1 - h for half-space h
+} ipcc_contact_info;
+
+/// The active constraints at x (a static candidate search), as friction
+/// needs them. Returns their number (*out valid until the next call into
+/// the contact state), or -1 when out of memory.
+int ipcc_contact_active(ipcc_contact *c, const ipcc_world *w, const double *x, const ipcc_contact_info **out);
+
 /// d̂ (metres) and the current kappa.
 double ipcc_contact_dhat(const ipcc_contact *c);
 double ipcc_contact_kappa(const ipcc_contact *c);

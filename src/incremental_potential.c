@@ -2,7 +2,8 @@
 //
 //   E(x) = 1/2 sum_i m_i |x_i - xhat_i|^2 + s * ( sum_e V_e Psi(F_e(x)) - sum_i m_i g . x_i )
 //
-// (IPC paper, Li et al. 2020, eq. 2, plus the barrier kappa B(x) of contact.c;
+// (IPC paper, Li et al. 2020, eq. 2, plus the barrier kappa B(x) of contact.c
+// and the lagged friction potential of friction.c;
 // s = h^2 for implicit Euler, beta h^2 for Newmark, 1 for static, where the
 // inertia term is dropped.) The Hessian is emitted as triplets in unknown
 // indices: prescribed dofs are skipped, and every unknown gets a diagonal
@@ -26,6 +27,7 @@
 
 #include "contact.h"
 #include "core.h"
+#include "friction.h"
 #include "inertia.h"
 #include "inversion.h"
 #include "world_internal.h"
@@ -120,6 +122,7 @@ static double energy(void *ctx, const double *x) {
     double e = s * (el + ipcc_gravity_energy(w->n, w->mass, w->def.gravity, x));
     if (w->def.integrator != IPCC_STATIC) e += ipcc_inertia_energy(w->n, w->mass, x, w->x_hat);
     if (w->contact) e += ipcc_contact_energy(w->contact, w, x);
+    if (w->friction) e += ipcc_friction_energy(w->friction, w, x);
     return e;
 }
 
@@ -199,6 +202,7 @@ static double evaluate(void *ctx, const double *x, const double *lift, double *g
     if (T->failed) return NAN;
     // Barrier contact: adds its gradient and triplets; g so far balances kappa.
     if (w->contact) e += ipcc_contact_evaluate(w->contact, w, x, lift, g, T);
+    if (w->friction && isfinite(e)) e += ipcc_friction_evaluate(w->friction, w, x, lift, g, T);
     return e;
 }
 
@@ -209,7 +213,13 @@ static double max_step(void *ctx, const double *x, const double *p) {
     return alpha;
 }
 
+static bool converged(void *ctx, const double *x, const double *p) {
+    const ipcc_world *w = ctx;
+    return !w->friction || ipcc_friction_settled(w->friction, w, x, p);
+}
+
 ipcc_objective ipcc_incremental_potential(ipcc_world *w) {
-    ipcc_objective obj = {.ctx = w, .energy = energy, .evaluate = evaluate, .max_step = max_step};
+    ipcc_objective obj = {
+        .ctx = w, .energy = energy, .evaluate = evaluate, .max_step = max_step, .converged = converged};
     return obj;
 }

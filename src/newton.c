@@ -3,10 +3,10 @@
 // Each iteration (IPC paper, Li et al. 2020, Alg. 1):
 //   1. E, g, H = objective.evaluate(x)       H already PSD-projected per block
 //   2. solve H p = -g over the unknowns       CHOLMOD, symbolic analysis reused
-//   3. stop if |p|_inf <= tolerance           (IPC's criterion, tol * L * h)
+//   3. stop if |p|_inf <= tolerance           (IPC's criterion, tol * L * h),
+//      unless the objective vetoes it (newton.h, `converged`)
 //   4. alpha = min(1, objective.max_step(x, p))   step filter: inversion, CCD
 //   5. backtrack alpha /= 2 until E(x + alpha p) <= E(x)
-//   6. objective.accepted(x)                  e.g. adaptive barrier stiffness
 //
 // Prescribed motion. Prescribed dofs (Dirichlet vertices, kinematic obstacles)
 // start the solve where the previous step left them and must reach `target`.
@@ -228,7 +228,7 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         // 3. Convergence (IPC: |p|_inf <= tol * L * h, scaled by the caller).
         // A lift that a filter keeps shortening converges geometrically; it
         // counts as done once it is within the tolerance like any other dof.
-        if (pmax <= params->tolerance) {
+        if (pmax <= params->tolerance && (!obj->converged || obj->converged(obj->ctx, x, p))) {
             r.converged = true;
             break;
         }
@@ -265,7 +265,6 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         r.time_line_search += ipcc_now() - t0;
         if (!accepted) break; // x stays at the last feasible iterate
         memcpy(x, xt, sizeof(double) * (size_t)num_dofs);
-        if (obj->accepted) obj->accepted(obj->ctx, x);
     }
     if (status == IPCC_OK && !r.converged) status = IPCC_WARN_NOT_CONVERGED;
     r.energy = energy;

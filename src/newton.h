@@ -30,9 +30,11 @@ typedef struct ipcc_objective {
     /// Largest alpha in (0, 1] such that the whole segment x + [0, alpha] p is
     /// feasible (positive tet volumes, no contact reached: CCD).
     double (*max_step)(void *ctx, const double *x, const double *p);
-    /// Optional (may be NULL): called after every accepted iterate, e.g. to
-    /// adapt the barrier stiffness. Returns true if it changed the objective.
-    bool (*accepted)(void *ctx, const double *x);
+    /// Optional (may be NULL): a veto on convergence. Called when |p|_inf is
+    /// within the tolerance; returning false means the direction p is still
+    /// significant for some term whose quadratic model is only valid on a
+    /// much smaller scale (static friction near zero slip, friction.c).
+    bool (*converged)(void *ctx, const double *x, const double *p);
 } ipcc_objective;
 
 typedef struct ipcc_newton_params {

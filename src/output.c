@@ -288,9 +288,9 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
     for (int i = 0; i < 3 * nd; i++)
         o->displacement[i] = x[i] - rest[i];
 
-    const char *point_names[3] = {"velocity", "displacement", "contact_force"};
-    const double *point_fields[3] = {ipcc_world_velocities(world), o->displacement,
-                                     ipcc_world_contact_forces(world)};
+    const char *point_names[4] = {"velocity", "displacement", "contact_force", "friction_force"};
+    const double *point_fields[4] = {ipcc_world_velocities(world), o->displacement,
+                                     ipcc_world_contact_forces(world), ipcc_world_friction_forces(world)};
     const char *cell_names[1] = {"body_id"};
     const int *cell_fields[1] = {ipcc_world_tet_bodies(world)};
     ipcc_vtk_frame frame = {
@@ -298,7 +298,7 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
         .points = x,
         .num_tets = nt,
         .tets = ipcc_world_tets(world),
-        .num_point_fields = 3,
+        .num_point_fields = 4,
         .point_field_names = point_names,
         .point_fields = point_fields,
         .num_cell_fields = 1,
@@ -331,7 +331,8 @@ ipcc_status ipcc_output_write_stats(ipcc_output *o, const ipcc_step_stats *st) {
         if (fprintf(o->stats, "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,"
                               "residual,converged,time_assembly,time_factorization,time_solve,"
                               "time_line_search,time_total,lift_iterations,num_contacts,min_distance,kappa,"
-                              "time_ccd,time_broad_phase\n") < 0) {
+                              "time_ccd,time_broad_phase,friction_iterations,friction_contacts,"
+                              "friction_dissipation\n") < 0) {
             int e = errno ? errno : EIO;
             fclose(o->stats);
             o->stats = NULL; // the next row retries from a fresh file and header
@@ -339,13 +340,15 @@ ipcc_status ipcc_output_write_stats(ipcc_output *o, const ipcc_step_stats *st) {
         }
     }
     errno = 0;
-    if (fprintf(
-            o->stats,
-            "%d,%.17g,%d,%d,%d,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%.17g\n",
-            st->step, st->time, st->newton_iterations, st->line_search_steps, st->factorization_fallbacks,
-            st->energy, st->residual, st->converged ? 1 : 0, st->time_assembly, st->time_factorization,
-            st->time_solve, st->time_line_search, st->time_total, st->lift_iterations, st->num_contacts,
-            st->min_distance, st->kappa, st->time_ccd, st->time_broad_phase) < 0 ||
+    if (fprintf(o->stats,
+                "%d,%.17g,%d,%d,%d,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%."
+                "17g,%d,%d,"
+                "%.17g\n",
+                st->step, st->time, st->newton_iterations, st->line_search_steps, st->factorization_fallbacks,
+                st->energy, st->residual, st->converged ? 1 : 0, st->time_assembly, st->time_factorization,
+                st->time_solve, st->time_line_search, st->time_total, st->lift_iterations, st->num_contacts,
+                st->min_distance, st->kappa, st->time_ccd, st->time_broad_phase, st->friction_iterations,
+                st->friction_contacts, st->friction_dissipation) < 0 ||
         fflush(o->stats) != 0)
         return ipcc_fail(IPCC_ERR_IO, "output: cannot write '%s': %s", p, strerror(errno ? errno : EIO));
     return IPCC_OK;

@@ -473,8 +473,9 @@ static char *copy_string(const char *s) {
 }
 
 static ipcc_status parse_body(parser *p, const cJSON *obj, const char *path, int index, ipcc_scene *scene) {
-    static const char *const keys[] = {"name",  "mesh",     "material",         "translation", "rotation",
-                                       "scale", "velocity", "angular_velocity", "dirichlet",   NULL};
+    static const char *const keys[] = {"name",      "mesh",     "material", "translation",
+                                       "rotation",  "scale",    "velocity", "angular_velocity",
+                                       "dirichlet", "friction", NULL};
     ipcc_status st = check_object(p, obj, path, keys);
     if (st != IPCC_OK) return st;
     ipcc_body_def *b = &scene->bodies[index];
@@ -522,6 +523,7 @@ static ipcc_status parse_body(parser *p, const cJSON *obj, const char *path, int
     }
     if ((st = get_vec3(p, obj, path, "velocity", b->velocity)) != IPCC_OK) return st;
     if ((st = get_vec3(p, obj, path, "angular_velocity", b->angular_velocity)) != IPCC_OK) return st;
+    if ((st = get_number(p, obj, path, "friction", NON_NEGATIVE, &b->friction)) != IPCC_OK) return st;
 
     const cJSON *dirichlet = get(obj, "dirichlet");
     if (dirichlet) {
@@ -603,17 +605,27 @@ static ipcc_status parse_output(const parser *p, const cJSON *obj, ipcc_scene *s
 }
 
 static ipcc_status parse_contact(const parser *p, const cJSON *obj, ipcc_contact_def *c) {
-    static const char *const keys[] = {"enabled", "dhat", "kappa", "self_collision", NULL};
+    static const char *const keys[] = {
+        "enabled", "dhat", "kappa", "self_collision", "friction", "friction_epsv", "friction_iterations",
+        NULL};
     ipcc_status st = check_object(p, obj, "contact", keys);
     if (st != IPCC_OK) return st;
     if ((st = get_bool(p, obj, "contact", "enabled", &c->enabled)) != IPCC_OK) return st;
     if ((st = get_number(p, obj, "contact", "dhat", POSITIVE, &c->dhat)) != IPCC_OK) return st;
     if ((st = get_number(p, obj, "contact", "kappa", POSITIVE, &c->kappa)) != IPCC_OK) return st;
-    return get_bool(p, obj, "contact", "self_collision", &c->self_collision);
+    if ((st = get_bool(p, obj, "contact", "self_collision", &c->self_collision)) != IPCC_OK) return st;
+    if ((st = get_number(p, obj, "contact", "friction", NON_NEGATIVE, &c->friction)) != IPCC_OK) return st;
+    if ((st = get_number(p, obj, "contact", "friction_epsv", POSITIVE, &c->friction_epsv)) != IPCC_OK)
+        return st;
+    const cJSON *iters = get(obj, "friction_iterations");
+    if (iters && !(is_int_value(iters, -1) && iters->valuedouble != 0))
+        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "contact.friction_iterations",
+                       "expected an integer >= 1, or -1 for \"until converged\"");
+    return get_int(p, obj, "contact", "friction_iterations", -1, &c->friction_iterations);
 }
 
-static ipcc_status parse_half_space(const parser *p, const cJSON *obj, const char *path, double h[6]) {
-    static const char *const keys[] = {"type", "point", "normal", NULL};
+static ipcc_status parse_half_space(const parser *p, const cJSON *obj, const char *path, double h[7]) {
+    static const char *const keys[] = {"type", "point", "normal", "friction", NULL};
     ipcc_status st = check_object(p, obj, path, keys);
     if (st != IPCC_OK) return st;
     char sub[PATH_LEN];
@@ -622,6 +634,8 @@ static ipcc_status parse_half_space(const parser *p, const cJSON *obj, const cha
     h[4] = 1;
     if ((st = get_vec3(p, obj, path, "point", h)) != IPCC_OK) return st;
     if ((st = get_vec3(p, obj, path, "normal", h + 3)) != IPCC_OK) return st;
+    h[6] = 0;
+    if ((st = get_number(p, obj, path, "friction", NON_NEGATIVE, &h[6])) != IPCC_OK) return st;
     if (h[3] == 0 && h[4] == 0 && h[5] == 0) {
         key_path(sub, path, "normal");
         return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must not be the zero vector");
@@ -631,8 +645,9 @@ static ipcc_status parse_half_space(const parser *p, const cJSON *obj, const cha
 
 static ipcc_status parse_mesh_obstacle(parser *p, const cJSON *obj, const char *path, int json_index,
                                        ipcc_scene *scene) {
-    static const char *const keys[] = {
-        "type", "name", "path", "translation", "rotation", "scale", "velocity", "angular_velocity", NULL};
+    static const char *const keys[] = {"type",     "name",  "path",     "translation",
+                                       "rotation", "scale", "velocity", "angular_velocity",
+                                       "friction", NULL};
     ipcc_status st = check_object(p, obj, path, keys);
     if (st != IPCC_OK) return st;
     int index = scene->num_obstacles;
@@ -665,6 +680,7 @@ static ipcc_status parse_mesh_obstacle(parser *p, const cJSON *obj, const char *
         }
     }
     if ((st = get_vec3(p, obj, path, "velocity", o->velocity)) != IPCC_OK) return st;
+    if ((st = get_number(p, obj, path, "friction", NON_NEGATIVE, &o->friction)) != IPCC_OK) return st;
     return get_vec3(p, obj, path, "angular_velocity", o->angular_velocity);
 }
 
@@ -677,7 +693,7 @@ static ipcc_status parse_obstacles(parser *p, const cJSON *list, ipcc_scene *sce
     int n = cJSON_GetArraySize(list);
     if (n == 0) return IPCC_OK;
     scene->obstacles = calloc((size_t)n, sizeof *scene->obstacles);
-    scene->half_spaces = calloc((size_t)n, 6 * sizeof(double));
+    scene->half_spaces = calloc((size_t)n, 7 * sizeof(double));
     p->obstacle_paths = calloc((size_t)n, sizeof *p->obstacle_paths);
     p->obstacle_index = calloc((size_t)n, sizeof *p->obstacle_index);
     if (!scene->obstacles || !scene->half_spaces || !p->obstacle_paths || !p->obstacle_index)
@@ -696,7 +712,7 @@ static ipcc_status parse_obstacles(parser *p, const cJSON *list, ipcc_scene *sce
         if (!type)
             return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, tsub, "missing (one of \"half_space\", \"mesh\")");
         if (strcmp(type, "half_space") == 0)
-            st = parse_half_space(p, c, sub, scene->half_spaces + 6 * scene->num_half_spaces++);
+            st = parse_half_space(p, c, sub, scene->half_spaces + 7 * scene->num_half_spaces++);
         else if (strcmp(type, "mesh") == 0)
             st = parse_mesh_obstacle(p, c, sub, i, scene);
         else
@@ -1046,7 +1062,8 @@ ipcc_status ipcc_scene_create_world(const ipcc_scene *scene, ipcc_world **out) {
         }
     }
     for (int i = 0; i < scene->num_half_spaces; i++) {
-        st = ipcc_world_add_half_space(world, scene->half_spaces + 6 * i, scene->half_spaces + 6 * i + 3);
+        st = ipcc_world_add_half_space(world, scene->half_spaces + 7 * i, scene->half_spaces + 7 * i + 3,
+                                       scene->half_spaces[7 * i + 6]);
         if (st < 0) {
             char reason[MESSAGE_LEN];
             snprintf(reason, sizeof reason, "%s", ipcc_last_error());

@@ -23,6 +23,7 @@
 
 #include "contact.h"
 #include "core.h"
+#include "friction.h"
 #include "inertia.h"
 #include "inversion.h"
 #include "world_internal.h"
@@ -40,7 +41,13 @@ ipcc_world_def ipcc_default_world_def(void) {
                         .newton_tolerance = 1e-2,
                         .newton_max_iterations = 100,
                         .project_hessian = true,
-                        .contact = {.enabled = true, .dhat = 0, .kappa = 0, .self_collision = true}};
+                        .contact = {.enabled = true,
+                                    .dhat = 0,
+                                    .kappa = 0,
+                                    .self_collision = true,
+                                    .friction = -1,
+                                    .friction_epsv = 0,
+                                    .friction_iterations = 1}};
     return d;
 }
 
@@ -78,6 +85,15 @@ ipcc_status ipcc_world_create(const ipcc_world_def *def, ipcc_world **out) {
     if (!(def->contact.dhat >= 0) || !isfinite(def->contact.dhat))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "contact dhat must be >= 0 metres (got %g)",
                          def->contact.dhat);
+    if (!isfinite(def->contact.friction))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "contact friction must be finite (got %g)",
+                         def->contact.friction);
+    if (!(def->contact.friction_epsv >= 0) || !isfinite(def->contact.friction_epsv))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "contact friction_epsv must be >= 0 m/s (got %g)",
+                         def->contact.friction_epsv);
+    if (def->contact.friction_iterations < 1 && def->contact.friction_iterations != -1)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "contact friction_iterations must be >= 1 or -1 (got %d)",
+                         def->contact.friction_iterations);
     if (!(def->contact.kappa >= 0) || !isfinite(def->contact.kappa))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "contact kappa must be >= 0 (got %g)",
                          def->contact.kappa);
@@ -123,6 +139,10 @@ void ipcc_world_destroy(ipcc_world *w) {
     free(w->edges);
     free(w->half_spaces);
     free(w->contact_force);
+    free(w->friction_force);
+    free(w->friction_prev);
+    free(w->half_space_friction);
+    ipcc_friction_destroy(w->friction);
     ipcc_contact_destroy(w->contact);
     ipcc_newton_destroy(w->newton);
     free(w);
@@ -132,8 +152,15 @@ void ipcc_world_destroy(ipcc_world *w) {
 static int reserve_state(ipcc_world *w, int n, int nt) {
     if (n > w->cap_n) {
         int cap = ipcc_grow_capacity(w->cap_n, 64, n);
-        double **vec3[] = {&w->x,       &w->v,     &w->a,        &w->x_rest,
-                           &w->x_start, &w->x_hat, &w->x_target, &w->contact_force};
+        double **vec3[] = {&w->x,
+                           &w->v,
+                           &w->a,
+                           &w->x_rest,
+                           &w->x_start,
+                           &w->x_hat,
+                           &w->x_target,
+                           &w->contact_force,
+                           &w->friction_force};
         for (size_t k = 0; k < sizeof vec3 / sizeof *vec3; ++k) {
             double *p = realloc(*vec3[k], sizeof(double) * 3 * (size_t)cap);
             if (!p) return -1;
@@ -244,6 +271,7 @@ static void init_vertices(ipcc_world *w, int first, int count, const double cent
     }
     memcpy(w->x + 3 * first, w->x_rest + 3 * first, sizeof(double) * 3 * (size_t)count);
     memset(w->contact_force + 3 * first, 0, sizeof(double) * 3 * (size_t)count);
+    memset(w->friction_force + 3 * first, 0, sizeof(double) * 3 * (size_t)count);
 }
 
 // A new body record (capacity reserved by the caller) owning vertices
@@ -288,6 +316,9 @@ static ipcc_status check_body_def(const ipcc_body_def *def, const char *name) {
         if (!(def->scale[k] > 0))
             return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": scale must be > 0 (got %g)", name,
                              def->scale[k]);
+    if (!(def->friction >= 0) || !isfinite(def->friction))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": friction must be >= 0 (got %g)", name,
+                         def->friction);
     if (def->num_dirichlet < 0 || (def->num_dirichlet > 0 && !def->dirichlet))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": bad dirichlet array", name);
     for (int c = 0; c < def->num_dirichlet; ++c) {
@@ -355,6 +386,7 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
     if (!b) return ipcc_fail(IPCC_ERR_NO_MEMORY, "body \"%s\": out of memory", name);
     b->first_tet = nt0;
     b->num_tets = mesh->num_tets;
+    b->friction = def->friction;
     b->material = def->material;
     ipcc_lame_parameters(def->material.youngs_modulus, def->material.poisson_ratio, &b->mu, &b->lambda);
     w->n = n0 + mesh->num_vertices;
@@ -406,6 +438,9 @@ ipcc_status ipcc_world_add_obstacle(ipcc_world *w, const ipcc_obstacle_def *def,
         if (!(def->scale[k] > 0))
             return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "obstacle \"%s\": scale must be > 0 (got %g)", name,
                              def->scale[k]);
+    if (!(def->friction >= 0) || !isfinite(def->friction))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "obstacle \"%s\": friction must be >= 0 (got %g)", name,
+                         def->friction);
     int n0 = w->n;
     if (mesh->num_vertices > (1 << 28) - n0)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "obstacle \"%s\": too many vertices", name);
@@ -428,6 +463,7 @@ ipcc_status ipcc_world_add_obstacle(ipcc_world *w, const ipcc_obstacle_def *def,
     if (!b) return ipcc_fail(IPCC_ERR_NO_MEMORY, "obstacle \"%s\": out of memory", name);
     b->first_tet = w->nt;
     b->kinematic = true;
+    b->friction = def->friction;
     b->material = ipcc_default_material();
     w->n = n0 + nv;
     w->num_bodies++;
@@ -444,7 +480,8 @@ ipcc_status ipcc_world_add_obstacle(ipcc_world *w, const ipcc_obstacle_def *def,
     return IPCC_OK;
 }
 
-ipcc_status ipcc_world_add_half_space(ipcc_world *w, const double point[3], const double normal[3]) {
+ipcc_status ipcc_world_add_half_space(ipcc_world *w, const double point[3], const double normal[3],
+                                      double friction) {
     IPCC_ASSERT(w && point && normal);
     if (w->started)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "half-space %d: must be added before the first step",
@@ -454,15 +491,52 @@ ipcc_status ipcc_world_add_half_space(ipcc_world *w, const double point[3], cons
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
                          "half-space %d: point and normal must be finite and the normal non-zero",
                          w->num_half_spaces);
+    if (!(friction >= 0) || !isfinite(friction))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "half-space %d: friction must be >= 0 (got %g)",
+                         w->num_half_spaces, friction);
     if (ipcc_reserve((void **)&w->half_spaces, &w->cap_half_spaces, 6 * (w->num_half_spaces + 1),
+                     sizeof(double)) != 0 ||
+        ipcc_reserve((void **)&w->half_space_friction, &w->cap_half_space_friction, w->num_half_spaces + 1,
                      sizeof(double)) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory");
+    w->half_space_friction[w->num_half_spaces] = friction;
     double *h = w->half_spaces + 6 * w->num_half_spaces++;
     for (int k = 0; k < 3; ++k) {
         h[k] = point[k];
         h[3 + k] = normal[k] / len;
     }
     return IPCC_OK;
+}
+
+// Sum the Newton figures of several passes into r (the last pass decides
+// convergence, energy and residual).
+static void accumulate_result(ipcc_newton_result *r, const ipcc_newton_result *p, bool first) {
+    if (first) {
+        *r = *p;
+        return;
+    }
+    r->iterations += p->iterations;
+    r->line_search_steps += p->line_search_steps;
+    r->fallbacks += p->fallbacks;
+    r->lift_iterations += p->lift_iterations;
+    r->energy = p->energy;
+    r->residual = p->residual;
+    r->converged = p->converged;
+    r->stalled |= p->stalled;
+    r->time_assembly += p->time_assembly;
+    r->time_factorization += p->time_factorization;
+    r->time_solve += p->time_solve;
+    r->time_line_search += p->time_line_search;
+}
+
+// |a - b| / |a| (0 when both vanish).
+static double relative_change(const double *a, const double *b, int m) {
+    double num = 0, den = 0;
+    for (int i = 0; i < m; ++i) {
+        num += (a[i] - b[i]) * (a[i] - b[i]);
+        den += a[i] * a[i];
+    }
+    return den > 0 ? sqrt(num / den) : (num > 0 ? INFINITY : 0.0);
 }
 
 // Contact starts with the first step: the collision mesh, d̂, kappa, and the
@@ -472,6 +546,15 @@ static ipcc_status start_contact(ipcc_world *w) {
     ipcc_status st = ipcc_contact_create(w, &w->contact);
     if (st != IPCC_OK) return st;
     w->dhat = ipcc_contact_dhat(w->contact);
+    // Friction when any coefficient can be positive.
+    bool any = w->def.contact.friction > 0;
+    for (int b = 0; b < w->num_bodies && w->def.contact.friction < 0; ++b)
+        any |= w->bodies[b].friction > 0;
+    for (int h = 0; h < w->num_half_spaces && w->def.contact.friction < 0; ++h)
+        any |= w->half_space_friction[h] > 0;
+    if (any && (!(w->friction = ipcc_friction_create()) ||
+                !(w->friction_prev = calloc(3 * (size_t)w->n, sizeof(double)))))
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the friction state");
     return IPCC_OK;
 }
 
@@ -502,9 +585,33 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
     double h = w->def.integrator == IPCC_STATIC ? 1.0 : w->def.time_step;
     ipcc_newton_params params = {.tolerance = w->def.newton_tolerance * w->bbox_diagonal * h,
                                  .max_iterations = w->def.newton_max_iterations};
-    ipcc_newton_result r;
-    ipcc_status st =
-        ipcc_newton_solve(w->newton, &obj, &params, m, w->dof_map, w->num_unknowns, w->x_target, w->x, &r);
+    // Friction lagging passes (friction.c): the first freezes contacts at the
+    // step start, each further one at the previous pass's solution (each
+    // Newton solve starts there, and its first evaluation does the freeze).
+    ipcc_newton_result r = {0};
+    ipcc_status st = IPCC_OK;
+    int passes = 0, max_passes = 1, fcount = 0;
+    double dissipation = 0;
+    if (w->friction)
+        max_passes = w->def.contact.friction_iterations == -1 ? 20 : w->def.contact.friction_iterations;
+    for (;;) {
+        if (w->friction) ipcc_friction_request_lag(w->friction); // at this pass's start state
+        ipcc_newton_result rp;
+        ipcc_status sp = ipcc_newton_solve(w->newton, &obj, &params, m, w->dof_map, w->num_unknowns,
+                                           w->x_target, w->x, &rp);
+        accumulate_result(&r, &rp, passes == 0);
+        passes++;
+        if (sp < 0 || st == IPCC_OK) st = sp; // a warning in any pass stays a warning
+        if (sp < 0 || !w->friction) break;
+        fcount = ipcc_friction_count(w->friction);
+        if (passes > 1) memcpy(w->friction_prev, w->friction_force, sizeof(double) * (size_t)m);
+        ipcc_friction_forces(w->friction, w, w->x, w->friction_force, &dissipation);
+        if (passes >= max_passes) break;
+        if (passes > 1 && w->def.contact.friction_iterations == -1 &&
+            relative_change(w->friction_force, w->friction_prev, m) < 1e-3)
+            break;
+        if (passes == 1) memcpy(w->friction_prev, w->friction_force, sizeof(double) * (size_t)m);
+    }
     if (st < 0) {
         memcpy(w->x, w->x_start, sizeof(double) * (size_t)m);
         return ipcc_fail(st, "step %d (t = %g): %s", w->step + 1, w->time, ipcc_last_error());
@@ -528,6 +635,9 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
         w->kappa = ipcc_contact_kappa(w->contact);
     }
     if (stats) {
+        stats->friction_iterations = w->friction ? passes : 0;
+        stats->friction_contacts = w->friction ? fcount : 0;
+        stats->friction_dissipation = dissipation;
         stats->lift_iterations = r.lift_iterations;
         stats->step = w->step;
         stats->time = w->time;
@@ -588,6 +698,7 @@ void ipcc_world_half_space(const ipcc_world *w, int i, double point[3], double n
     memcpy(normal, w->half_spaces + 6 * i + 3, 3 * sizeof(double));
 }
 const double *ipcc_world_contact_forces(const ipcc_world *w) { return w->contact_force; }
+const double *ipcc_world_friction_forces(const ipcc_world *w) { return w->friction_force; }
 double ipcc_world_dhat(const ipcc_world *w) {
     if (w->contact) return w->dhat;
     return w->def.contact.dhat > 0 ? w->def.contact.dhat : 1e-3 * w->bbox_diagonal;

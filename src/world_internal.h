@@ -11,12 +11,14 @@ typedef struct ipcc_body {
     int first_vertex, num_vertices;
     int first_tet, num_tets;
     ipcc_material material;
-    double mu, lambda; ///< Lame parameters, Pa
-    bool kinematic;    ///< a mesh obstacle: no tets, zero mass, every vertex prescribed
+    double mu, lambda;         ///< Lame parameters, Pa
+    double friction;           ///< Coulomb coefficient of its surface
+    bool kinematic;            ///< a mesh obstacle: no tets, zero mass, every vertex prescribed
     int first_face, num_faces; ///< its boundary triangles in the world's surface list
 } ipcc_body;
 
-struct ipcc_contact; // contact.c
+struct ipcc_contact;  // contact.c
+struct ipcc_friction; // friction.c
 
 /// One Dirichlet condition with the vertices it selected at creation.
 typedef struct ipcc_dirichlet {
@@ -70,11 +72,16 @@ struct ipcc_world {
     int num_edges, cap_edges;
     int *edges; ///< 2 * num_edges
     int num_half_spaces, cap_half_spaces;
-    double *half_spaces;           ///< 6 * num_half_spaces
-    int n_deformable;              ///< vertices of deformable bodies, [0, n_deformable)
-    struct ipcc_contact *contact;  ///< barrier contact state (contact.c), from the first step
-    double *contact_force;         ///< 3n, N, at the end of the last step
-    double dhat, kappa;            ///< in use (copies of the contact state, for accessors)
+    double *half_spaces;         ///< 6 * num_half_spaces
+    double *half_space_friction; ///< num_half_spaces Coulomb coefficients
+    int cap_half_space_friction;
+    int n_deformable;               ///< vertices of deformable bodies, [0, n_deformable)
+    struct ipcc_contact *contact;   ///< barrier contact state (contact.c), from the first step
+    double *contact_force;          ///< 3n, N, at the end of the last step
+    struct ipcc_friction *friction; ///< lagged friction (friction.c), when any coefficient is > 0
+    double *friction_force;         ///< 3n, N, over the last step
+    double *friction_prev;          ///< 3n, the previous lagging pass's friction forces
+    double dhat, kappa;             ///< in use (copies of the contact state, for accessors)
 
     double bbox_diagonal; ///< L, at t = 0
     double time;

@@ -124,7 +124,7 @@ static ipcc_world *two_cubes(double gap, double dhat) {
     bd.rotation[1] = 20;
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
     double p[3] = {0, -0.5 * dhat, 0}, n[3] = {0, 1, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, p, n), IPCC_OK);
+    assert_int_equal(ipcc_world_add_half_space(w, p, n, 0.0), IPCC_OK);
     ipcc_mesh_destroy(a);
     ipcc_mesh_destroy(b);
     return w;
@@ -260,7 +260,7 @@ static void test_kappa_adaptive_and_fixed(void **state) {
     bd.mesh = a;
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
     double p[3] = {0, -0.004, 0}, n[3] = {0, 1, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, p, n), IPCC_OK);
+    assert_int_equal(ipcc_world_add_half_space(w, p, n, 0.0), IPCC_OK);
     for (int s = 0; s < 10; ++s) {
         ipcc_step_stats st;
         assert_true(ipcc_world_step(w, &st) >= 0);
@@ -321,7 +321,7 @@ static void test_initial_intersection_rejected(void **state) {
     bd.name = "box";
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
     double p[3] = {0, 0.5, 0}, n[3] = {0, 2, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, p, n), IPCC_OK);
+    assert_int_equal(ipcc_world_add_half_space(w, p, n, 0.0), IPCC_OK);
     assert_int_equal(ipcc_world_step(w, NULL), IPCC_ERR_INFEASIBLE);
     assert_non_null(strstr(ipcc_last_error(), "half-space 0"));
     assert_non_null(strstr(ipcc_last_error(), "\"box\""));

@@ -64,7 +64,8 @@ static ipcc_world *make_box_world(void) {
 #define STATS_HEADER                                                                                         \
     "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,residual,"                 \
     "converged,time_assembly,time_factorization,time_solve,time_line_search,time_total,lift_iterations,"     \
-    "num_contacts,min_distance,kappa,time_ccd,time_broad_phase\n"
+    "num_contacts,min_distance,kappa,time_ccd,time_broad_phase,friction_iterations,friction_contacts,"       \
+    "friction_dissipation\n"
 
 /// Data of the appended array named `name` in a .vtu held in buf, after checking its UInt64 size header.
 static const unsigned char *vtu_array(const char *buf, size_t size, const char *name, uint64_t bytes) {
@@ -160,7 +161,7 @@ static void test_frames_and_stats(void **state) {
         int commas = 0;
         for (const char *p = row; p < end; p++)
             commas += *p == ',';
-        assert_int_equal(commas, 18);
+        assert_int_equal(commas, 21);
         row = end + 1;
     }
     free(csv);
@@ -248,8 +249,8 @@ static void test_obstacles_and_contact_force(void **state) {
     // A floor 0.5 d-hat below the box (non-unit normal), and a tilted one far away.
     const double floor_point[3] = {0.5, -5e-4, 0.25}, floor_normal[3] = {0, 2, 0};
     const double far_point[3] = {0, -10, 0}, far_normal[3] = {1, 1, 1};
-    assert_int_equal(ipcc_world_add_half_space(w, floor_point, floor_normal), IPCC_OK);
-    assert_int_equal(ipcc_world_add_half_space(w, far_point, far_normal), IPCC_OK);
+    assert_int_equal(ipcc_world_add_half_space(w, floor_point, floor_normal, 0.0), IPCC_OK);
+    assert_int_equal(ipcc_world_add_half_space(w, far_point, far_normal, 0.0), IPCC_OK);
     // A tetrahedron obstacle moving away from everything, 4 m to the right of the box.
     const double tv[12] = {0, 0, 0, 0.5, 0, 0, 0, 0.5, 0, 0, 0, 0.5};
     const int tf[12] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
@@ -412,7 +413,7 @@ static void test_stale_stats_truncated(void **state) {
     char *csv = ipcc_test_read_file(path, NULL);
     assert_null(strstr(csv, "stale"));
     assert_int_equal(strncmp(csv, "step,time,", 10), 0);
-    assert_non_null(strstr(csv, "\n1,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0\n"));
+    assert_non_null(strstr(csv, "\n1,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"));
     st.step = 2;
     st.lift_iterations = 1;
     st.num_contacts = 3;
@@ -420,11 +421,14 @@ static void test_stale_stats_truncated(void **state) {
     st.kappa = 2.5;
     st.time_ccd = 0.25;
     st.time_broad_phase = 0.125;
+    st.friction_iterations = 2;
+    st.friction_contacts = 7;
+    st.friction_dissipation = 0.75;
     assert_int_equal(ipcc_output_write_stats(out, &st), IPCC_OK);
     free(csv);
     csv = ipcc_test_read_file(path, NULL);
     assert_int_equal(strncmp(csv, STATS_HEADER, strlen(STATS_HEADER)), 0);
-    assert_non_null(strstr(csv, "\n2,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,1,3,inf,2.5,0.25,0.125\n"));
+    assert_non_null(strstr(csv, "\n2,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,1,3,inf,2.5,0.25,0.125,2,7,0.75\n"));
     free(csv);
     ipcc_output_close(out);
     ipcc_output_close(NULL);

@@ -22,7 +22,7 @@ typedef struct ipcc_scene {
     ipcc_obstacle_def
         *obstacles;         ///< defs for ipcc_world_add_obstacle(); the scene owns their meshes and names
     int num_half_spaces;    ///< half-space obstacles
-    double *half_spaces;    ///< 6 per half-space: point, normal (for ipcc_world_add_half_space())
+    double *half_spaces;    ///< 7 per half-space: point, normal, friction (for ipcc_world_add_half_space())
     char *output_directory; ///< "output.directory", relative to the working directory ("out")
     double output_fps;      ///< frames per simulated second; 0 = every step is a frame
 } ipcc_scene;

@@ -51,6 +51,7 @@ typedef struct ipcc_body_def {
     double scale[3];                     ///< per-axis factors about the mesh bbox centre, > 0
     double velocity[3];                  ///< initial velocity, m/s
     double angular_velocity[3];          ///< initial angular velocity about the centre of mass, rad/s
+    double friction;                     ///< Coulomb friction coefficient of the body's surface (0)
     int num_dirichlet;                   ///< number of entries in dirichlet
     const ipcc_dirichlet_def *dirichlet; ///< copied; a vertex in several boxes takes the first
 } ipcc_body_def;
@@ -61,6 +62,10 @@ typedef struct ipcc_contact_def {
     double dhat;         ///< activation distance d̂, metres; 0 = 1e-3 * L (L = bbox diagonal of the bodies)
     double kappa;        ///< barrier stiffness; 0 = adaptive (IPC's initial balance + doubling)
     bool self_collision; ///< contact between parts of the same body (true)
+    double friction; ///< Coulomb coefficient for every pair, overriding the bodies' own; < 0 = use them (-1)
+    double friction_epsv;    ///< friction's velocity threshold eps_v, m/s; 0 = 1e-3 * L per second (IPC)
+    int friction_iterations; ///< lagging passes: n >= 1 passes (1, as IPC), or -1 = until the friction
+                             ///< forces change by < 1e-3 relative (at most 20)
 } ipcc_contact_def;
 
 /// World parameters.
@@ -87,6 +92,7 @@ typedef struct ipcc_obstacle_def {
     double scale[3];            ///< per-axis factors about the mesh bbox centre, > 0 ({1, 1, 1})
     double velocity[3];         ///< m/s
     double angular_velocity[3]; ///< rad/s, about the centroid of the obstacle's vertices
+    double friction;            ///< Coulomb friction coefficient of its surface (0)
 } ipcc_obstacle_def;
 
 /// Statistics of one step.
@@ -110,6 +116,9 @@ typedef struct ipcc_step_stats {
     double kappa;                ///< barrier stiffness used in the step (0 if no contact yet)
     double time_ccd;             ///< wall seconds in continuous collision detection
     double time_broad_phase;     ///< wall seconds in candidate search (broad phase)
+    int friction_iterations;     ///< lagging passes used (0 without friction)
+    int friction_contacts;       ///< contacts with friction in the last pass
+    double friction_dissipation; ///< energy dissipated by friction over the step, J
 } ipcc_step_stats;
 
 typedef struct ipcc_world ipcc_world;
@@ -134,9 +143,10 @@ IPCC_API ipcc_status ipcc_world_add_obstacle(ipcc_world *world, const ipcc_obsta
                                              int *body_index);
 
 /// Add a static half-space obstacle {x : (x - point) . normal >= 0 is free
-/// space}, before the first step. `normal` need not be unit length.
+/// space}, before the first step. `normal` need not be unit length;
+/// `friction` is its Coulomb coefficient (>= 0).
 IPCC_API ipcc_status ipcc_world_add_half_space(ipcc_world *world, const double point[3],
-                                               const double normal[3]);
+                                               const double normal[3], double friction);
 
 /// Finish setting up (done by the first step if not called): build the
 /// contact surfaces and check the initial state. Bodies that intersect or
@@ -187,6 +197,8 @@ IPCC_API void ipcc_world_half_space(const ipcc_world *world, int i, double point
 /// Barrier contact force on each vertex at the end of the last step, N
 /// (3 * num_vertices; zeros before the first step or without contact).
 IPCC_API const double *ipcc_world_contact_forces(const ipcc_world *world);
+/// Friction force on each vertex over the last step, N (3 * num_vertices).
+IPCC_API const double *ipcc_world_friction_forces(const ipcc_world *world);
 /// The activation distance d̂ in use (metres) and the current barrier stiffness.
 IPCC_API double ipcc_world_dhat(const ipcc_world *world);
 IPCC_API double ipcc_world_kappa(const ipcc_world *world);

@@ -1,0 +1,323 @@
+// Lagged, mollified Coulomb friction as a dissipative potential (IPC, Li et
+// al. 2020, Sec. 5, eq. 10-16).
+//
+// Derivation. Over a step of length h, contact k's relative tangential
+// displacement is u_k = T_k^T sum_i w_i (x_i - x_i^t) (2-vector), with T_k an
+// orthonormal tangent basis (3x2) and w the closest-point weights, both
+// frozen at a lag state, as is the normal force lambda_k (newtons). The
+// tangential velocity is v_k = u_k / h, and mollified Coulomb friction is
+//   F_k = -mu lambda_k f1(|u_k|) u_k / |u_k|,
+//   f1(y) = -y^2 / eps^2 + 2 y / eps   (y < eps),   1   (y >= eps),
+// with eps = eps_v h: below the slip speed eps_v the force fades smoothly
+// (C1) to zero, so static friction is approximated by a very stiff creep.
+// A potential whose negative gradient is this force is
+//   D_k(x) = mu lambda_k f0(|u_k|),   f0' = f1,
+//   f0(y) = -y^3 / (3 eps^2) + y^2 / eps + eps / 3   (y < eps),   y   (y >= eps).
+// The incremental potential is E = 1/2 |x - xhat|_M^2 + s (Psi - f_ext . x)
+// + kappa B + sum_k s D_k: every force term enters scaled by s (h^2 for
+// implicit Euler, beta h^2 for Newmark, 1 for static), which is where h^2
+// enters. The barrier is not scaled (IPC eq. 3), so the normal force is
+// lambda_k = kappa |db/dr| / s with r the distance: for squared distances
+// d = r^2, |db/dr| = |b'(d)| 2 sqrt(d). The s cancels in s D_k, so the code
+// works with lambda_hat_k = s lambda_k = kappa m |b'(d)| 2 sqrt(d) (m, the
+// edge-edge mollifier, when it applies), from contact.c.
+//
+// Derivatives. With y = |u|, grad_u (mu lambda_hat f0) = mu lambda_hat f1(y)
+// u / y, and
+//   H_u = mu lambda_hat [ (f1'(y) y - f1(y)) / y^3 u u^T + f1(y) / y I ].
+// For y < eps: f1 / y = 2/eps - y/eps^2 and (f1' y - f1) / y^3 = -1/(eps^2 y),
+// so H_u = mu lambda_hat [(2/eps - y/eps^2) I - u u^T / (eps^2 y)], whose
+// eigenvalues are 2 (eps - y) / eps^2 (along u) and 2/eps - y/eps^2 (across),
+// both >= 0; at y = 0 it is (2/eps) I. For y >= eps: H_u = mu lambda_hat
+// (I / y - u u^T / y^3), eigenvalues 0 and 1/y. So H_u is PSD everywhere and
+// the full Hessian G H_u G^T (G = w (x) T) is PSD by construction: no
+// projection is needed. (IPC instead clamps the eigenvalue along u; with
+// this f1 it is never negative.)
+//
+// Lagging. Contacts, lambda, T and w are frozen at the start of the step
+// (friction_iterations = 1, as IPC), or re-frozen at each pass's solution
+// for more passes (world.c). The freeze happens inside the first evaluation
+// of a pass, right after the barrier has (re)balanced kappa at that state:
+// freezing before would take lambda from a stale or zero kappa and leave
+// the first step of a contact without friction. Relative motion of kinematic obstacles is
+// included because their vertices move inside x like any other.
+//
+// Coefficients: a pair's mu is contact.friction when set (>= 0), else
+// sqrt(mu_a mu_b) of its two bodies or obstacles (the geometric mean, as
+// Box2D mixes friction: a frictionless surface makes every pair on it
+// frictionless).
+#include "friction.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "contact.h"
+#include "core.h"
+#include "world_internal.h"
+
+typedef struct friction_contact {
+    int nv;
+    int vertices[4];
+    double weights[4];
+    double T[6];      ///< two unit tangents
+    double mu_lambda; ///< mu * lambda_hat (potential units)
+} friction_contact;
+
+struct ipcc_friction {
+    int n, cap;
+    friction_contact *c;
+    double *energy;   ///< per contact
+    double *grad;     ///< 12 per contact
+    int *slot;        ///< n + 1 triplet offsets
+    int cap_scratch;  ///< contacts the scratch arrays hold
+    double eps;       ///< eps_v h of the current step
+    bool lag_pending; ///< freeze at the next evaluation
+};
+
+double ipcc_friction_f0(double y, double eps) {
+    if (y >= eps) return y;
+    return -y * y * y / (3 * eps * eps) + y * y / eps + eps / 3;
+}
+
+double ipcc_friction_f1(double y, double eps) {
+    if (y >= eps) return 1.0;
+    return -y * y / (eps * eps) + 2 * y / eps;
+}
+
+double ipcc_friction_potential(int nv, const double *weights, const double T[6], double mu_lambda, double eps,
+                               const double *dx, double *g, double *H) {
+    // u = T^T sum_i w_i dx_i
+    double r[3] = {0, 0, 0};
+    for (int i = 0; i < nv; ++i)
+        for (int k = 0; k < 3; ++k)
+            r[k] += weights[i] * dx[3 * i + k];
+    double u[2] = {T[0] * r[0] + T[1] * r[1] + T[2] * r[2], T[3] * r[0] + T[4] * r[1] + T[5] * r[2]};
+    double y = sqrt(u[0] * u[0] + u[1] * u[1]);
+    double value = mu_lambda * ipcc_friction_f0(y, eps);
+    if (!g && !H) return value;
+    // f1(y) / y, finite at y = 0 (limit 2 / eps)
+    double f1_y = y >= eps ? 1.0 / y : 2.0 / eps - y / (eps * eps);
+    double gu[2] = {mu_lambda * f1_y * u[0], mu_lambda * f1_y * u[1]};
+    double t_gu[3]; // T grad_u
+    for (int k = 0; k < 3; ++k)
+        t_gu[k] = T[k] * gu[0] + T[3 + k] * gu[1];
+    if (g)
+        for (int i = 0; i < nv; ++i)
+            for (int k = 0; k < 3; ++k)
+                g[3 * i + k] = weights[i] * t_gu[k];
+    if (!H) return value;
+    // H_u = mu_lambda [ c I + q u u^T ]
+    double c = f1_y, q;
+    if (y >= eps)
+        q = -1.0 / (y * y * y);
+    else
+        q = y > 0 ? -1.0 / (eps * eps * y) : 0.0;
+    double Hu[4] = {mu_lambda * (c + q * u[0] * u[0]), mu_lambda * q * u[0] * u[1],
+                    mu_lambda * q * u[1] * u[0], mu_lambda * (c + q * u[1] * u[1])};
+    // M = T H_u T^T (3x3), then H_ij = w_i w_j M
+    double M[9];
+    for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) {
+            double ta[2] = {T[a], T[3 + a]}, tb[2] = {T[b], T[3 + b]};
+            M[3 * a + b] = ta[0] * (Hu[0] * tb[0] + Hu[1] * tb[1]) + ta[1] * (Hu[2] * tb[0] + Hu[3] * tb[1]);
+        }
+    int n = 3 * nv;
+    for (int i = 0; i < nv; ++i)
+        for (int j = 0; j < nv; ++j)
+            for (int a = 0; a < 3; ++a)
+                for (int b = 0; b < 3; ++b)
+                    H[n * (3 * i + a) + 3 * j + b] = weights[i] * weights[j] * M[3 * a + b];
+    return value;
+}
+
+ipcc_friction *ipcc_friction_create(void) { return calloc(1, sizeof(ipcc_friction)); }
+
+void ipcc_friction_destroy(ipcc_friction *f) {
+    if (!f) return;
+    free(f->c);
+    free(f->energy);
+    free(f->grad);
+    free(f->slot);
+    free(f);
+}
+
+int ipcc_friction_count(const ipcc_friction *f) { return f->n; }
+
+// Coefficient of a body, obstacle or half-space (body < 0: half-space -1 - body).
+static double surface_mu(const ipcc_world *w, int body) {
+    return body >= 0 ? w->bodies[body].friction : w->half_space_friction[-1 - body];
+}
+
+// Two unit tangents orthogonal to the unit normal n.
+static void tangent_basis(const double n[3], double T[6]) {
+    // Cross n with the axis it is least aligned with.
+    double a[3] = {0, 0, 0};
+    int k = fabs(n[0]) <= fabs(n[1]) && fabs(n[0]) <= fabs(n[2]) ? 0 : (fabs(n[1]) <= fabs(n[2]) ? 1 : 2);
+    a[k] = 1;
+    double t1[3] = {n[1] * a[2] - n[2] * a[1], n[2] * a[0] - n[0] * a[2], n[0] * a[1] - n[1] * a[0]};
+    double l = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+    for (int i = 0; i < 3; ++i)
+        t1[i] /= l;
+    double t2[3] = {n[1] * t1[2] - n[2] * t1[1], n[2] * t1[0] - n[0] * t1[2], n[0] * t1[1] - n[1] * t1[0]};
+    memcpy(T, t1, sizeof t1);
+    memcpy(T + 3, t2, sizeof t2);
+}
+
+int ipcc_friction_lag(ipcc_friction *f, ipcc_world *w, const double *x_lag) {
+    f->n = 0;
+    double epsv = w->def.contact.friction_epsv > 0 ? w->def.contact.friction_epsv : 1e-3 * w->bbox_diagonal;
+    f->eps = epsv * w->def.time_step;
+    if (!w->contact) return 0;
+    const ipcc_contact_info *info = NULL;
+    int m = ipcc_contact_active(w->contact, w, x_lag, &info);
+    if (m < 0) return -1;
+    if (ipcc_reserve((void **)&f->c, &f->cap, m + 1, sizeof *f->c) != 0) return -1;
+    double mu_all = w->def.contact.friction;
+    for (int k = 0; k < m; ++k) {
+        const ipcc_contact_info *in = &info[k];
+        double mu = mu_all >= 0 ? mu_all : sqrt(surface_mu(w, in->body[0]) * surface_mu(w, in->body[1]));
+        if (!(mu > 0) || !(in->normal_force > 0)) continue;
+        friction_contact *fc = &f->c[f->n++];
+        fc->nv = ipcc_contact_kind_vertices(in->kind);
+        memcpy(fc->vertices, in->vertices, sizeof fc->vertices);
+        memcpy(fc->weights, in->weights, sizeof fc->weights);
+        tangent_basis(in->normal, fc->T);
+        fc->mu_lambda = mu * in->normal_force;
+    }
+    if (f->n + 1 > f->cap_scratch) {
+        int cap = ipcc_grow_capacity(f->cap_scratch, 64, f->n + 1);
+        double *e = realloc(f->energy, sizeof(double) * (size_t)cap);
+        if (!e) return -1;
+        f->energy = e;
+        double *g = realloc(f->grad, sizeof(double) * 12 * (size_t)cap);
+        if (!g) return -1;
+        f->grad = g;
+        int *s = realloc(f->slot, sizeof(int) * (size_t)(cap + 1));
+        if (!s) return -1;
+        f->slot = s;
+        f->cap_scratch = cap;
+    }
+    return f->n;
+}
+
+// Displacements of contact k's vertices over the step.
+static void contact_dx(const friction_contact *fc, const ipcc_world *w, const double *x, double dx[12]) {
+    for (int i = 0; i < fc->nv; ++i)
+        for (int k = 0; k < 3; ++k)
+            dx[3 * i + k] = x[3 * fc->vertices[i] + k] - w->x_start[3 * fc->vertices[i] + k];
+}
+
+double ipcc_friction_energy(ipcc_friction *f, const ipcc_world *w, const double *x) {
+    int n = f->n;
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < n; ++k) {
+        double dx[12];
+        contact_dx(&f->c[k], w, x, dx);
+        f->energy[k] = ipcc_friction_potential(f->c[k].nv, f->c[k].weights, f->c[k].T, f->c[k].mu_lambda,
+                                               f->eps, dx, NULL, NULL);
+    }
+    double e = 0;
+    for (int k = 0; k < n; ++k)
+        e += f->energy[k];
+    return e;
+}
+
+void ipcc_friction_request_lag(ipcc_friction *f) { f->lag_pending = true; }
+
+double ipcc_friction_evaluate(ipcc_friction *f, ipcc_world *w, const double *x, const double *lift, double *g,
+                              ipcc_triplets *T) {
+    if (f->lag_pending) {
+        f->lag_pending = false;
+        if (ipcc_friction_lag(f, w, x) < 0) return NAN;
+    }
+    int n = f->n;
+    f->slot[0] = 0;
+    for (int k = 0; k < n; ++k) {
+        int count = 0, nd = 3 * f->c[k].nv;
+        for (int a = 0; a < nd; ++a) {
+            int da = w->dof_map[3 * f->c[k].vertices[a / 3] + a % 3];
+            if (da < 0) continue;
+            for (int b = 0; b < nd; ++b)
+                count += w->dof_map[3 * f->c[k].vertices[b / 3] + b % 3] >= da;
+        }
+        f->slot[k + 1] = f->slot[k] + count;
+    }
+    if (ipcc_triplets_reserve(T, T->count + f->slot[n]) != 0) return NAN;
+    int base = T->count;
+    int *rows = T->row + base, *cols = T->col + base;
+    double *vals = T->val + base;
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < n; ++k) {
+        const friction_contact *fc = &f->c[k];
+        double dx[12], H[144], *gk = f->grad + 12 * k;
+        int dofs[12], nd = 3 * fc->nv;
+        contact_dx(fc, w, x, dx);
+        f->energy[k] = ipcc_friction_potential(fc->nv, fc->weights, fc->T, fc->mu_lambda, f->eps, dx, gk, H);
+        for (int a = 0; a < nd; ++a)
+            dofs[a] = w->dof_map[3 * fc->vertices[a / 3] + a % 3];
+        if (lift)
+            for (int a = 0; a < nd; ++a)
+                for (int b = 0; b < nd; ++b)
+                    gk[a] += H[nd * a + b] * lift[3 * fc->vertices[b / 3] + b % 3];
+        int s = f->slot[k];
+        for (int a = 0; a < nd; ++a) {
+            if (dofs[a] < 0) continue;
+            for (int b = 0; b < nd; ++b)
+                if (dofs[b] >= dofs[a]) {
+                    rows[s] = dofs[a];
+                    cols[s] = dofs[b];
+                    vals[s++] = H[nd * a + b];
+                }
+        }
+    }
+    T->count = base + f->slot[n];
+    double e = 0;
+    for (int k = 0; k < n; ++k) {
+        const friction_contact *fc = &f->c[k];
+        e += f->energy[k];
+        for (int i = 0; i < fc->nv; ++i)
+            for (int d = 0; d < 3; ++d)
+                g[3 * fc->vertices[i] + d] += f->grad[12 * k + 3 * i + d];
+    }
+    return T->failed ? NAN : e;
+}
+
+// u = T^T sum_i w_i v_i for per-vertex vectors v (3n) of contact fc.
+static void contact_slip(const friction_contact *fc, const double *v, const double *v0, double u[2]) {
+    double r[3] = {0, 0, 0};
+    for (int i = 0; i < fc->nv; ++i)
+        for (int k = 0; k < 3; ++k)
+            r[k] += fc->weights[i] * (v[3 * fc->vertices[i] + k] - (v0 ? v0[3 * fc->vertices[i] + k] : 0.0));
+    u[0] = fc->T[0] * r[0] + fc->T[1] * r[1] + fc->T[2] * r[2];
+    u[1] = fc->T[3] * r[0] + fc->T[4] * r[1] + fc->T[5] * r[2];
+}
+
+bool ipcc_friction_settled(const ipcc_friction *f, const ipcc_world *w, const double *x, const double *p) {
+    for (int k = 0; k < f->n; ++k) {
+        double u[2], du[2];
+        contact_slip(&f->c[k], x, w->x_start, u);
+        if (sqrt(u[0] * u[0] + u[1] * u[1]) >= f->eps) continue; // sliding: the model is soft there
+        contact_slip(&f->c[k], p, NULL, du);
+        if (sqrt(du[0] * du[0] + du[1] * du[1]) > 1e-2 * f->eps) return false;
+    }
+    return true;
+}
+
+void ipcc_friction_forces(ipcc_friction *f, const ipcc_world *w, const double *x, double *force,
+                          double *dissipation) {
+    memset(force, 0, sizeof(double) * 3 * (size_t)w->n);
+    double s = ipcc_integrator_potential_scale(w), work = 0;
+    for (int k = 0; k < f->n; ++k) {
+        const friction_contact *fc = &f->c[k];
+        double dx[12], g[12];
+        contact_dx(fc, w, x, dx);
+        ipcc_friction_potential(fc->nv, fc->weights, fc->T, fc->mu_lambda, f->eps, dx, g, NULL);
+        // Work against friction over the step: -F . u = sum_i g_i . dx_i / s
+        for (int i = 0; i < 3 * fc->nv; ++i)
+            work += g[i] * dx[i] / s;
+        for (int i = 0; i < fc->nv; ++i)
+            for (int d = 0; d < 3; ++d)
+                force[3 * fc->vertices[i] + d] -= g[3 * i + d] / s;
+    }
+    *dissipation = work;
+}

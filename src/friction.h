@@ -1,0 +1,63 @@
+/// Lagged, mollified Coulomb friction (IPC, Li et al. 2020, Sec. 5):
+/// contacts, normal forces and tangent bases frozen at a lag state; the
+/// dissipative potential, its gradient and Hessian (friction.c). Private.
+#ifndef IPCC_FRICTION_H
+#define IPCC_FRICTION_H
+
+#include "ipcc/world.h"
+#include "sparse.h"
+
+/// f0 and f1 = f0' of the mollified Coulomb law with threshold eps (metres
+/// of tangential displacement per step, eps = eps_v h), y = |u| >= 0.
+double ipcc_friction_f0(double y, double eps);
+double ipcc_friction_f1(double y, double eps);
+
+/// One contact's potential mu_lambda * f0(|u|), u = T^T sum_i w_i dx_i, over
+/// its nv vertices' displacements dx (3 nv, x - x_start); T holds the two
+/// tangent vectors (T[0..2], T[3..5]). With g/H (may be NULL) the gradient
+/// (3 nv) and the Hessian (3 nv x 3 nv, row-major), which is PSD by
+/// construction.
+double ipcc_friction_potential(int nv, const double *weights, const double T[6], double mu_lambda, double eps,
+                               const double *dx, double *g, double *H);
+
+typedef struct ipcc_friction ipcc_friction;
+
+ipcc_friction *ipcc_friction_create(void);
+void ipcc_friction_destroy(ipcc_friction *f);
+
+/// Freeze the friction contacts at x_lag: every active barrier constraint
+/// with a positive coefficient, its normal force, tangent basis and
+/// closest-point weights. Returns their number, or -1 when out of memory.
+int ipcc_friction_lag(ipcc_friction *f, ipcc_world *w, const double *x_lag);
+
+/// Freeze the contacts at the state of the next ipcc_friction_evaluate()
+/// (the first one of a Newton solve, i.e. its start), after the barrier has
+/// set its stiffness there: a pass starts by requesting its lag.
+void ipcc_friction_request_lag(ipcc_friction *f);
+
+/// Number of frozen contacts.
+int ipcc_friction_count(const ipcc_friction *f);
+
+/// Sum of the contacts' potentials at x (displacements from w->x_start).
+double ipcc_friction_energy(ipcc_friction *f, const ipcc_world *w, const double *x);
+
+/// Potential, gradient (added into g, 3n) and Hessian triplets (appended,
+/// unknown indices) at x, lagging first at x if requested; with `lift`,
+/// adds H lift to g. NAN when out of memory.
+double ipcc_friction_evaluate(ipcc_friction *f, ipcc_world *w, const double *x, const double *lift, double *g,
+                              ipcc_triplets *T);
+
+/// Convergence veto for Newton: false if, for some contact still in the
+/// stiff stick region (|u| < eps), the direction p changes its slip by more
+/// than 1e-2 eps. There the quadratic model of f0 is valid only on the scale
+/// eps (much smaller than Newton's tolerance), so a small |p| does not mean
+/// the friction force has settled: a block that must start sliding would
+/// otherwise be declared converged at rest.
+bool ipcc_friction_settled(const ipcc_friction *f, const ipcc_world *w, const double *x, const double *p);
+
+/// Friction force on each vertex at x (3n, N, overwritten) and the energy
+/// the step dissipates, J.
+void ipcc_friction_forces(ipcc_friction *f, const ipcc_world *w, const double *x, double *force,
+                          double *dissipation);
+
+#endif
