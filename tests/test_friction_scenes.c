@@ -216,11 +216,71 @@ static void test_body_on_body(void **state) {
     assert_true(fabs(stay) < 0.01);
 }
 
+// A block resting on a kinematic OBJ platform that moves sideways at
+// 0.5 m/s: friction acts on the relative motion, so with mu = 0.8 the block
+// is carried along; with mu = 0 it stays behind.
+static void conveyor(double mu, block_run *r) {
+    char text[2048];
+    snprintf(text, sizeof text,
+             "{\"time_step\": 0.01, \"duration\": 1.0, \"gravity\": [0, -9.81, 0],"
+             " \"newton\": {\"tolerance\": 1e-5}, \"contact\": {\"dhat\": 1e-3},"
+             " \"bodies\": [{\"name\": \"block\", \"mesh\": {\"box\": {\"size\": [0.1, 0.1, 0.1], \"cells\": "
+             "[1, 1, "
+             "1]}},"
+             "  \"material\": {\"model\": \"neo_hookean\", \"density\": 1000, \"youngs_modulus\": 1e7, "
+             "\"poisson_ratio\": 0.3},"
+             "  \"translation\": [0, 0.0005, 0], \"friction\": %.17g}],"
+             " \"obstacles\": [{\"type\": \"mesh\", \"path\": \"%s/meshes/pusher.obj\", \"scale\": [20, "
+             "0.333333333333, "
+             "3.333333333333],"
+             "  \"translation\": [-0.05, -0.2, -0.15], \"velocity\": [0.5, 0, 0], \"friction\": %.17g}]}",
+             mu, IPCC_SOURCE_DIR, mu);
+    run_text(text, 0, 0, r);
+}
+
+static void test_moving_obstacle_carries_block(void **state) {
+    (void)state;
+    block_run hi, none;
+    conveyor(0.8, &hi);
+    conveyor(0.0, &none);
+    double carried = hi.c1[0] - hi.c0[0], left = none.c1[0] - none.c0[0];
+    print_message("conveyor: platform moves 0.5 m; block moves %.4f m with mu = 0.8, %.4f m with mu = 0\n",
+                  carried, left);
+    assert_true(carried > 0.48 && carried < 0.5 + 1e-3);
+    assert_true(fabs(left) < 0.01);
+}
+
+// friction_iterations: 1 pass per step, or passes until the friction forces
+// settle (-1), reported in the stats.
+static void test_lagging_passes(void **state) {
+    (void)state;
+    const char *fmt =
+        "{\"time_step\": 0.01, \"duration\": 0.2, \"gravity\": [0, -9.81, 0],"
+        " \"newton\": {\"tolerance\": 1e-5}, \"contact\": {\"dhat\": 1e-3, \"friction_iterations\": %d},"
+        " \"bodies\": [{\"name\": \"block\", \"mesh\": {\"box\": {\"size\": [0.1, 0.1, 0.1], \"cells\": "
+        "[1, 1, 1]}},"
+        "  \"material\": {\"model\": \"neo_hookean\", \"density\": 1000, \"youngs_modulus\": 1e7, "
+        "\"poisson_ratio\": 0.3},"
+        "  \"translation\": [0, 2e-4, 0], \"velocity\": [1, 0, 0], \"friction\": 0.5}],"
+        " \"obstacles\": [{\"type\": \"half_space\", \"friction\": 0.5}]}";
+    char text[2048];
+    block_run one, conv;
+    snprintf(text, sizeof text, fmt, 1);
+    run_text(text, 0, 0, &one);
+    snprintf(text, sizeof text, fmt, -1);
+    run_text(text, 0, 0, &conv);
+    print_message("lagging: %d passes in 20 steps with friction_iterations = 1, %d with -1\n",
+                  one.friction_passes, conv.friction_passes);
+    assert_int_equal(one.friction_passes, 20);
+    assert_true(conv.friction_passes > 20 && conv.friction_passes <= 20 * 20);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_incline_h001),       cmocka_unit_test(test_incline_h004),
         cmocka_unit_test(test_slide_to_stop_h001), cmocka_unit_test(test_slide_to_stop_h004),
-        cmocka_unit_test(test_body_on_body),
+        cmocka_unit_test(test_body_on_body),       cmocka_unit_test(test_moving_obstacle_carries_block),
+        cmocka_unit_test(test_lagging_passes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
