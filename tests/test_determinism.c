@@ -57,13 +57,15 @@ static void test_bit_identical_across_threads(void **state) {
 }
 
 // With contact: examples/contact_cubes.json for 40 steps (both cubes land:
-// ground, cube-on-cube, many constraints); final state and per-step contact
-// counts bit-identical for 1, 2 and 3 threads.
-static double *run_contact(int threads, int *n_out, int *contacts) {
+// ground, cube-on-cube, many constraints), without and with friction; final
+// state and per-step contact counts bit-identical for 1, 2 and 3 threads.
+static double *run_contact(int threads, double friction, int *n_out, int *contacts) {
     omp_set_num_threads(threads);
     ipcc_scene *scene = NULL;
     assert_int_equal(ipcc_scene_load(IPCC_SOURCE_DIR "/examples/contact_cubes.json", &scene), IPCC_OK);
     ipcc_world *w = NULL;
+    scene->world.contact.friction = friction; // < 0: none (the scene gives no coefficients)
+    scene->world.contact.friction_iterations = 2;
     assert_int_equal(ipcc_scene_create_world(scene, &w), IPCC_OK);
     ipcc_scene_destroy(scene);
     *contacts = 0;
@@ -82,16 +84,20 @@ static double *run_contact(int threads, int *n_out, int *contacts) {
 
 static void test_bit_identical_with_contact(void **state) {
     (void)state;
-    int n1, n2, n3, c1, c2, c3;
-    double *a = run_contact(1, &n1, &c1), *b = run_contact(2, &n2, &c2), *c = run_contact(3, &n3, &c3);
-    assert_true(c1 != 0);
-    assert_int_equal(c1, c2);
-    assert_int_equal(c1, c3);
-    assert_memory_equal(a, b, sizeof(double) * 3 * (size_t)n1);
-    assert_memory_equal(a, c, sizeof(double) * 3 * (size_t)n1);
-    free(a);
-    free(b);
-    free(c);
+    double frictions[2] = {-1, 0.5}; // without, and with friction (2 lagging passes)
+    for (int f = 0; f < 2; ++f) {
+        int n1, n2, n3, c1, c2, c3;
+        double *a = run_contact(1, frictions[f], &n1, &c1), *b = run_contact(2, frictions[f], &n2, &c2),
+               *c = run_contact(3, frictions[f], &n3, &c3);
+        assert_true(c1 != 0);
+        assert_int_equal(c1, c2);
+        assert_int_equal(c1, c3);
+        assert_memory_equal(a, b, sizeof(double) * 3 * (size_t)n1);
+        assert_memory_equal(a, c, sizeof(double) * 3 * (size_t)n1);
+        free(a);
+        free(b);
+        free(c);
+    }
 }
 
 int main(void) {
