@@ -29,7 +29,7 @@ trap 'rm -rf "$tmp"' EXIT
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$out"
 
-for scene in ${BENCH_SCENES:-beam twist newmark_beam static_cantilever contact_cubes ball_mat obstacle_push mat_twist}; do
+for scene in ${BENCH_SCENES:-beam twist newmark_beam static_cantilever contact_cubes ball_mat obstacle_push incline mat_twist}; do
     dir=$tmp/$scene
     start=$(date +%s.%N)
     if [ -x /usr/bin/time ]; then

@@ -111,6 +111,13 @@ expect 1 'did you mean "half_space"' "unknown obstacle type suggests" -- run bad
 sed 's/"duration": 0.1,/"duration": 0.1, "contact": {"dhat": -1},/' overlap.json >baddhat.json
 expect 1 "contact.dhat" "bad contact.dhat names the key" -- run baddhat.json -o baddhat
 
+sed 's/"duration": 0.1,/"duration": 0.1, "contact": {"friction_iterations": 0},/' overlap.json >badfi.json
+expect 1 "contact.friction_iterations" "friction_iterations 0 names the key" -- run badfi.json -o badfi
+sed 's/"name": "a",/"name": "a", "friction": -0.5,/' overlap.json >badmu.json
+expect 1 "bodies\[0\].friction" "negative body friction names the key" -- run badmu.json -o badmu
+sed 's/"type": "half_space"/"type": "half_space", "friction": "high"/' below.json >badhmu.json
+expect 1 "obstacles\[0\].friction" "non-numeric half-space friction names the key" -- run badhmu.json -o badhmu
+
 # --- earlier output is never lost --------------------------------------------
 before=$(cksum <beam/frame_000000.vtu)
 expect 1 "syntax.json" "failing run leaves earlier output" -- run syntax.json -o beam
