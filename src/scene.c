@@ -15,6 +15,10 @@
 //   3. Meshes: files are read (paths relative to the scene's folder) or box
 //      meshes generated, only once the whole scene is known to be valid.
 //
+// Files: this one holds the passes, bodies, materials and the public API;
+// scene_json.c the messages and typed getters; scene_obstacles.c the
+// "contact" and "obstacles" keys (scene_parser.h is their shared state).
+//
 // Failure modes: every problem is a negative status plus a message of the form
 // `<scene>: <key path>: <what>` (or `<scene>:<line>:<column>: ...` for syntax
 // errors). IPCC_ERR_PARSE is bad JSON, IPCC_ERR_INVALID_ARGUMENT a bad key or
@@ -34,279 +38,7 @@
 #include <cjson/cJSON.h>
 
 #include "core.h"
-
-enum { PATH_LEN = 512, MESSAGE_LEN = 1024 };
-
-// Upper bound on the cells of a generated box mesh (6 tets per cell).
-#define MAX_BOX_CELLS 10000000.0
-
-// A body's mesh as written in the scene, loaded in the third pass.
-typedef struct mesh_spec {
-    const char *file; // path as written (points into the cJSON tree); NULL for a box
-    int cells[3];     // box resolution
-    double size[3];   // box extent, metres
-} mesh_spec;
-
-// A named entry of the "materials" object.
-typedef struct named_material {
-    const char *name; // points into the cJSON tree
-    ipcc_material material;
-} named_material;
-
-typedef struct parser {
-    const char *name;     // scene name used in messages
-    const char *base_dir; // folder mesh paths are relative to (NULL = working directory)
-    int num_materials;
-    named_material *materials;
-    mesh_spec *meshes;           // one per body
-    const char **obstacle_paths; // one per mesh obstacle (points into the cJSON tree)
-    int *obstacle_index;         // its index in "obstacles"
-} parser;
-
-// ---------------------------------------------------------------------------
-// Messages and key paths
-
-IPCC_PRINTF(4, 5)
-static ipcc_status fail_at(const parser *p, ipcc_status status, const char *path, const char *fmt, ...) {
-    char what[MESSAGE_LEN];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    if (path && path[0]) return ipcc_fail(status, "%s: %s: %s", p->name, path, what);
-    return ipcc_fail(status, "%s: %s", p->name, what);
-}
-
-// Key paths are bounded; a path that does not fit ends in "..." so a
-// message never silently names a different key.
-static void mark_truncated(char out[PATH_LEN], int written) {
-    if (written >= PATH_LEN) memcpy(out + PATH_LEN - 4, "...", 4);
-}
-
-static void key_path(char out[PATH_LEN], const char *parent, const char *key) {
-    mark_truncated(out, parent[0] ? snprintf(out, PATH_LEN, "%s.%s", parent, key)
-                                  : snprintf(out, PATH_LEN, "%s", key));
-}
-
-static void index_path(char out[PATH_LEN], const char *parent, int index) {
-    mark_truncated(out, snprintf(out, PATH_LEN, "%s[%d]", parent, index));
-}
-
-static const char *json_type_name(const cJSON *item) {
-    if (cJSON_IsNull(item)) return "null";
-    if (cJSON_IsBool(item)) return "a boolean";
-    if (cJSON_IsNumber(item)) return "a number";
-    if (cJSON_IsString(item)) return "a string";
-    if (cJSON_IsArray(item)) return "an array";
-    if (cJSON_IsObject(item)) return "an object";
-    return "an invalid value";
-}
-
-static int min3(int a, int b, int c) {
-    int m = a < b ? a : b;
-    return m < c ? m : c;
-}
-
-// Levenshtein distance, for "did you mean" suggestions; long keys are capped.
-static int edit_distance(const char *a, const char *b) {
-    enum { MAXLEN = 63 };
-    size_t na = strlen(a), nb = strlen(b);
-    if (na > MAXLEN || nb > MAXLEN) return MAXLEN + 1;
-    int prev[MAXLEN + 1], cur[MAXLEN + 1];
-    for (size_t j = 0; j <= nb; j++)
-        prev[j] = (int)j;
-    for (size_t i = 1; i <= na; i++) {
-        cur[0] = (int)i;
-        for (size_t j = 1; j <= nb; j++) {
-            int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            cur[j] = min3(prev[j] + 1, cur[j - 1] + 1, sub);
-        }
-        memcpy(prev, cur, (nb + 1) * sizeof prev[0]);
-    }
-    return prev[nb];
-}
-
-// The closest of `choices` (NULL-terminated) to `word`, or NULL if none is close.
-static const char *closest(const char *word, const char *const *choices) {
-    const char *best = NULL;
-    int best_d = 0;
-    int limit = (int)strlen(word) / 3;
-    if (limit < 2) limit = 2;
-    if (limit > 3) limit = 3;
-    for (int i = 0; choices[i]; i++) {
-        int d = edit_distance(word, choices[i]);
-        if (d <= limit && (!best || d < best_d)) {
-            best = choices[i];
-            best_d = d;
-        }
-    }
-    return best;
-}
-
-// "a, b, c" into out.
-static void join_names(char *out, size_t len, const char *const *names) {
-    out[0] = '\0';
-    size_t used = 0;
-    for (int i = 0; names[i] && used < len; i++) {
-        int n = snprintf(out + used, len - used, "%s%s", i ? ", " : "", names[i]);
-        if (n < 0) break;
-        used += (size_t)n;
-    }
-}
-
-// Error for a string value that is not one of `choices`.
-static ipcc_status fail_choice(const parser *p, const char *path, const char *what, const char *value,
-                               const char *const *choices) {
-    char known[MESSAGE_LEN / 2];
-    join_names(known, sizeof known, choices);
-    const char *guess = closest(value, choices);
-    if (guess)
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, path,
-                       "unknown %s \"%s\" (known: %s); did you mean \"%s\"?", what, value, known, guess);
-    return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, path, "unknown %s \"%s\" (known: %s)", what, value, known);
-}
-
-// ---------------------------------------------------------------------------
-// Typed getters. Each leaves *out unchanged when the key is absent.
-
-// `item` must be an object whose keys are all in `keys` (NULL-terminated, or
-// NULL for free names) and appear once.
-static ipcc_status check_object(const parser *p, const cJSON *item, const char *path,
-                                const char *const *keys) {
-    if (!cJSON_IsObject(item))
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, path[0] ? path : NULL, "expected an object (got %s)",
-                       json_type_name(item));
-    char sub[PATH_LEN];
-    for (const cJSON *c = item->child; c; c = c->next) {
-        key_path(sub, path, c->string);
-        for (const cJSON *d = item->child; d != c; d = d->next)
-            if (strcmp(d->string, c->string) == 0)
-                return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "duplicate key");
-        if (!keys) continue;
-        bool known = false;
-        for (int i = 0; keys[i] && !known; i++)
-            known = strcmp(keys[i], c->string) == 0;
-        if (known) continue;
-        const char *guess = closest(c->string, keys);
-        if (guess)
-            return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "unknown key; did you mean \"%s\"?", guess);
-        char list[MESSAGE_LEN / 2];
-        join_names(list, sizeof list, keys);
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "unknown key (known: %s)", list);
-    }
-    return IPCC_OK;
-}
-
-static const cJSON *get(const cJSON *obj, const char *key) {
-    return cJSON_GetObjectItemCaseSensitive(obj, key);
-}
-
-static ipcc_status check_finite(const parser *p, const char *path, double v) {
-    if (!isfinite(v)) return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, path, "must be finite (got %g)", v);
-    return IPCC_OK;
-}
-
-typedef enum range { ANY, POSITIVE, NON_NEGATIVE } range;
-
-static ipcc_status get_number(const parser *p, const cJSON *obj, const char *path, const char *key, range r,
-                              double *out) {
-    const cJSON *item = get(obj, key);
-    if (!item) return IPCC_OK;
-    char sub[PATH_LEN];
-    key_path(sub, path, key);
-    if (!cJSON_IsNumber(item))
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "expected a number (got %s)", json_type_name(item));
-    double v = item->valuedouble;
-    ipcc_status st = check_finite(p, sub, v);
-    if (st != IPCC_OK) return st;
-    if (r == POSITIVE && !(v > 0))
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be > 0 (got %g)", v);
-    if (r == NON_NEGATIVE && !(v >= 0))
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be >= 0 (got %g)", v);
-    *out = v;
-    return IPCC_OK;
-}
-
-static bool is_int_value(const cJSON *item, int min) {
-    if (!cJSON_IsNumber(item)) return false;
-    double v = item->valuedouble;
-    return isfinite(v) && v == floor(v) && v >= (double)min && v <= 2147483647.0;
-}
-
-static ipcc_status get_int(const parser *p, const cJSON *obj, const char *path, const char *key, int min,
-                           int *out) {
-    const cJSON *item = get(obj, key);
-    if (!item) return IPCC_OK;
-    char sub[PATH_LEN];
-    key_path(sub, path, key);
-    if (!cJSON_IsNumber(item))
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "expected an integer (got %s)",
-                       json_type_name(item));
-    if (!is_int_value(item, min))
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "expected an integer >= %d (got %g)", min,
-                       item->valuedouble);
-    *out = (int)item->valuedouble;
-    return IPCC_OK;
-}
-
-static ipcc_status get_bool(const parser *p, const cJSON *obj, const char *path, const char *key, bool *out) {
-    const cJSON *item = get(obj, key);
-    if (!item) return IPCC_OK;
-    char sub[PATH_LEN];
-    key_path(sub, path, key);
-    if (!cJSON_IsBool(item))
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "expected true or false (got %s)",
-                       json_type_name(item));
-    *out = cJSON_IsTrue(item);
-    return IPCC_OK;
-}
-
-// A non-empty string; *out points into the cJSON tree.
-static ipcc_status get_string(const parser *p, const cJSON *obj, const char *path, const char *key,
-                              const char **out) {
-    const cJSON *item = get(obj, key);
-    if (!item) return IPCC_OK;
-    char sub[PATH_LEN];
-    key_path(sub, path, key);
-    if (!cJSON_IsString(item))
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "expected a string (got %s)", json_type_name(item));
-    if (!item->valuestring[0]) return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must not be empty");
-    *out = item->valuestring;
-    return IPCC_OK;
-}
-
-// An array of exactly 3 finite numbers, checked against `r` component-wise.
-static ipcc_status parse_vec3(const parser *p, const cJSON *item, const char *sub, range r, double out[3]) {
-    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 3)
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "expected an array of 3 numbers (got %s%s)",
-                       json_type_name(item),
-                       cJSON_IsArray(item)
-                           ? (cJSON_GetArraySize(item) < 3 ? " that is too short" : " that is too long")
-                           : "");
-    double v[3];
-    int i = 0;
-    for (const cJSON *c = item->child; c; c = c->next, i++) {
-        if (!cJSON_IsNumber(c))
-            return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
-                           "expected an array of 3 numbers (item %d is %s)", i, json_type_name(c));
-        v[i] = c->valuedouble;
-        if (!isfinite(v[i]))
-            return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "item %d must be finite (got %g)", i, v[i]);
-        if (r == POSITIVE && !(v[i] > 0))
-            return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "item %d must be > 0 (got %g)", i, v[i]);
-    }
-    memcpy(out, v, sizeof v);
-    return IPCC_OK;
-}
-
-static ipcc_status get_vec3(const parser *p, const cJSON *obj, const char *path, const char *key,
-                            double out[3]) {
-    const cJSON *item = get(obj, key);
-    if (!item) return IPCC_OK;
-    char sub[PATH_LEN];
-    key_path(sub, path, key);
-    return parse_vec3(p, item, sub, ANY, out);
-}
+#include "scene_parser.h"
 
 // ---------------------------------------------------------------------------
 // Objects
@@ -317,41 +49,45 @@ static const ipcc_material_model model_values[] = {IPCC_NEO_HOOKEAN, IPCC_FIXED_
 
 static ipcc_status parse_material(const parser *p, const cJSON *obj, const char *path, ipcc_material *m) {
     static const char *const keys[] = {"model", "density", "youngs_modulus", "poisson_ratio", NULL};
-    ipcc_status st = check_object(p, obj, path, keys);
+    ipcc_status st = ipcc_scene_check_object(p, obj, path, keys);
     if (st != IPCC_OK) return st;
     *m = ipcc_default_material();
     const char *model = NULL;
     char sub[PATH_LEN];
-    if ((st = get_string(p, obj, path, "model", &model)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_string(p, obj, path, "model", &model)) != IPCC_OK) return st;
     if (model) {
         int i = 0;
         while (model_names[i] && strcmp(model_names[i], model) != 0)
             i++;
-        key_path(sub, path, "model");
-        if (!model_names[i]) return fail_choice(p, sub, "material model", model, model_names);
+        ipcc_scene_key_path(sub, path, "model");
+        if (!model_names[i]) return ipcc_scene_fail_choice(p, sub, "material model", model, model_names);
         m->model = model_values[i];
     }
-    if ((st = get_number(p, obj, path, "density", POSITIVE, &m->density)) != IPCC_OK) return st;
-    if ((st = get_number(p, obj, path, "youngs_modulus", POSITIVE, &m->youngs_modulus)) != IPCC_OK) return st;
-    if ((st = get_number(p, obj, path, "poisson_ratio", ANY, &m->poisson_ratio)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_number(p, obj, path, "density", POSITIVE, &m->density)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_number(p, obj, path, "youngs_modulus", POSITIVE, &m->youngs_modulus)) != IPCC_OK)
+        return st;
+    if ((st = ipcc_scene_get_number(p, obj, path, "poisson_ratio", ANY, &m->poisson_ratio)) != IPCC_OK)
+        return st;
     if (!(m->poisson_ratio >= 0 && m->poisson_ratio < 0.5)) {
-        key_path(sub, path, "poisson_ratio");
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be in [0, 0.5) (got %g)", m->poisson_ratio);
+        ipcc_scene_key_path(sub, path, "poisson_ratio");
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be in [0, 0.5) (got %g)",
+                                  m->poisson_ratio);
     }
     return IPCC_OK;
 }
 
 static ipcc_status parse_materials(parser *p, const cJSON *obj) {
-    ipcc_status st = check_object(p, obj, "materials", NULL);
+    ipcc_status st = ipcc_scene_check_object(p, obj, "materials", NULL);
     if (st != IPCC_OK) return st;
     int n = cJSON_GetArraySize(obj);
     if (n == 0) return IPCC_OK;
     p->materials = calloc((size_t)n, sizeof *p->materials);
-    if (!p->materials) return fail_at(p, IPCC_ERR_NO_MEMORY, "materials", "out of memory");
+    if (!p->materials) return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, "materials", "out of memory");
     char sub[PATH_LEN];
     for (const cJSON *c = obj->child; c; c = c->next) {
-        key_path(sub, "materials", c->string);
-        if (!c->string[0]) return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "materials", "empty material name");
+        ipcc_scene_key_path(sub, "materials", c->string);
+        if (!c->string[0])
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "materials", "empty material name");
         named_material *nm = &p->materials[p->num_materials];
         nm->name = c->string;
         if ((st = parse_material(p, c, sub, &nm->material)) != IPCC_OK) return st;
@@ -365,8 +101,9 @@ static ipcc_status parse_body_material(const parser *p, const cJSON *item, const
                                        ipcc_material *m) {
     if (cJSON_IsObject(item)) return parse_material(p, item, sub, m);
     if (!cJSON_IsString(item))
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "expected a material name or object (got %s)",
-                       json_type_name(item));
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                  "expected a material name or object (got %s)",
+                                  ipcc_scene_json_type_name(item));
     for (int i = 0; i < p->num_materials; i++) {
         if (strcmp(p->materials[i].name, item->valuestring) == 0) {
             *m = p->materials[i].material;
@@ -374,66 +111,71 @@ static ipcc_status parse_body_material(const parser *p, const cJSON *item, const
         }
     }
     if (p->num_materials == 0)
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
-                       "unknown material \"%s\" (no \"materials\" are defined)", item->valuestring);
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                  "unknown material \"%s\" (no \"materials\" are defined)",
+                                  item->valuestring);
     const char *names[64 + 1];
     int n = p->num_materials < 64 ? p->num_materials : 64;
     for (int i = 0; i < n; i++)
         names[i] = p->materials[i].name;
     names[n] = NULL;
     char known[MESSAGE_LEN / 2];
-    join_names(known, sizeof known, names);
-    const char *guess = closest(item->valuestring, names);
+    ipcc_scene_join_names(known, sizeof known, names);
+    const char *guess = ipcc_scene_closest(item->valuestring, names);
     if (guess)
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
-                       "unknown material \"%s\" (known: %s); did you mean \"%s\"?", item->valuestring, known,
-                       guess);
-    return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "unknown material \"%s\" (known: %s)",
-                   item->valuestring, known);
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                  "unknown material \"%s\" (known: %s); did you mean \"%s\"?",
+                                  item->valuestring, known, guess);
+    return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "unknown material \"%s\" (known: %s)",
+                              item->valuestring, known);
 }
 
 // "mesh": a file path or {"box": {"size": [...], "cells": [...]}}.
 static ipcc_status parse_mesh_spec(const parser *p, const cJSON *item, const char *sub, mesh_spec *spec) {
     if (cJSON_IsString(item)) {
-        if (!item->valuestring[0]) return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must not be empty");
+        if (!item->valuestring[0])
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must not be empty");
         spec->file = item->valuestring;
         return IPCC_OK;
     }
     if (!cJSON_IsObject(item))
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "expected a file name or {\"box\": {...}} (got %s)",
-                       json_type_name(item));
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                  "expected a file name or {\"box\": {...}} (got %s)",
+                                  ipcc_scene_json_type_name(item));
     static const char *const keys[] = {"box", NULL};
     static const char *const box_keys[] = {"size", "cells", NULL};
-    ipcc_status st = check_object(p, item, sub, keys);
+    ipcc_status st = ipcc_scene_check_object(p, item, sub, keys);
     if (st != IPCC_OK) return st;
-    const cJSON *box = get(item, "box");
-    if (!box) return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "missing required key \"box\"");
+    const cJSON *box = ipcc_scene_get(item, "box");
+    if (!box) return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "missing required key \"box\"");
     char box_path[PATH_LEN], leaf[PATH_LEN];
-    key_path(box_path, sub, "box");
-    if ((st = check_object(p, box, box_path, box_keys)) != IPCC_OK) return st;
-    const cJSON *size = get(box, "size");
-    if (!size) return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, box_path, "missing required key \"size\"");
-    key_path(leaf, box_path, "size");
-    if ((st = parse_vec3(p, size, leaf, POSITIVE, spec->size)) != IPCC_OK) return st;
+    ipcc_scene_key_path(box_path, sub, "box");
+    if ((st = ipcc_scene_check_object(p, box, box_path, box_keys)) != IPCC_OK) return st;
+    const cJSON *size = ipcc_scene_get(box, "size");
+    if (!size)
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, box_path, "missing required key \"size\"");
+    ipcc_scene_key_path(leaf, box_path, "size");
+    if ((st = ipcc_scene_parse_vec3(p, size, leaf, POSITIVE, spec->size)) != IPCC_OK) return st;
     spec->cells[0] = spec->cells[1] = spec->cells[2] = 1;
-    const cJSON *cells = get(box, "cells");
+    const cJSON *cells = ipcc_scene_get(box, "cells");
     if (cells) {
-        key_path(leaf, box_path, "cells");
+        ipcc_scene_key_path(leaf, box_path, "cells");
         int n = cJSON_GetArraySize(cells), i = 0;
         if (!cJSON_IsArray(cells) || n != 3)
-            return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, leaf,
-                           "expected an array of 3 integers >= 1 (got %s)", json_type_name(cells));
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, leaf,
+                                      "expected an array of 3 integers >= 1 (got %s)",
+                                      ipcc_scene_json_type_name(cells));
         double total = 1;
         for (const cJSON *c = cells->child; c; c = c->next, i++) {
-            if (!is_int_value(c, 1))
-                return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, leaf,
-                               "expected an array of 3 integers >= 1 (item %d)", i);
+            if (!ipcc_scene_is_int_value(c, 1))
+                return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, leaf,
+                                          "expected an array of 3 integers >= 1 (item %d)", i);
             spec->cells[i] = (int)c->valuedouble;
             total *= c->valuedouble;
         }
         if (total > MAX_BOX_CELLS)
-            return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, leaf, "too many cells (%g > %g)", total,
-                           MAX_BOX_CELLS);
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, leaf, "too many cells (%g > %g)", total,
+                                      MAX_BOX_CELLS);
     }
     return IPCC_OK;
 }
@@ -441,105 +183,108 @@ static ipcc_status parse_mesh_spec(const parser *p, const cJSON *item, const cha
 static ipcc_status parse_dirichlet(const parser *p, const cJSON *obj, const char *path,
                                    ipcc_dirichlet_def *d) {
     static const char *const keys[] = {"min", "max", "velocity", "angular_velocity", "start", "end", NULL};
-    ipcc_status st = check_object(p, obj, path, keys);
+    ipcc_status st = ipcc_scene_check_object(p, obj, path, keys);
     if (st != IPCC_OK) return st;
     *d = ipcc_default_dirichlet_def();
-    if ((st = get_vec3(p, obj, path, "min", d->box_min)) != IPCC_OK) return st;
-    if ((st = get_vec3(p, obj, path, "max", d->box_max)) != IPCC_OK) return st;
-    if ((st = get_vec3(p, obj, path, "velocity", d->velocity)) != IPCC_OK) return st;
-    if ((st = get_vec3(p, obj, path, "angular_velocity", d->angular_velocity)) != IPCC_OK) return st;
-    if ((st = get_number(p, obj, path, "start", ANY, &d->start)) != IPCC_OK) return st;
-    if ((st = get_number(p, obj, path, "end", ANY, &d->end)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "min", d->box_min)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "max", d->box_max)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "velocity", d->velocity)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "angular_velocity", d->angular_velocity)) != IPCC_OK)
+        return st;
+    if ((st = ipcc_scene_get_number(p, obj, path, "start", ANY, &d->start)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_number(p, obj, path, "end", ANY, &d->end)) != IPCC_OK) return st;
     char sub[PATH_LEN];
     for (int k = 0; k < 3; k++) {
         if (d->box_min[k] > d->box_max[k]) {
-            key_path(sub, path, "max");
-            return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "item %d (%g) is below min's (%g)", k,
-                           d->box_max[k], d->box_min[k]);
+            ipcc_scene_key_path(sub, path, "max");
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "item %d (%g) is below min's (%g)",
+                                      k, d->box_max[k], d->box_min[k]);
         }
     }
     if (!(d->end >= d->start)) {
-        key_path(sub, path, "end");
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be >= start (got %g < %g)", d->end, d->start);
+        ipcc_scene_key_path(sub, path, "end");
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be >= start (got %g < %g)", d->end,
+                                  d->start);
     }
     return IPCC_OK;
-}
-
-static char *copy_string(const char *s) {
-    size_t n = strlen(s) + 1;
-    char *c = malloc(n);
-    if (c) memcpy(c, s, n);
-    return c;
 }
 
 static ipcc_status parse_body(parser *p, const cJSON *obj, const char *path, int index, ipcc_scene *scene) {
     static const char *const keys[] = {"name",      "mesh",     "material", "translation",
                                        "rotation",  "scale",    "velocity", "angular_velocity",
                                        "dirichlet", "friction", NULL};
-    ipcc_status st = check_object(p, obj, path, keys);
+    ipcc_status st = ipcc_scene_check_object(p, obj, path, keys);
     if (st != IPCC_OK) return st;
     ipcc_body_def *b = &scene->bodies[index];
     char sub[PATH_LEN];
 
     const char *name = NULL;
-    if ((st = get_string(p, obj, path, "name", &name)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_string(p, obj, path, "name", &name)) != IPCC_OK) return st;
     if (name) {
         for (int i = 0; i < index; i++) {
             if (scene->bodies[i].name && strcmp(scene->bodies[i].name, name) == 0) {
-                key_path(sub, path, "name");
-                return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
-                               "duplicate body name \"%s\" (also bodies[%d])", name, i);
+                ipcc_scene_key_path(sub, path, "name");
+                return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                          "duplicate body name \"%s\" (also bodies[%d])", name, i);
             }
         }
-        if (!(b->name = copy_string(name))) return fail_at(p, IPCC_ERR_NO_MEMORY, path, "out of memory");
+        if (!(b->name = ipcc_scene_copy_string(name)))
+            return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, path, "out of memory");
     }
 
-    const cJSON *mesh = get(obj, "mesh");
-    key_path(sub, path, "mesh");
-    if (!mesh) return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "missing (every body needs a mesh)");
+    const cJSON *mesh = ipcc_scene_get(obj, "mesh");
+    ipcc_scene_key_path(sub, path, "mesh");
+    if (!mesh)
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "missing (every body needs a mesh)");
     if ((st = parse_mesh_spec(p, mesh, sub, &p->meshes[index])) != IPCC_OK) return st;
 
-    const cJSON *material = get(obj, "material");
-    key_path(sub, path, "material");
-    if (!material) return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "missing (every body needs a material)");
+    const cJSON *material = ipcc_scene_get(obj, "material");
+    ipcc_scene_key_path(sub, path, "material");
+    if (!material)
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "missing (every body needs a material)");
     if ((st = parse_body_material(p, material, sub, &b->material)) != IPCC_OK) return st;
 
-    if ((st = get_vec3(p, obj, path, "translation", b->translation)) != IPCC_OK) return st;
-    if ((st = get_vec3(p, obj, path, "rotation", b->rotation)) != IPCC_OK) return st;
-    const cJSON *scale = get(obj, "scale");
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "translation", b->translation)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "rotation", b->rotation)) != IPCC_OK) return st;
+    const cJSON *scale = ipcc_scene_get(obj, "scale");
     if (scale) {
-        key_path(sub, path, "scale");
+        ipcc_scene_key_path(sub, path, "scale");
         if (cJSON_IsNumber(scale)) {
             double s = scale->valuedouble;
-            if ((st = check_finite(p, sub, s)) != IPCC_OK) return st;
-            if (!(s > 0)) return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be > 0 (got %g)", s);
+            if ((st = ipcc_scene_check_finite(p, sub, s)) != IPCC_OK) return st;
+            if (!(s > 0))
+                return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be > 0 (got %g)", s);
             b->scale[0] = b->scale[1] = b->scale[2] = s;
         } else if (cJSON_IsArray(scale)) {
-            if ((st = parse_vec3(p, scale, sub, POSITIVE, b->scale)) != IPCC_OK) return st;
+            if ((st = ipcc_scene_parse_vec3(p, scale, sub, POSITIVE, b->scale)) != IPCC_OK) return st;
         } else {
-            return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
-                           "expected a number or an array of 3 numbers (got %s)", json_type_name(scale));
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                      "expected a number or an array of 3 numbers (got %s)",
+                                      ipcc_scene_json_type_name(scale));
         }
     }
-    if ((st = get_vec3(p, obj, path, "velocity", b->velocity)) != IPCC_OK) return st;
-    if ((st = get_vec3(p, obj, path, "angular_velocity", b->angular_velocity)) != IPCC_OK) return st;
-    if ((st = get_number(p, obj, path, "friction", NON_NEGATIVE, &b->friction)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "velocity", b->velocity)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "angular_velocity", b->angular_velocity)) != IPCC_OK)
+        return st;
+    if ((st = ipcc_scene_get_number(p, obj, path, "friction", NON_NEGATIVE, &b->friction)) != IPCC_OK)
+        return st;
 
-    const cJSON *dirichlet = get(obj, "dirichlet");
+    const cJSON *dirichlet = ipcc_scene_get(obj, "dirichlet");
     if (dirichlet) {
-        key_path(sub, path, "dirichlet");
+        ipcc_scene_key_path(sub, path, "dirichlet");
         if (!cJSON_IsArray(dirichlet))
-            return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "expected an array of objects (got %s)",
-                           json_type_name(dirichlet));
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                      "expected an array of objects (got %s)",
+                                      ipcc_scene_json_type_name(dirichlet));
         int n = cJSON_GetArraySize(dirichlet);
         if (n > 0) {
             ipcc_dirichlet_def *d = calloc((size_t)n, sizeof *d);
-            if (!d) return fail_at(p, IPCC_ERR_NO_MEMORY, sub, "out of memory");
+            if (!d) return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, sub, "out of memory");
             b->dirichlet = d;
             int i = 0;
             char entry[PATH_LEN];
             for (const cJSON *c = dirichlet->child; c; c = c->next, i++) {
-                index_path(entry, sub, i);
+                ipcc_scene_index_path(entry, sub, i);
                 if ((st = parse_dirichlet(p, c, entry, &d[i])) != IPCC_OK) return st;
                 b->num_dirichlet = i + 1;
             }
@@ -549,17 +294,19 @@ static ipcc_status parse_body(parser *p, const cJSON *obj, const char *path, int
 }
 
 static ipcc_status parse_bodies(parser *p, const cJSON *root, ipcc_scene *scene) {
-    const cJSON *bodies = get(root, "bodies");
+    const cJSON *bodies = ipcc_scene_get(root, "bodies");
     if (!bodies)
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "bodies", "missing (a scene needs at least one body)");
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "bodies",
+                                  "missing (a scene needs at least one body)");
     if (!cJSON_IsArray(bodies))
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "bodies", "expected an array of objects (got %s)",
-                       json_type_name(bodies));
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "bodies",
+                                  "expected an array of objects (got %s)", ipcc_scene_json_type_name(bodies));
     int n = cJSON_GetArraySize(bodies);
-    if (n == 0) return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "bodies", "must not be empty");
+    if (n == 0) return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "bodies", "must not be empty");
     scene->bodies = calloc((size_t)n, sizeof *scene->bodies);
     p->meshes = calloc((size_t)n, sizeof *p->meshes);
-    if (!scene->bodies || !p->meshes) return fail_at(p, IPCC_ERR_NO_MEMORY, "bodies", "out of memory");
+    if (!scene->bodies || !p->meshes)
+        return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, "bodies", "out of memory");
     scene->num_bodies = n;
     for (int i = 0; i < n; i++) {
         // Until its mesh is loaded a body owns nothing; destroy frees only what parse_body set.
@@ -572,7 +319,7 @@ static ipcc_status parse_bodies(parser *p, const cJSON *root, ipcc_scene *scene)
     int i = 0;
     char sub[PATH_LEN];
     for (const cJSON *c = bodies->child; c; c = c->next, i++) {
-        index_path(sub, "bodies", i);
+        ipcc_scene_index_path(sub, "bodies", i);
         ipcc_status st = parse_body(p, c, sub, i, scene);
         if (st != IPCC_OK) return st;
     }
@@ -581,145 +328,29 @@ static ipcc_status parse_bodies(parser *p, const cJSON *root, ipcc_scene *scene)
 
 static ipcc_status parse_newton(const parser *p, const cJSON *obj, ipcc_world_def *w) {
     static const char *const keys[] = {"tolerance", "max_iterations", "project_hessian", NULL};
-    ipcc_status st = check_object(p, obj, "newton", keys);
+    ipcc_status st = ipcc_scene_check_object(p, obj, "newton", keys);
     if (st != IPCC_OK) return st;
-    if ((st = get_number(p, obj, "newton", "tolerance", POSITIVE, &w->newton_tolerance)) != IPCC_OK)
+    if ((st = ipcc_scene_get_number(p, obj, "newton", "tolerance", POSITIVE, &w->newton_tolerance)) !=
+        IPCC_OK)
         return st;
-    if ((st = get_int(p, obj, "newton", "max_iterations", 1, &w->newton_max_iterations)) != IPCC_OK)
+    if ((st = ipcc_scene_get_int(p, obj, "newton", "max_iterations", 1, &w->newton_max_iterations)) !=
+        IPCC_OK)
         return st;
-    return get_bool(p, obj, "newton", "project_hessian", &w->project_hessian);
+    return ipcc_scene_get_bool(p, obj, "newton", "project_hessian", &w->project_hessian);
 }
 
 static ipcc_status parse_output(const parser *p, const cJSON *obj, ipcc_scene *scene) {
     static const char *const keys[] = {"directory", "fps", NULL};
-    ipcc_status st = check_object(p, obj, "output", keys);
+    ipcc_status st = ipcc_scene_check_object(p, obj, "output", keys);
     if (st != IPCC_OK) return st;
     const char *dir = NULL;
-    if ((st = get_string(p, obj, "output", "directory", &dir)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_string(p, obj, "output", "directory", &dir)) != IPCC_OK) return st;
     if (dir) {
         free(scene->output_directory);
-        if (!(scene->output_directory = copy_string(dir)))
-            return fail_at(p, IPCC_ERR_NO_MEMORY, "output.directory", "out of memory");
+        if (!(scene->output_directory = ipcc_scene_copy_string(dir)))
+            return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, "output.directory", "out of memory");
     }
-    return get_number(p, obj, "output", "fps", NON_NEGATIVE, &scene->output_fps);
-}
-
-static ipcc_status parse_contact(const parser *p, const cJSON *obj, ipcc_contact_def *c) {
-    static const char *const keys[] = {
-        "enabled", "dhat", "kappa", "self_collision", "friction", "friction_epsv", "friction_iterations",
-        NULL};
-    ipcc_status st = check_object(p, obj, "contact", keys);
-    if (st != IPCC_OK) return st;
-    if ((st = get_bool(p, obj, "contact", "enabled", &c->enabled)) != IPCC_OK) return st;
-    if ((st = get_number(p, obj, "contact", "dhat", POSITIVE, &c->dhat)) != IPCC_OK) return st;
-    if ((st = get_number(p, obj, "contact", "kappa", POSITIVE, &c->kappa)) != IPCC_OK) return st;
-    if ((st = get_bool(p, obj, "contact", "self_collision", &c->self_collision)) != IPCC_OK) return st;
-    if ((st = get_number(p, obj, "contact", "friction", NON_NEGATIVE, &c->friction)) != IPCC_OK) return st;
-    if ((st = get_number(p, obj, "contact", "friction_epsv", POSITIVE, &c->friction_epsv)) != IPCC_OK)
-        return st;
-    const cJSON *iters = get(obj, "friction_iterations");
-    if (iters && !(is_int_value(iters, -1) && iters->valuedouble != 0))
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "contact.friction_iterations",
-                       "expected an integer >= 1, or -1 for \"until converged\"");
-    return get_int(p, obj, "contact", "friction_iterations", -1, &c->friction_iterations);
-}
-
-static ipcc_status parse_half_space(const parser *p, const cJSON *obj, const char *path, double h[7]) {
-    static const char *const keys[] = {"type", "point", "normal", "friction", NULL};
-    ipcc_status st = check_object(p, obj, path, keys);
-    if (st != IPCC_OK) return st;
-    char sub[PATH_LEN];
-    h[0] = h[1] = h[2] = 0;
-    h[3] = h[5] = 0;
-    h[4] = 1;
-    if ((st = get_vec3(p, obj, path, "point", h)) != IPCC_OK) return st;
-    if ((st = get_vec3(p, obj, path, "normal", h + 3)) != IPCC_OK) return st;
-    h[6] = 0;
-    if ((st = get_number(p, obj, path, "friction", NON_NEGATIVE, &h[6])) != IPCC_OK) return st;
-    if (h[3] == 0 && h[4] == 0 && h[5] == 0) {
-        key_path(sub, path, "normal");
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must not be the zero vector");
-    }
-    return IPCC_OK;
-}
-
-static ipcc_status parse_mesh_obstacle(parser *p, const cJSON *obj, const char *path, int json_index,
-                                       ipcc_scene *scene) {
-    static const char *const keys[] = {"type",     "name",  "path",     "translation",
-                                       "rotation", "scale", "velocity", "angular_velocity",
-                                       "friction", NULL};
-    ipcc_status st = check_object(p, obj, path, keys);
-    if (st != IPCC_OK) return st;
-    int index = scene->num_obstacles;
-    ipcc_obstacle_def *o = &scene->obstacles[index];
-    *o = ipcc_default_obstacle_def();
-    char sub[PATH_LEN];
-    const char *name = NULL, *file = NULL;
-    if ((st = get_string(p, obj, path, "name", &name)) != IPCC_OK) return st;
-    if ((st = get_string(p, obj, path, "path", &file)) != IPCC_OK) return st;
-    if (!file) {
-        key_path(sub, path, "path");
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "missing (a mesh obstacle needs an .obj file)");
-    }
-    p->obstacle_paths[index] = file;
-    p->obstacle_index[index] = json_index;
-    scene->num_obstacles++; // owns its name from here on
-    if (name && !(o->name = copy_string(name))) return fail_at(p, IPCC_ERR_NO_MEMORY, path, "out of memory");
-    if ((st = get_vec3(p, obj, path, "translation", o->translation)) != IPCC_OK) return st;
-    if ((st = get_vec3(p, obj, path, "rotation", o->rotation)) != IPCC_OK) return st;
-    const cJSON *scale = get(obj, "scale");
-    if (scale) {
-        key_path(sub, path, "scale");
-        if (cJSON_IsNumber(scale)) {
-            double v = scale->valuedouble;
-            if ((st = check_finite(p, sub, v)) != IPCC_OK) return st;
-            if (!(v > 0)) return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be > 0 (got %g)", v);
-            o->scale[0] = o->scale[1] = o->scale[2] = v;
-        } else if ((st = parse_vec3(p, scale, sub, POSITIVE, o->scale)) != IPCC_OK) {
-            return st;
-        }
-    }
-    if ((st = get_vec3(p, obj, path, "velocity", o->velocity)) != IPCC_OK) return st;
-    if ((st = get_number(p, obj, path, "friction", NON_NEGATIVE, &o->friction)) != IPCC_OK) return st;
-    return get_vec3(p, obj, path, "angular_velocity", o->angular_velocity);
-}
-
-static const char *const obstacle_types[] = {"half_space", "mesh", NULL};
-
-static ipcc_status parse_obstacles(parser *p, const cJSON *list, ipcc_scene *scene) {
-    if (!cJSON_IsArray(list))
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "obstacles", "expected an array of objects (got %s)",
-                       json_type_name(list));
-    int n = cJSON_GetArraySize(list);
-    if (n == 0) return IPCC_OK;
-    scene->obstacles = calloc((size_t)n, sizeof *scene->obstacles);
-    scene->half_spaces = calloc((size_t)n, 7 * sizeof(double));
-    p->obstacle_paths = calloc((size_t)n, sizeof *p->obstacle_paths);
-    p->obstacle_index = calloc((size_t)n, sizeof *p->obstacle_index);
-    if (!scene->obstacles || !scene->half_spaces || !p->obstacle_paths || !p->obstacle_index)
-        return fail_at(p, IPCC_ERR_NO_MEMORY, "obstacles", "out of memory");
-    int i = 0;
-    char sub[PATH_LEN], tsub[PATH_LEN];
-    for (const cJSON *c = list->child; c; c = c->next, i++) {
-        index_path(sub, "obstacles", i);
-        if (!cJSON_IsObject(c))
-            return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "expected an object (got %s)",
-                           json_type_name(c));
-        const char *type = NULL;
-        ipcc_status st = get_string(p, c, sub, "type", &type);
-        if (st != IPCC_OK) return st;
-        key_path(tsub, sub, "type");
-        if (!type)
-            return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, tsub, "missing (one of \"half_space\", \"mesh\")");
-        if (strcmp(type, "half_space") == 0)
-            st = parse_half_space(p, c, sub, scene->half_spaces + 7 * scene->num_half_spaces++);
-        else if (strcmp(type, "mesh") == 0)
-            st = parse_mesh_obstacle(p, c, sub, i, scene);
-        else
-            st = fail_choice(p, tsub, "obstacle type", type, obstacle_types);
-        if (st != IPCC_OK) return st;
-    }
-    return IPCC_OK;
+    return ipcc_scene_get_number(p, obj, "output", "fps", NON_NEGATIVE, &scene->output_fps);
 }
 
 static const char *const integrator_names[] = {"implicit_euler", "newmark", "static", NULL};
@@ -730,81 +361,49 @@ static ipcc_status parse_root(parser *p, const cJSON *root, ipcc_scene *scene) {
                                        "newton",    "contact",  "materials", "bodies",
                                        "obstacles", "output",   NULL};
     if (!cJSON_IsObject(root))
-        return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, NULL, "expected an object at the top level (got %s)",
-                       json_type_name(root));
-    ipcc_status st = check_object(p, root, "", keys);
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, NULL,
+                                  "expected an object at the top level (got %s)",
+                                  ipcc_scene_json_type_name(root));
+    ipcc_status st = ipcc_scene_check_object(p, root, "", keys);
     if (st != IPCC_OK) return st;
     ipcc_world_def *w = &scene->world;
-    if ((st = get_number(p, root, "", "time_step", POSITIVE, &w->time_step)) != IPCC_OK) return st;
-    if ((st = get_vec3(p, root, "", "gravity", w->gravity)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_number(p, root, "", "time_step", POSITIVE, &w->time_step)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_vec3(p, root, "", "gravity", w->gravity)) != IPCC_OK) return st;
     const char *integrator = NULL;
-    if ((st = get_string(p, root, "", "integrator", &integrator)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_string(p, root, "", "integrator", &integrator)) != IPCC_OK) return st;
     if (integrator) {
         int i = 0;
         while (integrator_names[i] && strcmp(integrator_names[i], integrator) != 0)
             i++;
         if (!integrator_names[i])
-            return fail_choice(p, "integrator", "integrator", integrator, integrator_names);
+            return ipcc_scene_fail_choice(p, "integrator", "integrator", integrator, integrator_names);
         w->integrator = integrator_values[i];
     }
     scene->duration = 0;
-    if ((st = get_number(p, root, "", "duration", POSITIVE, &scene->duration)) != IPCC_OK) return st;
-    if (!get(root, "duration")) {
+    if ((st = ipcc_scene_get_number(p, root, "", "duration", POSITIVE, &scene->duration)) != IPCC_OK)
+        return st;
+    if (!ipcc_scene_get(root, "duration")) {
         if (w->integrator != IPCC_STATIC)
-            return fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "duration",
-                           "missing (required unless \"integrator\" is \"static\")");
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "duration",
+                                      "missing (required unless \"integrator\" is \"static\")");
         scene->duration = w->time_step;
     }
-    const cJSON *newton = get(root, "newton");
+    const cJSON *newton = ipcc_scene_get(root, "newton");
     if (newton && (st = parse_newton(p, newton, w)) != IPCC_OK) return st;
-    const cJSON *materials = get(root, "materials");
+    const cJSON *materials = ipcc_scene_get(root, "materials");
     if (materials && (st = parse_materials(p, materials)) != IPCC_OK) return st;
     if ((st = parse_bodies(p, root, scene)) != IPCC_OK) return st;
-    const cJSON *contact = get(root, "contact");
-    if (contact && (st = parse_contact(p, contact, &w->contact)) != IPCC_OK) return st;
-    const cJSON *obstacles = get(root, "obstacles");
-    if (obstacles && (st = parse_obstacles(p, obstacles, scene)) != IPCC_OK) return st;
-    const cJSON *output = get(root, "output");
+    const cJSON *contact = ipcc_scene_get(root, "contact");
+    if (contact && (st = ipcc_scene_parse_contact(p, contact, &w->contact)) != IPCC_OK) return st;
+    const cJSON *obstacles = ipcc_scene_get(root, "obstacles");
+    if (obstacles && (st = ipcc_scene_parse_obstacles(p, obstacles, scene)) != IPCC_OK) return st;
+    const cJSON *output = ipcc_scene_get(root, "output");
     if (output && (st = parse_output(p, output, scene)) != IPCC_OK) return st;
     return IPCC_OK;
 }
 
 // ---------------------------------------------------------------------------
 // Meshes (third pass)
-
-// `file` relative to the scene's folder: a malloc'ed path in *full (NULL when
-// `file` is used as is). Returns the path to open.
-static const char *scene_relative(const parser *p, const char *file, char **full) {
-    *full = NULL;
-    if (!p->base_dir || !p->base_dir[0] || file[0] == '/') return file;
-    size_t nb = strlen(p->base_dir), nf = strlen(file);
-    bool slash = p->base_dir[nb - 1] == '/';
-    *full = malloc(nb + nf + 2);
-    if (!*full) return NULL;
-    snprintf(*full, nb + nf + 2, "%s%s%s", p->base_dir, slash ? "" : "/", file);
-    return *full;
-}
-
-static ipcc_status load_obstacle_meshes(const parser *p, ipcc_scene *scene) {
-    char sub[PATH_LEN];
-    for (int i = 0; i < scene->num_obstacles; i++) {
-        snprintf(sub, sizeof sub, "obstacles[%d].path", p->obstacle_index[i]);
-        char *full = NULL;
-        const char *file = scene_relative(p, p->obstacle_paths[i], &full);
-        if (!file) return fail_at(p, IPCC_ERR_NO_MEMORY, sub, "out of memory");
-        ipcc_trimesh *mesh = NULL;
-        ipcc_clear_error();
-        ipcc_status st = ipcc_trimesh_read_obj(file, &mesh);
-        free(full);
-        if (st != IPCC_OK) {
-            char reason[MESSAGE_LEN];
-            snprintf(reason, sizeof reason, "%s", ipcc_last_error());
-            return fail_at(p, st, sub, "%s", reason[0] ? reason : ipcc_status_name(st));
-        }
-        scene->obstacles[i].mesh = mesh;
-    }
-    return IPCC_OK;
-}
 
 static ipcc_status load_meshes(const parser *p, ipcc_scene *scene) {
     char sub[PATH_LEN];
@@ -815,16 +414,16 @@ static ipcc_status load_meshes(const parser *p, ipcc_scene *scene) {
         ipcc_status st;
         if (spec->file) {
             char *full = NULL;
-            const char *file = scene_relative(p, spec->file, &full);
-            if (!file) return fail_at(p, IPCC_ERR_NO_MEMORY, sub, "out of memory");
+            const char *file = ipcc_scene_relative(p, spec->file, &full);
+            if (!file) return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, sub, "out of memory");
             ipcc_clear_error();
             st = ipcc_mesh_read(file, &mesh);
             if (st != IPCC_OK) {
                 char reason[MESSAGE_LEN];
                 snprintf(reason, sizeof reason, "%s", ipcc_last_error());
-                st = reason[0]
-                         ? fail_at(p, st, sub, "%s", reason)
-                         : fail_at(p, st, sub, "cannot read mesh \"%s\" (%s)", file, ipcc_status_name(st));
+                st = reason[0] ? ipcc_scene_fail_at(p, st, sub, "%s", reason)
+                               : ipcc_scene_fail_at(p, st, sub, "cannot read mesh \"%s\" (%s)", file,
+                                                    ipcc_status_name(st));
             }
             free(full);
         } else {
@@ -833,8 +432,8 @@ static ipcc_status load_meshes(const parser *p, ipcc_scene *scene) {
             if (st != IPCC_OK) {
                 char reason[MESSAGE_LEN];
                 snprintf(reason, sizeof reason, "%s", ipcc_last_error());
-                st = fail_at(p, st, sub, "cannot create box mesh: %s",
-                             reason[0] ? reason : ipcc_status_name(st));
+                st = ipcc_scene_fail_at(p, st, sub, "cannot create box mesh: %s",
+                                        reason[0] ? reason : ipcc_status_name(st));
             }
         }
         if (st != IPCC_OK) {
@@ -843,7 +442,7 @@ static ipcc_status load_meshes(const parser *p, ipcc_scene *scene) {
         }
         scene->bodies[i].mesh = mesh;
     }
-    return load_obstacle_meshes(p, scene);
+    return ipcc_scene_load_obstacle_meshes(p, scene);
 }
 
 // ---------------------------------------------------------------------------
@@ -935,7 +534,7 @@ ipcc_status ipcc_scene_parse(const char *text, const char *name, const char *bas
     // Skip a UTF-8 byte order mark.
     if ((unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
         text += 3;
-    char *copy = copy_string(text);
+    char *copy = ipcc_scene_copy_string(text);
     ipcc_scene *scene = calloc(1, sizeof *scene);
     if (!copy || !scene) {
         free(copy);
@@ -944,8 +543,8 @@ ipcc_status ipcc_scene_parse(const char *text, const char *name, const char *bas
     }
     ipcc_status st = IPCC_OK;
     cJSON *root = NULL;
-    scene->path = copy_string(p.name);
-    scene->output_directory = copy_string("out");
+    scene->path = ipcc_scene_copy_string(p.name);
+    scene->output_directory = ipcc_scene_copy_string("out");
     scene->world = ipcc_default_world_def();
     if (!scene->path || !scene->output_directory) {
         st = ipcc_fail(IPCC_ERR_NO_MEMORY, "%s: out of memory", p.name);
@@ -1013,7 +612,7 @@ ipcc_status ipcc_scene_load(const char *path, ipcc_scene **out) {
     }
 
     // Mesh paths are relative to the scene's folder.
-    char *base = copy_string(path);
+    char *base = ipcc_scene_copy_string(path);
     if (!base) {
         free(text);
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "%s: out of memory", path);

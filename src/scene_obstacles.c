@@ -1,0 +1,155 @@
+// Scene keys "contact" and "obstacles" (docs/scene-format.md): the barrier
+// and friction settings, half-spaces and kinematic OBJ meshes. Parsed in the
+// second pass with the rest of the scene; the OBJ files are read in the
+// third, after the whole scene is known to be valid.
+#include <stdio.h>
+#include <string.h>
+
+#include "scene_parser.h"
+
+ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_contact_def *c) {
+    static const char *const keys[] = {
+        "enabled", "dhat", "kappa", "self_collision", "friction", "friction_epsv", "friction_iterations",
+        NULL};
+    ipcc_status st = ipcc_scene_check_object(p, obj, "contact", keys);
+    if (st != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_bool(p, obj, "contact", "enabled", &c->enabled)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_number(p, obj, "contact", "dhat", POSITIVE, &c->dhat)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_number(p, obj, "contact", "kappa", POSITIVE, &c->kappa)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_bool(p, obj, "contact", "self_collision", &c->self_collision)) != IPCC_OK)
+        return st;
+    if ((st = ipcc_scene_get_number(p, obj, "contact", "friction", NON_NEGATIVE, &c->friction)) != IPCC_OK)
+        return st;
+    if ((st = ipcc_scene_get_number(p, obj, "contact", "friction_epsv", POSITIVE, &c->friction_epsv)) !=
+        IPCC_OK)
+        return st;
+    const cJSON *iters = ipcc_scene_get(obj, "friction_iterations");
+    if (iters && !(ipcc_scene_is_int_value(iters, -1) && iters->valuedouble != 0))
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "contact.friction_iterations",
+                                  "expected an integer >= 1, or -1 for \"until converged\"");
+    return ipcc_scene_get_int(p, obj, "contact", "friction_iterations", -1, &c->friction_iterations);
+}
+
+static ipcc_status parse_half_space(const parser *p, const cJSON *obj, const char *path, double h[7]) {
+    static const char *const keys[] = {"type", "point", "normal", "friction", NULL};
+    ipcc_status st = ipcc_scene_check_object(p, obj, path, keys);
+    if (st != IPCC_OK) return st;
+    char sub[PATH_LEN];
+    h[0] = h[1] = h[2] = 0;
+    h[3] = h[5] = 0;
+    h[4] = 1;
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "point", h)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "normal", h + 3)) != IPCC_OK) return st;
+    h[6] = 0;
+    if ((st = ipcc_scene_get_number(p, obj, path, "friction", NON_NEGATIVE, &h[6])) != IPCC_OK) return st;
+    if (h[3] == 0 && h[4] == 0 && h[5] == 0) {
+        ipcc_scene_key_path(sub, path, "normal");
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must not be the zero vector");
+    }
+    return IPCC_OK;
+}
+
+static ipcc_status parse_mesh_obstacle(parser *p, const cJSON *obj, const char *path, int json_index,
+                                       ipcc_scene *scene) {
+    static const char *const keys[] = {"type",     "name",  "path",     "translation",
+                                       "rotation", "scale", "velocity", "angular_velocity",
+                                       "friction", NULL};
+    ipcc_status st = ipcc_scene_check_object(p, obj, path, keys);
+    if (st != IPCC_OK) return st;
+    int index = scene->num_obstacles;
+    ipcc_obstacle_def *o = &scene->obstacles[index];
+    *o = ipcc_default_obstacle_def();
+    char sub[PATH_LEN];
+    const char *name = NULL, *file = NULL;
+    if ((st = ipcc_scene_get_string(p, obj, path, "name", &name)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_string(p, obj, path, "path", &file)) != IPCC_OK) return st;
+    if (!file) {
+        ipcc_scene_key_path(sub, path, "path");
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                  "missing (a mesh obstacle needs an .obj file)");
+    }
+    p->obstacle_paths[index] = file;
+    p->obstacle_index[index] = json_index;
+    scene->num_obstacles++; // owns its name from here on
+    if (name && !(o->name = ipcc_scene_copy_string(name)))
+        return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, path, "out of memory");
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "translation", o->translation)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "rotation", o->rotation)) != IPCC_OK) return st;
+    const cJSON *scale = ipcc_scene_get(obj, "scale");
+    if (scale) {
+        ipcc_scene_key_path(sub, path, "scale");
+        if (cJSON_IsNumber(scale)) {
+            double v = scale->valuedouble;
+            if ((st = ipcc_scene_check_finite(p, sub, v)) != IPCC_OK) return st;
+            if (!(v > 0))
+                return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be > 0 (got %g)", v);
+            o->scale[0] = o->scale[1] = o->scale[2] = v;
+        } else if ((st = ipcc_scene_parse_vec3(p, scale, sub, POSITIVE, o->scale)) != IPCC_OK) {
+            return st;
+        }
+    }
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "velocity", o->velocity)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_number(p, obj, path, "friction", NON_NEGATIVE, &o->friction)) != IPCC_OK)
+        return st;
+    return ipcc_scene_get_vec3(p, obj, path, "angular_velocity", o->angular_velocity);
+}
+
+static const char *const obstacle_types[] = {"half_space", "mesh", NULL};
+
+ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene *scene) {
+    if (!cJSON_IsArray(list))
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "obstacles",
+                                  "expected an array of objects (got %s)", ipcc_scene_json_type_name(list));
+    int n = cJSON_GetArraySize(list);
+    if (n == 0) return IPCC_OK;
+    scene->obstacles = calloc((size_t)n, sizeof *scene->obstacles);
+    scene->half_spaces = calloc((size_t)n, 7 * sizeof(double));
+    p->obstacle_paths = calloc((size_t)n, sizeof *p->obstacle_paths);
+    p->obstacle_index = calloc((size_t)n, sizeof *p->obstacle_index);
+    if (!scene->obstacles || !scene->half_spaces || !p->obstacle_paths || !p->obstacle_index)
+        return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, "obstacles", "out of memory");
+    int i = 0;
+    char sub[PATH_LEN], tsub[PATH_LEN];
+    for (const cJSON *c = list->child; c; c = c->next, i++) {
+        ipcc_scene_index_path(sub, "obstacles", i);
+        if (!cJSON_IsObject(c))
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "expected an object (got %s)",
+                                      ipcc_scene_json_type_name(c));
+        const char *type = NULL;
+        ipcc_status st = ipcc_scene_get_string(p, c, sub, "type", &type);
+        if (st != IPCC_OK) return st;
+        ipcc_scene_key_path(tsub, sub, "type");
+        if (!type)
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, tsub,
+                                      "missing (one of \"half_space\", \"mesh\")");
+        if (strcmp(type, "half_space") == 0)
+            st = parse_half_space(p, c, sub, scene->half_spaces + 7 * scene->num_half_spaces++);
+        else if (strcmp(type, "mesh") == 0)
+            st = parse_mesh_obstacle(p, c, sub, i, scene);
+        else
+            st = ipcc_scene_fail_choice(p, tsub, "obstacle type", type, obstacle_types);
+        if (st != IPCC_OK) return st;
+    }
+    return IPCC_OK;
+}
+
+ipcc_status ipcc_scene_load_obstacle_meshes(const parser *p, ipcc_scene *scene) {
+    char sub[PATH_LEN];
+    for (int i = 0; i < scene->num_obstacles; i++) {
+        snprintf(sub, sizeof sub, "obstacles[%d].path", p->obstacle_index[i]);
+        char *full = NULL;
+        const char *file = ipcc_scene_relative(p, p->obstacle_paths[i], &full);
+        if (!file) return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, sub, "out of memory");
+        ipcc_trimesh *mesh = NULL;
+        ipcc_clear_error();
+        ipcc_status st = ipcc_trimesh_read_obj(file, &mesh);
+        free(full);
+        if (st != IPCC_OK) {
+            char reason[MESSAGE_LEN];
+            snprintf(reason, sizeof reason, "%s", ipcc_last_error());
+            return ipcc_scene_fail_at(p, st, sub, "%s", reason[0] ? reason : ipcc_status_name(st));
+        }
+        scene->obstacles[i].mesh = mesh;
+    }
+    return IPCC_OK;
+}

@@ -1,0 +1,90 @@
+/// The scene parser's shared pieces (scene.c, scene_json.c,
+/// scene_obstacles.c): the parser state, key-path messages and typed JSON
+/// getters. Private to the library.
+#ifndef IPCC_SCENE_PARSER_H
+#define IPCC_SCENE_PARSER_H
+
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "core.h"
+#include "ipcc/scene.h"
+
+enum { PATH_LEN = 512, MESSAGE_LEN = 1024 };
+
+// Upper bound on the cells of a generated box mesh (6 tets per cell).
+#define MAX_BOX_CELLS 10000000.0
+
+// A body's mesh as written in the scene, loaded in the third pass.
+typedef struct mesh_spec {
+    const char *file; // path as written (points into the cJSON tree); NULL for a box
+    int cells[3];     // box resolution
+    double size[3];   // box extent, metres
+} mesh_spec;
+
+// A named entry of the "materials" object.
+typedef struct named_material {
+    const char *name; // points into the cJSON tree
+    ipcc_material material;
+} named_material;
+
+typedef struct parser {
+    const char *name;     // scene name used in messages
+    const char *base_dir; // folder mesh paths are relative to (NULL = working directory)
+    int num_materials;
+    named_material *materials;
+    mesh_spec *meshes;           // one per body
+    const char **obstacle_paths; // one per mesh obstacle (points into the cJSON tree)
+    int *obstacle_index;         // its index in "obstacles"
+} parser;
+
+/// Value ranges for ipcc_scene_get_number() and ipcc_scene_parse_vec3().
+typedef enum range { ANY, POSITIVE, NON_NEGATIVE } range;
+
+/// Record `status` with "<scene>: <path>: <message>" (scene_json.c).
+ipcc_status ipcc_scene_fail_at(const parser *p, ipcc_status status, const char *path, const char *fmt, ...)
+    IPCC_PRINTF(4, 5);
+/// out = parent.key / parent[index], truncated with "..." when too long.
+void ipcc_scene_key_path(char out[PATH_LEN], const char *parent, const char *key);
+void ipcc_scene_index_path(char out[PATH_LEN], const char *parent, int index);
+/// "a number", "an object", ... for messages.
+const char *ipcc_scene_json_type_name(const cJSON *item);
+/// The closest of `choices` (NULL-terminated) to `word`, or NULL if none is close.
+const char *ipcc_scene_closest(const char *word, const char *const *choices);
+/// "a, b, c" into out (truncated to len).
+void ipcc_scene_join_names(char *out, size_t len, const char *const *names);
+/// Error for a string value that is not one of `choices` (with a suggestion).
+ipcc_status ipcc_scene_fail_choice(const parser *p, const char *path, const char *what, const char *value,
+                                   const char *const *choices);
+/// Fail on an unknown or repeated key of the object at `path` (keys: NULL-terminated; NULL = any name).
+ipcc_status ipcc_scene_check_object(const parser *p, const cJSON *item, const char *path,
+                                    const char *const *keys);
+/// The member `key` of obj, or NULL.
+const cJSON *ipcc_scene_get(const cJSON *obj, const char *key);
+ipcc_status ipcc_scene_check_finite(const parser *p, const char *path, double v);
+/// Typed getters: each leaves *out unchanged when the key is absent.
+ipcc_status ipcc_scene_get_number(const parser *p, const cJSON *obj, const char *path, const char *key,
+                                  range r, double *out);
+bool ipcc_scene_is_int_value(const cJSON *item, int min);
+ipcc_status ipcc_scene_get_int(const parser *p, const cJSON *obj, const char *path, const char *key, int min,
+                               int *out);
+ipcc_status ipcc_scene_get_bool(const parser *p, const cJSON *obj, const char *path, const char *key,
+                                bool *out);
+ipcc_status ipcc_scene_get_string(const parser *p, const cJSON *obj, const char *path, const char *key,
+                                  const char **out);
+ipcc_status ipcc_scene_parse_vec3(const parser *p, const cJSON *item, const char *sub, range r,
+                                  double out[3]);
+ipcc_status ipcc_scene_get_vec3(const parser *p, const cJSON *obj, const char *path, const char *key,
+                                double out[3]);
+/// malloc'ed copy (NULL when out of memory).
+char *ipcc_scene_copy_string(const char *s);
+/// `file` relative to the scene's folder; *full (malloc'ed, may stay NULL) backs the result.
+const char *ipcc_scene_relative(const parser *p, const char *file, char **full);
+
+/// "contact" and "obstacles" (scene_obstacles.c), and the obstacles' OBJ files.
+ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_contact_def *c);
+ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene *scene);
+ipcc_status ipcc_scene_load_obstacle_meshes(const parser *p, ipcc_scene *scene);
+
+#endif
