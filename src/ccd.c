@@ -128,6 +128,7 @@
 #include <math.h>
 
 #include "core.h"
+#include "vec3.h"
 
 /// Separations below this fraction of the query's length scale are rounding
 /// noise: the iteration stops there instead of crawling through it.
@@ -163,20 +164,6 @@ typedef struct ccd_directions {
     double distance;
     double mu[3], lambda[2];
 } ccd_directions;
-
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-static void sub3(const double a[3], const double b[3], double out[3]) {
-    out[0] = a[0] - b[0];
-    out[1] = a[1] - b[1];
-    out[2] = a[2] - b[2];
-}
-
-static void cross3(const double a[3], const double b[3], double out[3]) {
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 // x(t) = x^0 + t (x^1 - x^0). Only proposes directions.
 static void lerp3(const double x0[3], const double x1[3], double t, double out[3]) {

@@ -86,6 +86,7 @@
 #include "ccd.h"
 #include "core.h"
 #include "distance.h"
+#include "vec3.h"
 #include "world_internal.h"
 
 typedef struct contact_pair {
@@ -509,30 +510,25 @@ static void describe_vertex(const ipcc_world *w, const ipcc_contact *c, int v, c
 // the three orientations of the segment against the triangle's edges must
 // agree in sign (a zero: through an edge or a vertex, counts as crossing).
 static double orient3(const double *a, const double *b, const double *cc, const double *d) {
-    double u[3], v[3], t[3];
-    for (int k = 0; k < 3; ++k) {
-        u[k] = b[k] - a[k];
-        v[k] = cc[k] - a[k];
-        t[k] = d[k] - a[k];
-    }
-    return u[0] * (v[1] * t[2] - v[2] * t[1]) - u[1] * (v[0] * t[2] - v[2] * t[0]) +
-           u[2] * (v[0] * t[1] - v[1] * t[0]);
+    double u[3], v[3], t[3], vt[3];
+    sub3(b, a, u);
+    sub3(cc, a, v);
+    sub3(d, a, t);
+    cross3(v, t, vt);
+    return dot3(u, vt);
 }
 
 static bool segment_crosses_triangle(const double *p, const double *q, const double *a, const double *b,
                                      const double *cc, double tol) {
-    double u[3], v[3], n[3];
-    for (int k = 0; k < 3; ++k) {
-        u[k] = b[k] - a[k];
-        v[k] = cc[k] - a[k];
-    }
-    n[0] = u[1] * v[2] - u[2] * v[1];
-    n[1] = u[2] * v[0] - u[0] * v[2];
-    n[2] = u[0] * v[1] - u[1] * v[0];
-    double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    double u[3], v[3], n[3], ap[3], aq[3];
+    sub3(b, a, u);
+    sub3(cc, a, v);
+    cross3(u, v, n);
+    double nn = sqrt(dot3(n, n));
     if (!(nn > 0)) return false; // degenerate triangle: left to the distance check
-    double dp = (n[0] * (p[0] - a[0]) + n[1] * (p[1] - a[1]) + n[2] * (p[2] - a[2])) / nn;
-    double dq = (n[0] * (q[0] - a[0]) + n[1] * (q[1] - a[1]) + n[2] * (q[2] - a[2])) / nn;
+    sub3(p, a, ap);
+    sub3(q, a, aq);
+    double dp = dot3(n, ap) / nn, dq = dot3(n, aq) / nn;
     if (!((dp > tol && dq < -tol) || (dp < -tol && dq > tol))) return false;
     double s0 = orient3(p, q, a, b), s1 = orient3(p, q, b, cc), s2 = orient3(p, q, cc, a);
     return (s0 >= 0 && s1 >= 0 && s2 >= 0) || (s0 <= 0 && s1 <= 0 && s2 <= 0);
@@ -720,12 +716,8 @@ double ipcc_contact_evaluate(ipcc_contact *c, ipcc_world *w, const double *x, co
     int np = c->np;
     c->pair_slot[0] = 0;
     for (int k = 0; k < np; ++k) {
-        int dofs[12], n = pair_dofs(c, w, &c->pairs[k], dofs), count = 0;
-        for (int a = 0; a < n; ++a)
-            if (dofs[a] >= 0)
-                for (int b = 0; b < n; ++b)
-                    count += dofs[b] >= dofs[a];
-        c->pair_slot[k + 1] = c->pair_slot[k] + count;
+        int dofs[12], n = pair_dofs(c, w, &c->pairs[k], dofs);
+        c->pair_slot[k + 1] = c->pair_slot[k] + ipcc_block_triplet_count(n, dofs);
     }
     if (ipcc_triplets_reserve(T, T->count + c->pair_slot[np]) != 0) return NAN;
     int base = T->count;
@@ -741,26 +733,12 @@ double ipcc_contact_evaluate(ipcc_contact *c, ipcc_world *w, const double *x, co
         if (!isfinite(c->pair_energy[k])) continue;
         if (lift) {
             double le[12];
-            bool moving = false;
-            for (int a = 0; a < n; ++a) {
+            for (int a = 0; a < n; ++a)
                 le[a] = lift[3 * c->cvert[p->v[a / 3]] + a % 3];
-                moving |= le[a] != 0;
-            }
-            if (moving)
-                for (int a = 0; a < n; ++a)
-                    for (int b = 0; b < n; ++b)
-                        gk[a] += H[n * a + b] * le[b];
+            ipcc_block_add_product(n, H, le, gk);
         }
         int s = c->pair_slot[k];
-        for (int a = 0; a < n; ++a) {
-            if (dofs[a] < 0) continue;
-            for (int b = 0; b < n; ++b)
-                if (dofs[b] >= dofs[a]) {
-                    rows[s] = dofs[a];
-                    cols[s] = dofs[b];
-                    vals[s++] = kappa * H[n * a + b];
-                }
-        }
+        ipcc_block_triplets_write(n, dofs, H, kappa, rows + s, cols + s, vals + s);
     }
     T->count = base + c->pair_slot[np];
     double e = 0;
@@ -793,7 +771,6 @@ static double plane_toi(const ipcc_contact *c, int h, int v) {
 double ipcc_contact_max_step(ipcc_contact *c, const ipcc_world *w, const double *x, const double *p,
                              double alpha_max) {
     (void)w;
-    double t_begin = ipcc_now();
     for (int i = 0; i < c->nc; ++i)
         for (int k = 0; k < 3; ++k) {
             int d = 3 * c->cvert[i] + k;
@@ -837,7 +814,6 @@ double ipcc_contact_max_step(ipcc_contact *c, const ipcc_world *w, const double 
             if (vertex_free(c, v)) t = fmin(t, plane_toi(c, h, v));
     double t_end = ipcc_now();
     c->time_ccd += t_end - t_ccd0;
-    (void)t_begin;
     return t < 1.0 ? CCD_SAFETY * t * alpha_max : alpha_max;
 }
 
@@ -870,12 +846,6 @@ void ipcc_contact_end_step(ipcc_contact *c, const ipcc_world *w, const double *x
 
 // ---------------------------------------------------------------------------
 // Active constraints for friction.
-
-static void sub3(const double *a, const double *b, double *r) {
-    for (int k = 0; k < 3; ++k)
-        r[k] = a[k] - b[k];
-}
-static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 // Closest-point weights of pair p at xc (see ipcc_contact_info).
 static void pair_weights(const contact_pair *p, const double *xc, double w[4]) {

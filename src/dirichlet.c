@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "vec3.h"
 #include "world_internal.h"
 
 ipcc_status ipcc_dirichlet_select(ipcc_world *w, int body, const ipcc_dirichlet_def *def,
@@ -119,18 +120,12 @@ bool ipcc_dirichlet_prepare_step(ipcc_world *w) {
     return changed;
 }
 
-static void cross(const double a[3], const double b[3], double c[3]) {
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 void ipcc_dirichlet_kinematics(const ipcc_world *w, int c, const double x[3], double v[3], double a[3]) {
     const ipcc_dirichlet *bc = &w->dirichlet[c];
     const double *om = bc->def.angular_velocity;
     double r[3] = {x[0] - bc->centre_end[0], x[1] - bc->centre_end[1], x[2] - bc->centre_end[2]}, wr[3];
-    cross(om, r, wr);
-    cross(om, wr, a);
+    cross3(om, r, wr);
+    cross3(om, wr, a);
     for (int k = 0; k < 3; ++k)
         v[k] = bc->def.velocity[k] + wr[k];
 }

@@ -85,25 +85,10 @@
 #include <string.h>
 
 #include "core.h"
+#include "vec3.h"
 
 // ---------------------------------------------------------------------------
 // 3-vector helpers
-
-static inline double dot3(const double a[3], const double b[3]) {
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static inline void sub3(const double a[3], const double b[3], double c[3]) {
-    c[0] = a[0] - b[0];
-    c[1] = a[1] - b[1];
-    c[2] = a[2] - b[2];
-}
-
-static inline void cross3(const double a[3], const double b[3], double c[3]) {
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 // H[3I + i][3J + j] += coef * [v]x_ij for the 3x3 block (I, J) of a matrix
 // with leading dimension ld; [v]x w = v x w.

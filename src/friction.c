@@ -53,6 +53,7 @@
 
 #include "contact.h"
 #include "core.h"
+#include "vec3.h"
 #include "world_internal.h"
 
 typedef struct friction_contact {
@@ -84,14 +85,20 @@ double ipcc_friction_f1(double y, double eps) {
     return -y * y / (eps * eps) + 2 * y / eps;
 }
 
-double ipcc_friction_potential(int nv, const double *weights, const double T[6], double mu_lambda, double eps,
-                               const double *dx, double *g, double *H) {
-    // u = T^T sum_i w_i dx_i
+// u = T^T sum_i w_i dx_i
+static void slip(int nv, const double *weights, const double T[6], const double *dx, double u[2]) {
     double r[3] = {0, 0, 0};
     for (int i = 0; i < nv; ++i)
         for (int k = 0; k < 3; ++k)
             r[k] += weights[i] * dx[3 * i + k];
-    double u[2] = {T[0] * r[0] + T[1] * r[1] + T[2] * r[2], T[3] * r[0] + T[4] * r[1] + T[5] * r[2]};
+    u[0] = T[0] * r[0] + T[1] * r[1] + T[2] * r[2];
+    u[1] = T[3] * r[0] + T[4] * r[1] + T[5] * r[2];
+}
+
+double ipcc_friction_potential(int nv, const double *weights, const double T[6], double mu_lambda, double eps,
+                               const double *dx, double *g, double *H) {
+    double u[2];
+    slip(nv, weights, T, dx, u);
     double y = sqrt(u[0] * u[0] + u[1] * u[1]);
     double value = mu_lambda * ipcc_friction_f0(y, eps);
     if (!g && !H) return value;
@@ -154,13 +161,12 @@ static void tangent_basis(const double n[3], double T[6]) {
     double a[3] = {0, 0, 0};
     int k = fabs(n[0]) <= fabs(n[1]) && fabs(n[0]) <= fabs(n[2]) ? 0 : (fabs(n[1]) <= fabs(n[2]) ? 1 : 2);
     a[k] = 1;
-    double t1[3] = {n[1] * a[2] - n[2] * a[1], n[2] * a[0] - n[0] * a[2], n[0] * a[1] - n[1] * a[0]};
-    double l = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+    double t1[3];
+    cross3(n, a, t1);
+    double l = sqrt(dot3(t1, t1));
     for (int i = 0; i < 3; ++i)
-        t1[i] /= l;
-    double t2[3] = {n[1] * t1[2] - n[2] * t1[1], n[2] * t1[0] - n[0] * t1[2], n[0] * t1[1] - n[1] * t1[0]};
-    memcpy(T, t1, sizeof t1);
-    memcpy(T + 3, t2, sizeof t2);
+        T[i] = t1[i] / l;
+    cross3(n, T, T + 3);
 }
 
 int ipcc_friction_lag(ipcc_friction *f, ipcc_world *w, const double *x_lag) {
@@ -200,6 +206,13 @@ int ipcc_friction_lag(ipcc_friction *f, ipcc_world *w, const double *x_lag) {
     return f->n;
 }
 
+// Unknown index of each of contact fc's dofs (-1 when prescribed); returns 3 nv.
+static int contact_dofs(const friction_contact *fc, const ipcc_world *w, int dofs[12]) {
+    for (int a = 0; a < 3 * fc->nv; ++a)
+        dofs[a] = w->dof_map[3 * fc->vertices[a / 3] + a % 3];
+    return 3 * fc->nv;
+}
+
 // Displacements of contact k's vertices over the step.
 static void contact_dx(const friction_contact *fc, const ipcc_world *w, const double *x, double dx[12]) {
     for (int i = 0; i < fc->nv; ++i)
@@ -233,14 +246,8 @@ double ipcc_friction_evaluate(ipcc_friction *f, ipcc_world *w, const double *x, 
     int n = f->n;
     f->slot[0] = 0;
     for (int k = 0; k < n; ++k) {
-        int count = 0, nd = 3 * f->c[k].nv;
-        for (int a = 0; a < nd; ++a) {
-            int da = w->dof_map[3 * f->c[k].vertices[a / 3] + a % 3];
-            if (da < 0) continue;
-            for (int b = 0; b < nd; ++b)
-                count += w->dof_map[3 * f->c[k].vertices[b / 3] + b % 3] >= da;
-        }
-        f->slot[k + 1] = f->slot[k] + count;
+        int dofs[12], nd = contact_dofs(&f->c[k], w, dofs);
+        f->slot[k + 1] = f->slot[k] + ipcc_block_triplet_count(nd, dofs);
     }
     if (ipcc_triplets_reserve(T, T->count + f->slot[n]) != 0) return NAN;
     int base = T->count;
@@ -250,25 +257,17 @@ double ipcc_friction_evaluate(ipcc_friction *f, ipcc_world *w, const double *x, 
     for (int k = 0; k < n; ++k) {
         const friction_contact *fc = &f->c[k];
         double dx[12], H[144], *gk = f->grad + 12 * k;
-        int dofs[12], nd = 3 * fc->nv;
+        int dofs[12], nd = contact_dofs(fc, w, dofs);
         contact_dx(fc, w, x, dx);
         f->energy[k] = ipcc_friction_potential(fc->nv, fc->weights, fc->T, fc->mu_lambda, f->eps, dx, gk, H);
-        for (int a = 0; a < nd; ++a)
-            dofs[a] = w->dof_map[3 * fc->vertices[a / 3] + a % 3];
-        if (lift)
+        if (lift) {
+            double le[12];
             for (int a = 0; a < nd; ++a)
-                for (int b = 0; b < nd; ++b)
-                    gk[a] += H[nd * a + b] * lift[3 * fc->vertices[b / 3] + b % 3];
-        int s = f->slot[k];
-        for (int a = 0; a < nd; ++a) {
-            if (dofs[a] < 0) continue;
-            for (int b = 0; b < nd; ++b)
-                if (dofs[b] >= dofs[a]) {
-                    rows[s] = dofs[a];
-                    cols[s] = dofs[b];
-                    vals[s++] = H[nd * a + b];
-                }
+                le[a] = lift[3 * fc->vertices[a / 3] + a % 3];
+            ipcc_block_add_product(nd, H, le, gk);
         }
+        int s = f->slot[k];
+        ipcc_block_triplets_write(nd, dofs, H, 1.0, rows + s, cols + s, vals + s);
     }
     T->count = base + f->slot[n];
     double e = 0;
@@ -282,22 +281,16 @@ double ipcc_friction_evaluate(ipcc_friction *f, ipcc_world *w, const double *x, 
     return T->failed ? NAN : e;
 }
 
-// u = T^T sum_i w_i v_i for per-vertex vectors v (3n) of contact fc.
-static void contact_slip(const friction_contact *fc, const double *v, const double *v0, double u[2]) {
-    double r[3] = {0, 0, 0};
-    for (int i = 0; i < fc->nv; ++i)
-        for (int k = 0; k < 3; ++k)
-            r[k] += fc->weights[i] * (v[3 * fc->vertices[i] + k] - (v0 ? v0[3 * fc->vertices[i] + k] : 0.0));
-    u[0] = fc->T[0] * r[0] + fc->T[1] * r[1] + fc->T[2] * r[2];
-    u[1] = fc->T[3] * r[0] + fc->T[4] * r[1] + fc->T[5] * r[2];
-}
-
 bool ipcc_friction_settled(const ipcc_friction *f, const ipcc_world *w, const double *x, const double *p) {
     for (int k = 0; k < f->n; ++k) {
-        double u[2], du[2];
-        contact_slip(&f->c[k], x, w->x_start, u);
+        const friction_contact *fc = &f->c[k];
+        double dx[12], pk[12], u[2], du[2];
+        contact_dx(fc, w, x, dx);
+        slip(fc->nv, fc->weights, fc->T, dx, u);
         if (sqrt(u[0] * u[0] + u[1] * u[1]) >= f->eps) continue; // sliding: the model is soft there
-        contact_slip(&f->c[k], p, NULL, du);
+        for (int a = 0; a < 3 * fc->nv; ++a)
+            pk[a] = p[3 * fc->vertices[a / 3] + a % 3];
+        slip(fc->nv, fc->weights, fc->T, pk, du);
         if (sqrt(du[0] * du[0] + du[1] * du[1]) > 1e-2 * f->eps) return false;
     }
     return true;

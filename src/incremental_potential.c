@@ -63,12 +63,9 @@ static int prepare_scratch(ipcc_world *w) {
         // Tet e owns the triplets (a, c) with both dofs unknown and dofs[c] >= dofs[a].
         w->tet_slot[0] = 0;
         for (int e = 0; e < w->nt; ++e) {
-            int dofs[12], count = 0;
+            int dofs[12];
             tet_dofs(w, e, dofs);
-            for (int a = 0; a < 12; ++a)
-                if (dofs[a] >= 0)
-                    for (int c = 0; c < 12; ++c)
-                        count += dofs[c] >= dofs[a];
+            int count = ipcc_block_triplet_count(12, dofs);
             if (w->tet_slot[e] > (1 << 30) - count) return -1; // int triplet indices
             w->tet_slot[e + 1] = w->tet_slot[e] + count;
         }
@@ -164,25 +161,11 @@ static double evaluate(void *ctx, const double *x, const double *lift, double *g
         if (lift) {
             // Pending prescribed motion: g += He lift_e (newton.c, "Prescribed motion").
             double le[12];
-            bool moving = false;
             gather_tet(w, e, lift, le);
-            for (int a = 0; a < 12; ++a)
-                moving |= le[a] != 0;
-            if (moving)
-                for (int a = 0; a < 12; ++a)
-                    for (int c = 0; c < 12; ++c)
-                        ge[a] += He[12 * a + c] * le[c];
+            ipcc_block_add_product(12, He, le, ge);
         }
         int k = w->tet_slot[e];
-        for (int a = 0; a < 12; ++a) {
-            if (dofs[a] < 0) continue;
-            for (int c = 0; c < 12; ++c)
-                if (dofs[c] >= dofs[a]) {
-                    rows[k] = dofs[a];
-                    cols[k] = dofs[c];
-                    vals[k++] = s * He[12 * a + c];
-                }
-        }
+        ipcc_block_triplets_write(12, dofs, He, s, rows + k, cols + k, vals + k);
     }
     T->count = base + w->tet_slot[w->nt];
 
