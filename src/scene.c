@@ -246,23 +246,7 @@ static ipcc_status parse_body(parser *p, const cJSON *obj, const char *path, int
 
     if ((st = ipcc_scene_get_vec3(p, obj, path, "translation", b->translation)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "rotation", b->rotation)) != IPCC_OK) return st;
-    const cJSON *scale = ipcc_scene_get(obj, "scale");
-    if (scale) {
-        ipcc_scene_key_path(sub, path, "scale");
-        if (cJSON_IsNumber(scale)) {
-            double s = scale->valuedouble;
-            if ((st = ipcc_scene_check_finite(p, sub, s)) != IPCC_OK) return st;
-            if (!(s > 0))
-                return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be > 0 (got %g)", s);
-            b->scale[0] = b->scale[1] = b->scale[2] = s;
-        } else if (cJSON_IsArray(scale)) {
-            if ((st = ipcc_scene_parse_vec3(p, scale, sub, POSITIVE, b->scale)) != IPCC_OK) return st;
-        } else {
-            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
-                                      "expected a number or an array of 3 numbers (got %s)",
-                                      ipcc_scene_json_type_name(scale));
-        }
-    }
+    if ((st = ipcc_scene_get_scale(p, obj, path, b->scale)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "velocity", b->velocity)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "angular_velocity", b->angular_velocity)) != IPCC_OK)
         return st;

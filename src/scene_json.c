@@ -282,3 +282,21 @@ const char *ipcc_scene_relative(const parser *p, const char *file, char **full) 
     snprintf(*full, nb + nf + 2, "%s%s%s", p->base_dir, slash ? "" : "/", file);
     return *full;
 }
+
+ipcc_status ipcc_scene_get_scale(const parser *p, const cJSON *obj, const char *path, double out[3]) {
+    const cJSON *scale = ipcc_scene_get(obj, "scale");
+    if (!scale) return IPCC_OK;
+    char sub[PATH_LEN];
+    ipcc_scene_key_path(sub, path, "scale");
+    if (cJSON_IsArray(scale)) return ipcc_scene_parse_vec3(p, scale, sub, POSITIVE, out);
+    if (!cJSON_IsNumber(scale))
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                  "expected a number or an array of 3 numbers (got %s)",
+                                  ipcc_scene_json_type_name(scale));
+    double s = scale->valuedouble;
+    ipcc_status st = ipcc_scene_check_finite(p, sub, s);
+    if (st != IPCC_OK) return st;
+    if (!(s > 0)) return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be > 0 (got %g)", s);
+    out[0] = out[1] = out[2] = s;
+    return IPCC_OK;
+}

@@ -75,19 +75,7 @@ static ipcc_status parse_mesh_obstacle(parser *p, const cJSON *obj, const char *
         return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, path, "out of memory");
     if ((st = ipcc_scene_get_vec3(p, obj, path, "translation", o->translation)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "rotation", o->rotation)) != IPCC_OK) return st;
-    const cJSON *scale = ipcc_scene_get(obj, "scale");
-    if (scale) {
-        ipcc_scene_key_path(sub, path, "scale");
-        if (cJSON_IsNumber(scale)) {
-            double v = scale->valuedouble;
-            if ((st = ipcc_scene_check_finite(p, sub, v)) != IPCC_OK) return st;
-            if (!(v > 0))
-                return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be > 0 (got %g)", v);
-            o->scale[0] = o->scale[1] = o->scale[2] = v;
-        } else if ((st = ipcc_scene_parse_vec3(p, scale, sub, POSITIVE, o->scale)) != IPCC_OK) {
-            return st;
-        }
-    }
+    if ((st = ipcc_scene_get_scale(p, obj, path, o->scale)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "velocity", o->velocity)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_number(p, obj, path, "friction", NON_NEGATIVE, &o->friction)) != IPCC_OK)
         return st;

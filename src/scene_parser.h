@@ -77,6 +77,8 @@ ipcc_status ipcc_scene_parse_vec3(const parser *p, const cJSON *item, const char
                                   double out[3]);
 ipcc_status ipcc_scene_get_vec3(const parser *p, const cJSON *obj, const char *path, const char *key,
                                 double out[3]);
+/// "scale": a positive number (uniform) or an array of 3 positive numbers.
+ipcc_status ipcc_scene_get_scale(const parser *p, const cJSON *obj, const char *path, double out[3]);
 /// malloc'ed copy (NULL when out of memory).
 char *ipcc_scene_copy_string(const char *s);
 /// `file` relative to the scene's folder; *full (malloc'ed, may stay NULL) backs the result.

@@ -604,13 +604,12 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
         if (sp < 0 || st == IPCC_OK) st = sp; // a warning in any pass stays a warning
         if (sp < 0 || !w->friction) break;
         fcount = ipcc_friction_count(w->friction);
-        if (passes > 1) memcpy(w->friction_prev, w->friction_force, sizeof(double) * (size_t)m);
+        memcpy(w->friction_prev, w->friction_force, sizeof(double) * (size_t)m); // the previous pass's
         ipcc_friction_forces(w->friction, w, w->x, w->friction_force, &dissipation);
         if (passes >= max_passes) break;
         if (passes > 1 && w->def.contact.friction_iterations == -1 &&
             relative_change(w->friction_force, w->friction_prev, m) < 1e-3)
             break;
-        if (passes == 1) memcpy(w->friction_prev, w->friction_force, sizeof(double) * (size_t)m);
     }
     if (st < 0) {
         memcpy(w->x, w->x_start, sizeof(double) * (size_t)m);

@@ -428,7 +428,8 @@ static void test_stale_stats_truncated(void **state) {
     free(csv);
     csv = ipcc_test_read_file(path, NULL);
     assert_int_equal(strncmp(csv, STATS_HEADER, strlen(STATS_HEADER)), 0);
-    assert_non_null(strstr(csv, "\n2,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,1,3,inf,2.5,0.25,0.125,2,7,0.75\n"));
+    assert_non_null(
+        strstr(csv, "\n2,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,1,3,inf,2.5,0.25,0.125,2,7,0.75\n"));
     free(csv);
     ipcc_output_close(out);
     ipcc_output_close(NULL);
