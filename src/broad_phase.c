@@ -505,6 +505,73 @@ static ipcc_status run_pass(ipcc_broad_phase *bp, const bp_pass *ps, int num_que
 // ---------------------------------------------------------------------------
 // Public
 
+ipcc_status ipcc_broad_phase_point_tet_query(ipcc_broad_phase *bp, int num_vertices, const double *x,
+                                             int num_points, const int *points, const int *point_group,
+                                             int num_tets, const int *tets, const int *tet_group, int **pairs,
+                                             int *num_pairs, int *cap_pairs) {
+    IPCC_ASSERT(bp && pairs && num_pairs && cap_pairs && num_points >= 0 && num_tets >= 0);
+    IPCC_ASSERT(num_points == 0 || (points && point_group && x));
+    IPCC_ASSERT(num_tets == 0 || (tets && tet_group && x));
+    *num_pairs = 0;
+    if (num_points == 0 || num_tets == 0) return IPCC_OK;
+    bp_tree *t = &bp->face_tree;
+    if (tree_reserve(t, num_tets, &bp->allocations) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "broad phase: out of memory for the tree of %d tets", num_tets);
+    for (int e = 0; e < num_tets; ++e) {
+        primitive_box(tets + 4 * (size_t)e, 4, num_vertices, x, NULL, 0.0, &t->items[e].box);
+        t->items[e].id = e;
+    }
+#pragma omp parallel if (num_tets >= PARALLEL_MIN) default(none) shared(t)
+#pragma omp single
+    build_node(t, 0, 0, t->num_items);
+    const bp_node *nodes = t->nodes;
+    const bp_item *items = t->items;
+    int count = 0, stack[STACK_SIZE];
+    for (int q = 0; q < num_points; ++q) {
+        IPCC_ASSERT(points[q] >= 0 && points[q] < num_vertices);
+        const double *p = x + 3 * (size_t)points[q];
+        bp_box box = {{p[0], p[1], p[2]}, {p[0], p[1], p[2]}};
+        int start = count, sp = 0, node = 0;
+        if (!overlap(&box, &nodes[0].box)) continue;
+        for (;;) {
+            const bp_node *nd = &nodes[node];
+            if (nd->count > 0) {
+                for (int i = nd->first; i < nd->first + nd->count; ++i) {
+                    int id = items[i].id;
+                    if (tet_group[id] == point_group[q] || !overlap(&box, &items[i].box)) continue;
+                    if (count >= INT_MAX / 2 - 1 || reserve((void **)pairs, cap_pairs, 2 * count + 2,
+                                                            sizeof(int), &bp->allocations) != 0) {
+                        *num_pairs = 0;
+                        return ipcc_fail(IPCC_ERR_NO_MEMORY,
+                                         "broad phase (point-tet): out of memory after %d candidate pairs",
+                                         count);
+                    }
+                    (*pairs)[2 * count] = q;
+                    (*pairs)[2 * count + 1] = id;
+                    ++count;
+                }
+                if (sp == 0) break;
+                node = stack[--sp];
+                continue;
+            }
+            int left = node + 1, right = nd->right;
+            bool ol = overlap(&box, &nodes[left].box), orr = overlap(&box, &nodes[right].box);
+            if (ol) {
+                if (orr) stack[sp++] = right;
+                node = left;
+            } else if (orr) {
+                node = right;
+            } else {
+                if (sp == 0) break;
+                node = stack[--sp];
+            }
+        }
+        sort_run(*pairs + 2 * start, count - start);
+    }
+    *num_pairs = count;
+    return IPCC_OK;
+}
+
 ipcc_broad_phase *ipcc_broad_phase_create(void) { return calloc(1, sizeof(ipcc_broad_phase)); }
 
 void ipcc_broad_phase_destroy(ipcc_broad_phase *bp) {

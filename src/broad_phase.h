@@ -1,5 +1,6 @@
 /// Broad phase: candidate primitive pairs for contact (vertex-face, edge-edge)
-/// and for intersection tests (edge-face) from bounding-volume hierarchies.
+/// and for intersection tests (edge-face, point-tet) from bounding-volume
+/// hierarchies.
 ///
 /// Box convention (the exact contract; tests reproduce it): a primitive's box
 /// spans its vertices at x0 (and at x1 in sweep mode), and every bound is
@@ -73,6 +74,18 @@ void ipcc_broad_phase_destroy(ipcc_broad_phase *bp);
 ipcc_status ipcc_broad_phase_query(ipcc_broad_phase *bp, const ipcc_collision_topology *topo,
                                    const double *x0, const double *x1, double inflation, int kinds,
                                    ipcc_candidates *out);
+
+/// Candidates for point-in-volume tests (the initial-state check): every pair (q, t) of a query point q
+/// (points[q] is a vertex of x) and a tet t (four vertices of x) such that the point lies in the tet's box
+/// at x (the box contract above with inflation 0) and point_group[q] != tet_group[t]. *pairs gets
+/// 2 * *num_pairs ints (q, t), sorted by q then t, no duplicates; it only grows (*cap_pairs counts ints).
+/// The tree is built over the tets (it reuses bp's face tree, so the next ipcc_broad_phase_query rebuilds
+/// it anyway); each point walks it: O(T log T + P log T + pairs). Serial. Returns IPCC_OK or
+/// IPCC_ERR_NO_MEMORY (message set; *num_pairs = 0).
+ipcc_status ipcc_broad_phase_point_tet_query(ipcc_broad_phase *bp, int num_vertices, const double *x,
+                                             int num_points, const int *points, const int *point_group,
+                                             int num_tets, const int *tets, const int *tet_group, int **pairs,
+                                             int *num_pairs, int *cap_pairs);
 
 /// Counters for benchmarks, step statistics and tests.
 typedef struct ipcc_broad_phase_stats {

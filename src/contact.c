@@ -8,6 +8,31 @@
 // world vertex. Group = body. Pairs inside one body are kept only when
 // self-collision is on; pairs between two obstacles never exist. Static
 // half-spaces act on every collision vertex of a deformable body.
+// Codimensional obstacles need nothing special: a segment set's edges are
+// edges (edge-edge against bodies' edges, and their endpoints are points
+// against bodies' triangles), and every vertex of a point set (an obstacle
+// with no face and no edge) is a collision vertex, so it meets bodies'
+// triangles as a point (PT, or PE / PP at their edges and corners). The
+// broad phase's vertex-face pass walks every collision vertex, and the CCD
+// bound runs over every vertex-face and edge-edge candidate, so their
+// motion is covered like any other primitive's.
+//
+// Initial state (ipcc_contact_create). In order: (1) no vertex of a
+// deformable body on or behind a half-space; (2) no edge crossing a
+// triangle of another body (or of its own, with self-collision); (3) no
+// constraint at zero distance (touching); (4) no collision vertex strictly
+// inside another body's volume: this catches what (2) cannot, a point-set
+// obstacle point (or a whole obstacle, or a whole body) lying inside a
+// body. (4) asks the broad phase for the (point, tet) pairs whose tet box
+// holds the point (a BVH over the tets, O((P + T) log T) for P points and T
+// tets), keeps those whose barycentric coordinates are all >= -1e-12 (the
+// closed tet, up to rounding, so a point on a face, edge or vertex shared by
+// tets is never lost between them), and then drops the points within
+// min(1e-9 L, d̂) of that body's boundary (found among (3)'s vertex-face
+// candidates): a point in a closed tet of B and farther from B's boundary
+// than its rounding distance to the tet is in B's interior. Points on the
+// surface were refused by (3); points inside by less than min(1e-9 L, d̂)
+// are not judged.
 //
 // Constraint set (IPC Sec. 4.2 with the duplicate-free keying of its
 // implementation). Candidates come from the broad phase (broad_phase.c):
@@ -109,6 +134,7 @@ struct ipcc_contact {
     int *cfaces; ///< 3 per face, collision ids
     int ne, nf;
     unsigned char *self_collision, *kinematic; ///< per body
+    unsigned char *point_set;                  ///< per body: an obstacle without faces and edges
     ipcc_collision_topology topo;
     double *rest; ///< 3 nc, positions at t = 0
     int nh;       ///< half-spaces
@@ -161,6 +187,23 @@ static ipcc_status build_mesh(ipcc_contact *c, const ipcc_world *w) {
         map[w->faces[k]] = 1;
     for (int k = 0; k < 2 * w->num_edges; ++k)
         map[w->edges[k]] = 1;
+    c->point_set = calloc((size_t)w->num_bodies + 1, 1);
+    if (!c->point_set) {
+        free(map);
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory");
+    }
+    // Point-set obstacles: no face and no edge, so every vertex is a point.
+    for (int b = 0; b < w->num_bodies; ++b) {
+        const ipcc_body *body = &w->bodies[b];
+        if (!body->kinematic || body->num_faces > 0) continue;
+        bool on_edge = false;
+        for (int i = body->first_vertex; i < body->first_vertex + body->num_vertices && !on_edge; ++i)
+            on_edge = map[i] > 0;
+        if (on_edge) continue;
+        c->point_set[b] = 1;
+        for (int i = body->first_vertex; i < body->first_vertex + body->num_vertices; ++i)
+            map[i] = 1;
+    }
     int nc = 0;
     for (int i = 0; i < w->n; ++i)
         if (map[i] > 0)
@@ -478,6 +521,7 @@ void ipcc_contact_destroy(ipcc_contact *c) {
     free(c->xc1);
     free(c->self_collision);
     free(c->kinematic);
+    free(c->point_set);
     ipcc_broad_phase_destroy(c->bp);
     ipcc_candidates_free(&c->cand);
     free(c->pairs);
@@ -534,6 +578,71 @@ static bool segment_crosses_triangle(const double *p, const double *q, const dou
     return (s0 >= 0 && s1 >= 0 && s2 >= 0) || (s0 <= 0 && s1 <= 0 && s2 <= 0);
 }
 
+// Barycentric coordinates of p in tet (a, b, cc, d) from signed volumes;
+// false for a flat tet.
+static bool tet_barycentric(const double *p, const double *a, const double *b, const double *cc,
+                            const double *d, double l[4]) {
+    double v = orient3(a, b, cc, d);
+    if (!(v != 0)) return false;
+    l[0] = orient3(p, b, cc, d) / v;
+    l[1] = orient3(a, p, cc, d) / v;
+    l[2] = orient3(a, b, p, d) / v;
+    l[3] = orient3(a, b, cc, p) / v;
+    return true;
+}
+
+// Some (vertex v, face) pair of the current vertex-face candidates has a
+// face of body `body` within squared distance tol2 of v. The candidates are
+// sorted by vertex.
+static bool near_body_surface(const ipcc_contact *c, const double *xc, int v, int body, double tol2) {
+    const int *vf = c->cand.vf;
+    int lo = 0, hi = c->cand.num_vf;
+    while (lo < hi) { // first pair with vertex >= v
+        int mid = lo + (hi - lo) / 2;
+        if (vf[2 * mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int k = lo; k < c->cand.num_vf && vf[2 * k] == v; ++k) {
+        const int *t = c->cfaces + 3 * vf[2 * k + 1];
+        if (c->group[t[0]] != body) continue;
+        const double *p = xc + 3 * v, *t0 = xc + 3 * t[0], *t1 = xc + 3 * t[1], *t2 = xc + 3 * t[2];
+        if (ipcc_point_triangle_distance(p, t0, t1, t2,
+                                         ipcc_point_triangle_distance_type_of(p, t0, t1, t2)) <= tol2)
+            return true;
+    }
+    return false;
+}
+
+// Step (4) of the initial check (see the preamble). Needs the vertex-face
+// candidates within d̂ at w->x in c->cand.
+static ipcc_status check_points_inside(ipcc_contact *c, const ipcc_world *w) {
+    if (w->nt == 0 || c->nc == 0) return IPCC_OK;
+    int *pairs = NULL, np = 0, cap = 0;
+    ipcc_status st = ipcc_broad_phase_point_tet_query(c->bp, w->n, w->x, c->nc, c->cvert, c->group, w->nt,
+                                                      w->tets, w->tet_body, &pairs, &np, &cap);
+    double tol = fmin(1e-9 * c->L, c->dhat);
+    for (int k = 0; st == IPCC_OK && k < np; ++k) {
+        int v = pairs[2 * k], t = pairs[2 * k + 1], body = w->tet_body[t];
+        const int *T = w->tets + 4 * t;
+        double l[4];
+        if (!tet_barycentric(c->xc + 3 * v, w->x + 3 * T[0], w->x + 3 * T[1], w->x + 3 * T[2],
+                             w->x + 3 * T[3], l) ||
+            !(l[0] >= -1e-12 && l[1] >= -1e-12 && l[2] >= -1e-12 && l[3] >= -1e-12))
+            continue;
+        if (near_body_surface(c, c->xc, v, body, tol * tol)) continue;
+        const ipcc_body *pb = &w->bodies[c->group[v]];
+        int index = c->cvert[v] - pb->first_vertex;
+        st = ipcc_fail(
+            IPCC_ERR_INFEASIBLE, "initial state: %s \"%s\" %s %d lies inside body \"%s\" (in its tet %d)",
+            pb->kinematic ? "obstacle" : "body", pb->name, c->point_set[c->group[v]] ? "point" : "vertex",
+            index, w->bodies[body].name, t - w->bodies[body].first_tet);
+    }
+    free(pairs);
+    return st;
+}
+
 static ipcc_status check_initial_state(ipcc_contact *c, const ipcc_world *w) {
     gather(c, w->x, c->xc);
     char va[32], vb[32], vc[32], vd[32];
@@ -586,7 +695,8 @@ static ipcc_status check_initial_state(ipcc_contact *c, const ipcc_world *w) {
             w->bodies[c->group[p->v[0]]].name, w->bodies[c->group[other]].name, va,
             w->bodies[c->group[p->v[0]]].name);
     }
-    return IPCC_OK;
+    // 4. Points inside a body (uses the vertex-face candidates of 3).
+    return check_points_inside(c, w);
 }
 
 ipcc_status ipcc_contact_create(ipcc_world *w, ipcc_contact **out) {

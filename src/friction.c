@@ -42,10 +42,11 @@
 // the first step of a contact without friction. Relative motion of kinematic obstacles is
 // included because their vertices move inside x like any other.
 //
-// Coefficients: a pair's mu is contact.friction when set (>= 0), else
-// sqrt(mu_a mu_b) of its two bodies or obstacles (the geometric mean, as
-// Box2D mixes friction: a frictionless surface makes every pair on it
-// frictionless).
+// Coefficients: a pair's mu is contact.friction when set (>= 0), except
+// against a half-space with its own coefficient (IPC's rule: selfFric for
+// mesh pairs, each halfSpace's mu for its contacts); else sqrt(mu_a mu_b)
+// of its two bodies or obstacles (the geometric mean, as Box2D mixes
+// friction: a frictionless surface makes every pair on it frictionless).
 #include "friction.h"
 
 #include <math.h>
@@ -150,9 +151,24 @@ void ipcc_friction_destroy(ipcc_friction *f) {
 
 int ipcc_friction_count(const ipcc_friction *f) { return f->n; }
 
-// Coefficient of a body, obstacle or half-space (body < 0: half-space -1 - body).
+// Coefficient of a body, obstacle or half-space (body < 0: half-space -1 - body;
+// a half-space's coefficient is < 0 when not set).
 static double surface_mu(const ipcc_world *w, int body) {
-    return body >= 0 ? w->bodies[body].friction : w->half_space_friction[-1 - body];
+    return body >= 0 ? w->bodies[body].friction : fmax(0.0, w->half_space_friction[-1 - body]);
+}
+
+// A pair's coefficient. With contact.friction >= 0 it is that for every pair,
+// except contacts with a half-space whose own coefficient is set, which use
+// it as is (IPC's selfFric and halfSpace mu, FORMAT.md 3.4 and 3.6); without
+// it, the geometric mean of the two surfaces' coefficients.
+static double pair_mu(const ipcc_world *w, const int body[2]) {
+    double mu_all = w->def.contact.friction;
+    if (mu_all >= 0) {
+        if (body[1] < 0 && w->half_space_friction[-1 - body[1]] >= 0)
+            return w->half_space_friction[-1 - body[1]];
+        return mu_all;
+    }
+    return sqrt(surface_mu(w, body[0]) * surface_mu(w, body[1]));
 }
 
 // Two unit tangents orthogonal to the unit normal n.
@@ -172,16 +188,18 @@ static void tangent_basis(const double n[3], double T[6]) {
 int ipcc_friction_lag(ipcc_friction *f, ipcc_world *w, const double *x_lag) {
     f->n = 0;
     double epsv = w->def.contact.friction_epsv > 0 ? w->def.contact.friction_epsv : 1e-3 * w->bbox_diagonal;
-    f->eps = epsv * w->def.time_step;
+    // Smoothing length eps_v * t_s with t_s = h (IPC's intent) or, for IPC
+    // scripts, the 0.025 s IPC's code actually uses (FORMAT.md 5, quirk).
+    double ts = w->def.contact.friction_smoothing_time;
+    f->eps = epsv * (ts > 0 ? ts : w->def.time_step);
     if (!w->contact) return 0;
     const ipcc_contact_info *info = NULL;
     int m = ipcc_contact_active(w->contact, w, x_lag, &info);
     if (m < 0) return -1;
     if (ipcc_reserve((void **)&f->c, &f->cap, m + 1, sizeof *f->c) != 0) return -1;
-    double mu_all = w->def.contact.friction;
     for (int k = 0; k < m; ++k) {
         const ipcc_contact_info *in = &info[k];
-        double mu = mu_all >= 0 ? mu_all : sqrt(surface_mu(w, in->body[0]) * surface_mu(w, in->body[1]));
+        double mu = pair_mu(w, in->body);
         if (!(mu > 0) || !(in->normal_force > 0)) continue;
         friction_contact *fc = &f->c[f->n++];
         fc->nv = ipcc_contact_kind_vertices(in->kind);

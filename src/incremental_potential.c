@@ -1,6 +1,16 @@
 // The incremental potential of a step as a Newton objective.
 //
-//   E(x) = 1/2 sum_i m_i |x_i - xhat_i|^2 + s * ( sum_e V_e Psi(F_e(x)) - sum_i m_i g . x_i )
+//   E(x) = 1/2 sum_i m_i |x_i - xhat_i|^2 + s * ( sum_e V_e Psi(F_e(x)) - sum_i m_i (g + a_i) . x_i )
+//          + s beta / h * 1/2 sum_e dx_e^T K_e dx_e,     dx = x - x_n
+//
+// a_i is the external acceleration of the active Neumann conditions
+// (dirichlet.c). The last term is stiffness-proportional (Rayleigh) damping
+// with coefficient beta (world def "damping"): the damping force
+// -beta K v with v = dx / h, K_e the PSD-projected elastic Hessian of tet e
+// at the step start x_n, held fixed over the step ("lagged", as IPC's
+// dampingStiff, FORMAT.md 8.7: IPC's k / h = beta h for implicit Euler).
+// Its potential 1/2 beta / h dx^T K dx has the gradient beta K v, and enters
+// with the factor s like every force potential.
 //
 // (IPC paper, Li et al. 2020, eq. 2, plus the barrier kappa B(x) of contact.c
 // and the lagged friction potential of friction.c;
@@ -111,12 +121,64 @@ void ipcc_elastic_gradient_total(const ipcc_world *w, const double *x, double *g
     }
 }
 
+// -sum_i m_i a_i . x_i over the Neumann loads.
+static double load_energy(const ipcc_world *w, const double *x) {
+    double e = 0;
+    for (int i = 0; i < w->n; ++i)
+        e -= w->mass[i] * (w->load[3 * i] * x[3 * i] + w->load[3 * i + 1] * x[3 * i + 1] +
+                           w->load[3 * i + 2] * x[3 * i + 2]);
+    return e;
+}
+
+void ipcc_damping_prepare(ipcc_world *w) {
+#pragma omp parallel for schedule(static)
+    for (int e = 0; e < w->nt; ++e) {
+        double xe[12];
+        gather_tet(w, e, w->x_start, xe);
+        const ipcc_body *b = &w->bodies[w->tet_body[e]];
+        ipcc_elastic_tet_hessian(b->material.model, b->mu, b->lambda, w->volume[e], w->Dm_inv + 9 * e, xe,
+                                 true, w->damp_H + 144 * e);
+    }
+}
+
+// Displacement of tet e since the step start.
+static void tet_displacement(const ipcc_world *w, int e, const double *x, double dx[12]) {
+    for (int k = 0; k < 4; ++k)
+        for (int i = 0; i < 3; ++i) {
+            int d = 3 * w->tets[4 * e + k] + i;
+            dx[3 * k + i] = x[d] - w->x_start[d];
+        }
+}
+
+// 1/2 sum_e dx_e^T K_e dx_e (tet order reduction).
+static double damping_energy(const ipcc_world *w, const double *x) {
+#pragma omp parallel for schedule(static)
+    for (int e = 0; e < w->nt; ++e) {
+        double dx[12], Kdx[12] = {0};
+        tet_displacement(w, e, x, dx);
+        ipcc_block_add_product(12, w->damp_H + 144 * e, dx, Kdx);
+        double q = 0;
+        for (int k = 0; k < 12; ++k)
+            q += dx[k] * Kdx[k];
+        w->tet_damp[e] = 0.5 * q;
+    }
+    double sum = 0;
+    for (int e = 0; e < w->nt; ++e)
+        sum += w->tet_damp[e];
+    return sum;
+}
+
+// beta / h: the damping term is s * damping_factor * damping_energy.
+static double damping_factor(const ipcc_world *w) { return w->def.damping / w->def.time_step; }
+
 static double energy(void *ctx, const double *x) {
     ipcc_world *w = ctx;
     double el = ipcc_elastic_energy_total(w, x);
     if (!isfinite(el)) return INFINITY;
     double s = ipcc_integrator_potential_scale(w);
     double e = s * (el + ipcc_gravity_energy(w->n, w->mass, w->def.gravity, x));
+    if (w->has_load) e += s * load_energy(w, x);
+    if (w->damp_H) e += s * damping_factor(w) * damping_energy(w, x);
     if (w->def.integrator != IPCC_STATIC) e += ipcc_inertia_energy(w->n, w->mass, x, w->x_hat);
     if (w->contact) e += ipcc_contact_energy(w->contact, w, x);
     if (w->friction) e += ipcc_friction_energy(w->friction, w, x);
@@ -137,6 +199,10 @@ static double evaluate(void *ctx, const double *x, const double *lift, double *g
     if (dynamic) ipcc_inertia_gradient(w->n, w->mass, x, w->x_hat, g);
     double gs[3] = {s * w->def.gravity[0], s * w->def.gravity[1], s * w->def.gravity[2]};
     ipcc_gravity_gradient(w->n, w->mass, gs, g);
+    if (w->has_load)
+        for (int d = 0; d < m; ++d)
+            g[d] -= s * w->mass[d / 3] * w->load[d];
+    double cd = w->damp_H ? damping_factor(w) : 0; // damping, relative to the elastic scale s
     for (int d = 0; d < m; ++d)
         if (map[d] >= 0) ipcc_triplets_add(T, map[d], map[d], dynamic ? w->mass[d / 3] : 0.0);
 
@@ -158,6 +224,20 @@ static double evaluate(void *ctx, const double *x, const double *lift, double *g
         }
         w->tet_energy[e] = ipcc_elastic_tet_evaluate(b->material.model, b->mu, b->lambda, w->volume[e],
                                                      w->Dm_inv + 9 * e, xe, project, ge, He);
+        if (cd > 0) {
+            // Damping: energy cd/2 dx^T K dx, gradient cd K dx, Hessian cd K (all later times s).
+            const double *Ke = w->damp_H + 144 * e;
+            double dx[12], Kdx[12] = {0}, q = 0;
+            tet_displacement(w, e, x, dx);
+            ipcc_block_add_product(12, Ke, dx, Kdx);
+            for (int k = 0; k < 12; ++k) {
+                q += dx[k] * Kdx[k];
+                ge[k] += cd * Kdx[k];
+            }
+            w->tet_energy[e] += 0.5 * cd * q;
+            for (int k = 0; k < 144; ++k)
+                He[k] += cd * Ke[k];
+        }
         if (lift) {
             // Pending prescribed motion: g += He lift_e (newton.c, "Prescribed motion").
             double le[12];
@@ -181,6 +261,7 @@ static double evaluate(void *ctx, const double *x, const double *lift, double *g
                 g[3 * w->tets[4 * e + k] + i] += s * ge[3 * k + i];
     }
     double e = s * (el + ipcc_gravity_energy(w->n, w->mass, w->def.gravity, x));
+    if (w->has_load) e += s * load_energy(w, x);
     if (dynamic) e += ipcc_inertia_energy(w->n, w->mass, x, w->x_hat);
     if (T->failed) return NAN;
     // Barrier contact: adds its gradient and triplets; g so far balances kappa.

@@ -15,6 +15,9 @@
 // then per half-space a square of side 2 L (L = ipcc_world_bbox_diagonal, or
 // a 1 m square if L is 0) centred at its point and facing along its normal
 // (counter-clockwise seen from the free side), drawn as two triangles.
+// Codimensional obstacles go in the same .vtp: a segment set's edges as VTK
+// lines and every vertex of a point set as a VTK vertex cell (Verts), in
+// body order, so ParaView draws them (a point without a cell is invisible).
 //
 // After each frame frames.pvd is rewritten, also atomically, listing every
 // frame so far with its simulated time, the .vtu as part 0 and the .vtp as
@@ -24,10 +27,12 @@
 // status is returned, the count is unchanged and the next call retries the
 // same index (overwriting whatever the failed attempt left).
 //
-// The world is read only through its public accessors. The displacement
-// buffer (x - rest) and the obstacle surface buffers persist and grow with
-// the mesh; nothing else is allocated per frame beyond the list of times and
-// names.
+// The world is read only through its public accessors, except for the
+// segment sets' edges, which have none: they are read from the world's edge
+// list (world_internal.h), where each obstacle's edges sit as its mesh lists
+// them. The displacement buffer (x - rest) and the obstacle surface buffers
+// persist and grow with the mesh; nothing else is allocated per frame beyond
+// the list of times and names.
 //
 // stats.csv is opened once, at the first row ("w": a stale file from an older
 // run in the same folder is truncated), and flushed after every row, so a
@@ -45,6 +50,7 @@
 
 #include "core.h"
 #include "vtk.h"
+#include "world_internal.h"
 
 #define OUTPUT_PVD "frames.pvd"
 #define OUTPUT_STATS "stats.csv"
@@ -68,6 +74,12 @@ struct ipcc_output {
     int obstacle_velocity_cap;
     int *obstacle_triangles; ///< 3 * triangles of the .vtp
     int obstacle_triangles_cap;
+    int *obstacle_lines; ///< 2 * lines of the .vtp (segment sets' edges)
+    int obstacle_lines_cap;
+    int *obstacle_verts; ///< vertex cells of the .vtp (point sets' vertices)
+    int obstacle_verts_cap;
+    int *obstacle_owner; ///< per obstacle vertex: its body if it has no faces, else -1
+    int obstacle_owner_cap;
     FILE *stats; ///< stats.csv, open after the first row
 };
 
@@ -204,6 +216,63 @@ static void output_half_space_quad(const ipcc_world *w, int i, double half, doub
             corners[3 * k + c] = p[c] + half * (sign[k][0] * t1[c] + sign[k][1] * t2[c]);
 }
 
+/// The lines (segment sets' edges) and vertex cells (point sets' vertices) of
+/// the obstacles' .vtp, indexed like its points (obstacle vertex i - nd). An
+/// obstacle without faces is a segment set if any of the world's edges is
+/// its own, else a point set.
+static ipcc_status output_obstacle_codim(ipcc_output *o, const ipcc_world *w, const char *path,
+                                         ipcc_vtk_codim *codim) {
+    const int nv = w->n, nd = w->n_deformable, no = nv - nd;
+    memset(codim, 0, sizeof *codim);
+    if (ipcc_reserve((void **)&o->obstacle_owner, &o->obstacle_owner_cap, no, sizeof(int)) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", path);
+    bool any = false;
+    for (int i = 0; i < no; i++)
+        o->obstacle_owner[i] = -1;
+    for (int b = 0; b < w->num_bodies; b++) {
+        const ipcc_body *body = &w->bodies[b];
+        if (!body->kinematic || body->num_faces > 0) continue;
+        IPCC_ASSERT(body->first_vertex >= nd && body->first_vertex + body->num_vertices <= nv);
+        for (int i = body->first_vertex; i < body->first_vertex + body->num_vertices; i++)
+            o->obstacle_owner[i - nd] = b;
+        any = true;
+    }
+    if (!any) return IPCC_OK;
+    // Owners: -1 not a faceless obstacle's vertex; b >= 0 a point set's (so
+    // far); -2 - b a segment set's (once one of the world's edges is b's).
+    int nl = 0;
+    for (int e = 0; e < w->num_edges; e++) {
+        int a = w->edges[2 * e];
+        if (a < nd || o->obstacle_owner[a - nd] == -1) continue;
+        nl++;
+        int owner = o->obstacle_owner[a - nd];
+        if (owner < 0) continue;
+        const ipcc_body *body = &w->bodies[owner];
+        for (int i = body->first_vertex; i < body->first_vertex + body->num_vertices; i++)
+            o->obstacle_owner[i - nd] = -2 - owner;
+    }
+    if (ipcc_reserve((void **)&o->obstacle_lines, &o->obstacle_lines_cap, 2 * nl, sizeof(int)) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", path);
+    nl = 0;
+    for (int e = 0; e < w->num_edges; e++) {
+        int a = w->edges[2 * e], b = w->edges[2 * e + 1];
+        if (a < nd || o->obstacle_owner[a - nd] == -1) continue;
+        o->obstacle_lines[2 * nl] = a - nd;
+        o->obstacle_lines[2 * nl + 1] = b - nd;
+        nl++;
+    }
+    int nverts = 0;
+    for (int i = 0; i < no; i++)
+        nverts += o->obstacle_owner[i] >= 0;
+    if (ipcc_reserve((void **)&o->obstacle_verts, &o->obstacle_verts_cap, nverts, sizeof(int)) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", path);
+    nverts = 0;
+    for (int i = 0; i < no; i++)
+        if (o->obstacle_owner[i] >= 0) o->obstacle_verts[nverts++] = i;
+    *codim = (ipcc_vtk_codim){nl, o->obstacle_lines, nverts, o->obstacle_verts};
+    return IPCC_OK;
+}
+
 /// Write the obstacles' surface (see the preamble) to `path`.
 static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, const char *path) {
     const int nv = ipcc_world_num_vertices(w), nd = ipcc_world_num_deformable_vertices(w);
@@ -249,6 +318,9 @@ static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, c
         memcpy(tri, quad, sizeof quad);
         tri += 6;
     }
+    ipcc_vtk_codim codim;
+    ipcc_status s = output_obstacle_codim(o, w, path, &codim);
+    if (s != IPCC_OK) return s;
     const char *names[1] = {"velocity"};
     const double *fields[1] = {o->obstacle_velocity};
     ipcc_vtk_surface surface = {
@@ -260,7 +332,7 @@ static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, c
         .point_field_names = names,
         .point_fields = fields,
     };
-    return ipcc_vtk_write_vtp(path, &surface);
+    return ipcc_vtk_write_vtp_codim(path, &surface, &codim);
 }
 
 ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
@@ -370,6 +442,9 @@ void ipcc_output_close(ipcc_output *o) {
     free(o->obstacle_points);
     free(o->obstacle_velocity);
     free(o->obstacle_triangles);
+    free(o->obstacle_lines);
+    free(o->obstacle_verts);
+    free(o->obstacle_owner);
     free(o->times);
     free(o->displacement);
     free(o->dir);

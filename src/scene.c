@@ -15,9 +15,21 @@
 //   3. Meshes: files are read (paths relative to the scene's folder) or box
 //      meshes generated, only once the whole scene is known to be valid.
 //
+//      Indices that depend on the meshes (Dirichlet/Neumann vertex lists,
+//      the world vertex ranges of scripted stops) are checked here too.
+//
 // Files: this one holds the passes, bodies, materials and the public API;
 // scene_json.c the messages and typed getters; scene_obstacles.c the
-// "contact" and "obstacles" keys (scene_parser.h is their shared state).
+// "contact" and "obstacles" keys (scene_parser.h is their shared state);
+// scene_write.c writes a scene back as JSON. IPC `.txt` scripts are loaded
+// by scene_ipc.c into the same ipcc_scene; ipcc_scene_load_with_options()
+// picks the reader by extension.
+//
+// Ownership: the scene owns everything its defs point at (names, meshes,
+// Dirichlet and Neumann arrays and their vertex lists, the tolerance
+// schedule, body_sources and obstacle_paths); ipcc_scene_destroy() frees
+// them all and accepts NULL in any of them, so scene_ipc.c builds scenes
+// the same way.
 //
 // Failure modes: every problem is a negative status plus a message of the form
 // `<scene>: <key path>: <what>` (or `<scene>:<line>:<column>: ...` for syntax
@@ -38,6 +50,7 @@
 #include <cjson/cJSON.h>
 
 #include "core.h"
+#include "scene_ipc.h"
 #include "scene_parser.h"
 
 // ---------------------------------------------------------------------------
@@ -180,39 +193,136 @@ static ipcc_status parse_mesh_spec(const parser *p, const cJSON *item, const cha
     return IPCC_OK;
 }
 
+// The vertex selection shared by "dirichlet" and "neumann" entries: a
+// normalized box ("min", "max") or a list of body-local indices
+// ("vertices"), never both; then the active time range [start, end).
+static ipcc_status parse_selection(const parser *p, const cJSON *obj, const char *path, double box_min[3],
+                                   double box_max[3], int *num_vertices, const int **vertices, double *start,
+                                   double *end) {
+    char sub[PATH_LEN];
+    if (ipcc_scene_get(obj, "vertices")) {
+        const char *box_key = ipcc_scene_get(obj, "min") ? "min" : ipcc_scene_get(obj, "max") ? "max" : NULL;
+        if (box_key) {
+            ipcc_scene_key_path(sub, path, "vertices");
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                      "cannot be combined with \"%s\" (select by box or by vertex list)",
+                                      box_key);
+        }
+    }
+    ipcc_status st;
+    int n = 0, *list = NULL;
+    if ((st = ipcc_scene_get_index_list(p, obj, path, "vertices", &n, &list)) != IPCC_OK) return st;
+    *vertices = list; // owned by the scene from here on
+    *num_vertices = n;
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "min", box_min)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "max", box_max)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_number(p, obj, path, "start", ANY, start)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_number(p, obj, path, "end", ANY, end)) != IPCC_OK) return st;
+    for (int k = 0; k < 3; k++) {
+        if (box_min[k] > box_max[k]) {
+            ipcc_scene_key_path(sub, path, "max");
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "item %d (%g) is below min's (%g)",
+                                      k, box_max[k], box_min[k]);
+        }
+    }
+    if (!(*end >= *start)) {
+        ipcc_scene_key_path(sub, path, "end");
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be >= start (got %g < %g)", *end,
+                                  *start);
+    }
+    return IPCC_OK;
+}
+
 static ipcc_status parse_dirichlet(const parser *p, const cJSON *obj, const char *path,
                                    ipcc_dirichlet_def *d) {
-    static const char *const keys[] = {"min", "max", "velocity", "angular_velocity", "start", "end", NULL};
+    static const char *const keys[] = {"min",   "max",  "vertices", "velocity", "angular_velocity",
+                                       "pivot", "stop", "start",    "end",      NULL};
     ipcc_status st = ipcc_scene_check_object(p, obj, path, keys);
     if (st != IPCC_OK) return st;
     *d = ipcc_default_dirichlet_def();
-    if ((st = ipcc_scene_get_vec3(p, obj, path, "min", d->box_min)) != IPCC_OK) return st;
-    if ((st = ipcc_scene_get_vec3(p, obj, path, "max", d->box_max)) != IPCC_OK) return st;
+    d->num_vertices = 0;
+    d->vertices = NULL;
+    d->stop.axis = -1;
+    if ((st = parse_selection(p, obj, path, d->box_min, d->box_max, &d->num_vertices, &d->vertices, &d->start,
+                              &d->end)) != IPCC_OK)
+        return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "velocity", d->velocity)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "angular_velocity", d->angular_velocity)) != IPCC_OK)
         return st;
-    if ((st = ipcc_scene_get_number(p, obj, path, "start", ANY, &d->start)) != IPCC_OK) return st;
-    if ((st = ipcc_scene_get_number(p, obj, path, "end", ANY, &d->end)) != IPCC_OK) return st;
-    char sub[PATH_LEN];
-    for (int k = 0; k < 3; k++) {
-        if (d->box_min[k] > d->box_max[k]) {
-            ipcc_scene_key_path(sub, path, "max");
-            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "item %d (%g) is below min's (%g)",
-                                      k, d->box_max[k], d->box_min[k]);
-        }
+    if ((st = ipcc_scene_get_point(p, obj, path, "pivot", &d->has_pivot, d->pivot)) != IPCC_OK) return st;
+    return ipcc_scene_get_stop(p, obj, path, &d->stop);
+}
+
+static ipcc_status parse_neumann(const parser *p, const cJSON *obj, const char *path, ipcc_neumann_def *n) {
+    static const char *const keys[] = {"min", "max", "vertices", "acceleration", "start", "end", NULL};
+    ipcc_status st = ipcc_scene_check_object(p, obj, path, keys);
+    if (st != IPCC_OK) return st;
+    *n = (ipcc_neumann_def){.box_min = {0, 0, 0}, .box_max = {1, 1, 1}, .start = 0, .end = 1e30};
+    if ((st = parse_selection(p, obj, path, n->box_min, n->box_max, &n->num_vertices, &n->vertices, &n->start,
+                              &n->end)) != IPCC_OK)
+        return st;
+    if (!ipcc_scene_get(obj, "acceleration")) {
+        char sub[PATH_LEN];
+        ipcc_scene_key_path(sub, path, "acceleration");
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                  "missing (a Neumann condition needs an acceleration, m/s^2)");
     }
-    if (!(d->end >= d->start)) {
-        ipcc_scene_key_path(sub, path, "end");
-        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be >= start (got %g < %g)", d->end,
-                                  d->start);
+    return ipcc_scene_get_vec3(p, obj, path, "acceleration", n->acceleration);
+}
+
+// "dirichlet" or "neumann": an array of objects parsed by `parse_one` into
+// calloc'ed defs of `size` bytes. *count is the full length as soon as the
+// array exists (zeroed entries own nothing), so a failure half-way leaks
+// nothing through ipcc_scene_destroy().
+typedef ipcc_status parse_entry_fn(const parser *p, const cJSON *obj, const char *path, void *def);
+
+static ipcc_status parse_dirichlet_entry(const parser *p, const cJSON *obj, const char *path, void *def) {
+    return parse_dirichlet(p, obj, path, def);
+}
+
+static ipcc_status parse_neumann_entry(const parser *p, const cJSON *obj, const char *path, void *def) {
+    return parse_neumann(p, obj, path, def);
+}
+
+static ipcc_status parse_condition_list(const parser *p, const cJSON *obj, const char *path, const char *key,
+                                        size_t size, parse_entry_fn *parse_one, void **defs, int *count) {
+    const cJSON *list = ipcc_scene_get(obj, key);
+    if (!list) return IPCC_OK;
+    char sub[PATH_LEN], entry[PATH_LEN];
+    ipcc_scene_key_path(sub, path, key);
+    if (!cJSON_IsArray(list))
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "expected an array of objects (got %s)",
+                                  ipcc_scene_json_type_name(list));
+    int n = cJSON_GetArraySize(list);
+    if (n == 0) return IPCC_OK;
+    char *d = calloc((size_t)n, size);
+    if (!d) return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, sub, "out of memory");
+    *defs = d;
+    *count = n;
+    int i = 0;
+    for (const cJSON *c = list->child; c; c = c->next, i++) {
+        ipcc_scene_index_path(entry, sub, i);
+        ipcc_status st = parse_one(p, c, entry, d + (size_t)i * size);
+        if (st != IPCC_OK) return st;
     }
     return IPCC_OK;
 }
 
 static ipcc_status parse_body(parser *p, const cJSON *obj, const char *path, int index, ipcc_scene *scene) {
-    static const char *const keys[] = {"name",      "mesh",     "material", "translation",
-                                       "rotation",  "scale",    "velocity", "angular_velocity",
-                                       "dirichlet", "friction", NULL};
+    static const char *const keys[] = {"name",
+                                       "mesh",
+                                       "material",
+                                       "translation",
+                                       "rotation",
+                                       "scale",
+                                       "transform",
+                                       "velocity",
+                                       "angular_velocity",
+                                       "angular_velocity_centre",
+                                       "dirichlet",
+                                       "neumann",
+                                       "friction",
+                                       NULL};
     ipcc_status st = ipcc_scene_check_object(p, obj, path, keys);
     if (st != IPCC_OK) return st;
     ipcc_body_def *b = &scene->bodies[index];
@@ -244,37 +354,28 @@ static ipcc_status parse_body(parser *p, const cJSON *obj, const char *path, int
         return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "missing (every body needs a material)");
     if ((st = parse_body_material(p, material, sub, &b->material)) != IPCC_OK) return st;
 
+    if ((st = ipcc_scene_get_transform(p, obj, path, &b->use_transform, b->transform)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "translation", b->translation)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "rotation", b->rotation)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_scale(p, obj, path, b->scale)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "velocity", b->velocity)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "angular_velocity", b->angular_velocity)) != IPCC_OK)
         return st;
+    if ((st = ipcc_scene_get_point(p, obj, path, "angular_velocity_centre", &b->has_velocity_pivot,
+                                   b->velocity_pivot)) != IPCC_OK)
+        return st;
     if ((st = ipcc_scene_get_number(p, obj, path, "friction", NON_NEGATIVE, &b->friction)) != IPCC_OK)
         return st;
-
-    const cJSON *dirichlet = ipcc_scene_get(obj, "dirichlet");
-    if (dirichlet) {
-        ipcc_scene_key_path(sub, path, "dirichlet");
-        if (!cJSON_IsArray(dirichlet))
-            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
-                                      "expected an array of objects (got %s)",
-                                      ipcc_scene_json_type_name(dirichlet));
-        int n = cJSON_GetArraySize(dirichlet);
-        if (n > 0) {
-            ipcc_dirichlet_def *d = calloc((size_t)n, sizeof *d);
-            if (!d) return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, sub, "out of memory");
-            b->dirichlet = d;
-            int i = 0;
-            char entry[PATH_LEN];
-            for (const cJSON *c = dirichlet->child; c; c = c->next, i++) {
-                ipcc_scene_index_path(entry, sub, i);
-                if ((st = parse_dirichlet(p, c, entry, &d[i])) != IPCC_OK) return st;
-                b->num_dirichlet = i + 1;
-            }
-        }
-    }
-    return IPCC_OK;
+    void *defs = NULL;
+    st = parse_condition_list(p, obj, path, "dirichlet", sizeof(ipcc_dirichlet_def), parse_dirichlet_entry,
+                              &defs, &b->num_dirichlet);
+    b->dirichlet = defs;
+    if (st != IPCC_OK) return st;
+    defs = NULL;
+    st = parse_condition_list(p, obj, path, "neumann", sizeof(ipcc_neumann_def), parse_neumann_entry, &defs,
+                              &b->num_neumann);
+    b->neumann = defs;
+    return st;
 }
 
 static ipcc_status parse_bodies(parser *p, const cJSON *root, ipcc_scene *scene) {
@@ -288,8 +389,9 @@ static ipcc_status parse_bodies(parser *p, const cJSON *root, ipcc_scene *scene)
     int n = cJSON_GetArraySize(bodies);
     if (n == 0) return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "bodies", "must not be empty");
     scene->bodies = calloc((size_t)n, sizeof *scene->bodies);
+    scene->body_sources = calloc((size_t)n, sizeof *scene->body_sources);
     p->meshes = calloc((size_t)n, sizeof *p->meshes);
-    if (!scene->bodies || !p->meshes)
+    if (!scene->bodies || !scene->body_sources || !p->meshes)
         return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, "bodies", "out of memory");
     scene->num_bodies = n;
     for (int i = 0; i < n; i++) {
@@ -299,6 +401,8 @@ static ipcc_status parse_bodies(parser *p, const cJSON *root, ipcc_scene *scene)
         scene->bodies[i].mesh = NULL;
         scene->bodies[i].dirichlet = NULL;
         scene->bodies[i].num_dirichlet = 0;
+        scene->bodies[i].neumann = NULL;
+        scene->bodies[i].num_neumann = 0;
     }
     int i = 0;
     char sub[PATH_LEN];
@@ -310,13 +414,38 @@ static ipcc_status parse_bodies(parser *p, const cJSON *root, ipcc_scene *scene)
     return IPCC_OK;
 }
 
+// "tolerance": a number, or a per-step schedule [t0, t1, ...] (step n uses
+// item min(n, K - 1)); the scene owns the schedule, newton_tolerance = t0.
+static ipcc_status parse_tolerance(const parser *p, const cJSON *obj, ipcc_world_def *w) {
+    const cJSON *tol = ipcc_scene_get(obj, "tolerance");
+    if (!cJSON_IsArray(tol))
+        return ipcc_scene_get_number(p, obj, "newton", "tolerance", POSITIVE, &w->newton_tolerance);
+    int n = cJSON_GetArraySize(tol), i = 0;
+    if (n == 0)
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "newton.tolerance",
+                                  "must not be an empty array (give a number, or one tolerance per step)");
+    for (const cJSON *c = tol->child; c; c = c->next, i++)
+        if (!cJSON_IsNumber(c) || !isfinite(c->valuedouble) || !(c->valuedouble > 0))
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "newton.tolerance",
+                                      "item %d: expected a finite number > 0 (got %s)", i,
+                                      cJSON_IsNumber(c) ? "a number out of range"
+                                                        : ipcc_scene_json_type_name(c));
+    double *t = malloc((size_t)n * sizeof *t);
+    if (!t) return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, "newton.tolerance", "out of memory");
+    i = 0;
+    for (const cJSON *c = tol->child; c; c = c->next, i++)
+        t[i] = c->valuedouble;
+    w->tolerances = t;
+    w->num_tolerances = n;
+    w->newton_tolerance = t[0];
+    return IPCC_OK;
+}
+
 static ipcc_status parse_newton(const parser *p, const cJSON *obj, ipcc_world_def *w) {
     static const char *const keys[] = {"tolerance", "max_iterations", "project_hessian", NULL};
     ipcc_status st = ipcc_scene_check_object(p, obj, "newton", keys);
     if (st != IPCC_OK) return st;
-    if ((st = ipcc_scene_get_number(p, obj, "newton", "tolerance", POSITIVE, &w->newton_tolerance)) !=
-        IPCC_OK)
-        return st;
+    if ((st = parse_tolerance(p, obj, w)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_int(p, obj, "newton", "max_iterations", 1, &w->newton_max_iterations)) !=
         IPCC_OK)
         return st;
@@ -340,10 +469,27 @@ static ipcc_status parse_output(const parser *p, const cJSON *obj, ipcc_scene *s
 static const char *const integrator_names[] = {"implicit_euler", "newmark", "static", NULL};
 static const ipcc_integrator integrator_values[] = {IPCC_IMPLICIT_EULER, IPCC_NEWMARK, IPCC_STATIC};
 
+// "newmark": {"beta": (0, 0.5], "gamma": [0.5, 1]}.
+static ipcc_status parse_newmark(const parser *p, const cJSON *obj, ipcc_world_def *w) {
+    static const char *const keys[] = {"beta", "gamma", NULL};
+    ipcc_status st = ipcc_scene_check_object(p, obj, "newmark", keys);
+    if (st != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_number(p, obj, "newmark", "beta", ANY, &w->newmark_beta)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_number(p, obj, "newmark", "gamma", ANY, &w->newmark_gamma)) != IPCC_OK)
+        return st;
+    if (!(w->newmark_beta > 0 && w->newmark_beta <= 0.5))
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "newmark.beta",
+                                  "must be in (0, 0.5] (got %g)", w->newmark_beta);
+    if (!(w->newmark_gamma >= 0.5 && w->newmark_gamma <= 1))
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "newmark.gamma",
+                                  "must be in [0.5, 1] (got %g)", w->newmark_gamma);
+    return IPCC_OK;
+}
+
 static ipcc_status parse_root(parser *p, const cJSON *root, ipcc_scene *scene) {
-    static const char *const keys[] = {"time_step", "duration", "gravity",   "integrator",
-                                       "newton",    "contact",  "materials", "bodies",
-                                       "obstacles", "output",   NULL};
+    static const char *const keys[] = {"time_step", "duration",     "steps",     "gravity", "integrator",
+                                       "newmark",   "length_scale", "damping",   "newton",  "contact",
+                                       "materials", "bodies",       "obstacles", "output",  NULL};
     if (!cJSON_IsObject(root))
         return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, NULL,
                                   "expected an object at the top level (got %s)",
@@ -363,14 +509,25 @@ static ipcc_status parse_root(parser *p, const cJSON *root, ipcc_scene *scene) {
             return ipcc_scene_fail_choice(p, "integrator", "integrator", integrator, integrator_names);
         w->integrator = integrator_values[i];
     }
+    if ((st = ipcc_scene_get_number(p, root, "", "length_scale", POSITIVE, &w->length_scale)) != IPCC_OK)
+        return st;
+    if ((st = ipcc_scene_get_number(p, root, "", "damping", NON_NEGATIVE, &w->damping)) != IPCC_OK) return st;
+    const cJSON *newmark = ipcc_scene_get(root, "newmark");
+    if (newmark && (st = parse_newmark(p, newmark, w)) != IPCC_OK) return st;
     scene->duration = 0;
+    scene->num_steps = 0;
+    if ((st = ipcc_scene_get_int(p, root, "", "steps", 1, &scene->num_steps)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_number(p, root, "", "duration", POSITIVE, &scene->duration)) != IPCC_OK)
         return st;
     if (!ipcc_scene_get(root, "duration")) {
-        if (w->integrator != IPCC_STATIC)
+        if (scene->num_steps > 0)
+            scene->duration = scene->num_steps * w->time_step;
+        else if (w->integrator == IPCC_STATIC)
+            scene->duration = w->time_step;
+        else
             return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "duration",
-                                      "missing (required unless \"integrator\" is \"static\")");
-        scene->duration = w->time_step;
+                                      "missing (required unless \"steps\" is given or \"integrator\" is "
+                                      "\"static\")");
     }
     const cJSON *newton = ipcc_scene_get(root, "newton");
     if (newton && (st = parse_newton(p, newton, w)) != IPCC_OK) return st;
@@ -396,10 +553,15 @@ static ipcc_status load_meshes(const parser *p, ipcc_scene *scene) {
         snprintf(sub, sizeof sub, "bodies[%d].mesh", i);
         ipcc_mesh *mesh = NULL;
         ipcc_status st;
+        ipcc_scene_mesh_source *source = &scene->body_sources[i];
         if (spec->file) {
             char *full = NULL;
             const char *file = ipcc_scene_relative(p, spec->file, &full);
             if (!file) return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, sub, "out of memory");
+            if (!(source->path = ipcc_scene_copy_string(file))) {
+                free(full);
+                return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, sub, "out of memory");
+            }
             ipcc_clear_error();
             st = ipcc_mesh_read(file, &mesh);
             if (st != IPCC_OK) {
@@ -411,6 +573,8 @@ static ipcc_status load_meshes(const parser *p, ipcc_scene *scene) {
             }
             free(full);
         } else {
+            memcpy(source->cells, spec->cells, sizeof source->cells);
+            memcpy(source->size, spec->size, sizeof source->size);
             ipcc_clear_error();
             st = ipcc_mesh_create_box(spec->cells[0], spec->cells[1], spec->cells[2], spec->size, &mesh);
             if (st != IPCC_OK) {
@@ -427,6 +591,61 @@ static ipcc_status load_meshes(const parser *p, ipcc_scene *scene) {
         scene->bodies[i].mesh = mesh;
     }
     return ipcc_scene_load_obstacle_meshes(p, scene);
+}
+
+// A body-local vertex list against the body's mesh.
+static ipcc_status check_vertex_list(const parser *p, int body, const char *key, int entry, int n,
+                                     const int *vertices, int num_vertices) {
+    for (int k = 0; k < n; k++) {
+        if (vertices[k] >= num_vertices)
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                             "%s: bodies[%d].%s[%d].vertices: item %d (%d) is out of range (the mesh has %d "
+                             "vertices)",
+                             p->name, body, key, entry, k, vertices[k], num_vertices);
+    }
+    return IPCC_OK;
+}
+
+// A stop's world vertex range against the world's vertices (bodies first,
+// then obstacles, in scene order).
+static ipcc_status check_stop(const parser *p, const char *where, const ipcc_stop_trigger *s, int total) {
+    if (s->axis < 0 || (long)s->first_vertex + s->num_vertices <= total) return IPCC_OK;
+    return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                     "%s: %s.stop.vertices: [%d, %d] reaches past the last world vertex (%d vertices: the "
+                     "bodies', then the obstacles')",
+                     p->name, where, s->first_vertex, s->num_vertices, total);
+}
+
+// Third-pass checks of indices that need the meshes.
+static ipcc_status check_indices(const parser *p, const ipcc_scene *scene) {
+    int total = 0;
+    for (int i = 0; i < scene->num_bodies; i++)
+        total += scene->bodies[i].mesh->num_vertices;
+    for (int i = 0; i < scene->num_obstacles; i++)
+        total += scene->obstacles[i].mesh->num_vertices;
+    char where[PATH_LEN];
+    ipcc_status st;
+    for (int i = 0; i < scene->num_bodies; i++) {
+        const ipcc_body_def *b = &scene->bodies[i];
+        int nv = b->mesh->num_vertices;
+        for (int j = 0; j < b->num_dirichlet; j++) {
+            const ipcc_dirichlet_def *d = &b->dirichlet[j];
+            if ((st = check_vertex_list(p, i, "dirichlet", j, d->num_vertices, d->vertices, nv)) != IPCC_OK)
+                return st;
+            snprintf(where, sizeof where, "bodies[%d].dirichlet[%d]", i, j);
+            if ((st = check_stop(p, where, &d->stop, total)) != IPCC_OK) return st;
+        }
+        for (int j = 0; j < b->num_neumann; j++) {
+            const ipcc_neumann_def *n = &b->neumann[j];
+            if ((st = check_vertex_list(p, i, "neumann", j, n->num_vertices, n->vertices, nv)) != IPCC_OK)
+                return st;
+        }
+    }
+    for (int i = 0; i < scene->num_obstacles; i++) {
+        snprintf(where, sizeof where, "obstacles[%d]", p->obstacle_index[i]);
+        if ((st = check_stop(p, where, &scene->obstacles[i].stop, total)) != IPCC_OK) return st;
+    }
+    return IPCC_OK;
 }
 
 // ---------------------------------------------------------------------------
@@ -529,7 +748,11 @@ ipcc_status ipcc_scene_parse(const char *text, const char *name, const char *bas
     cJSON *root = NULL;
     scene->path = ipcc_scene_copy_string(p.name);
     scene->output_directory = ipcc_scene_copy_string("out");
+    scene->format = "json";
     scene->world = ipcc_default_world_def();
+    // Newmark's defaults, should the world's defaults predate them.
+    if (scene->world.newmark_beta == 0) scene->world.newmark_beta = 0.25;
+    if (scene->world.newmark_gamma == 0) scene->world.newmark_gamma = 0.5;
     if (!scene->path || !scene->output_directory) {
         st = ipcc_fail(IPCC_ERR_NO_MEMORY, "%s: out of memory", p.name);
         goto done;
@@ -542,14 +765,15 @@ ipcc_status ipcc_scene_parse(const char *text, const char *name, const char *bas
         goto done;
     }
     if ((st = parse_root(&p, root, scene)) != IPCC_OK) goto done;
-    st = load_meshes(&p, scene);
+    if ((st = load_meshes(&p, scene)) != IPCC_OK) goto done;
+    st = check_indices(&p, scene);
 
 done:
     cJSON_Delete(root);
     free(copy);
     free(p.materials);
     free(p.meshes);
-    free(p.obstacle_paths);
+    free(p.obstacle_kind);
     free(p.obstacle_index);
     if (st != IPCC_OK) {
         ipcc_scene_destroy(scene);
@@ -560,8 +784,15 @@ done:
 }
 
 ipcc_status ipcc_scene_load(const char *path, ipcc_scene **out) {
+    return ipcc_scene_load_with_options(path, NULL, out);
+}
+
+ipcc_status ipcc_scene_load_with_options(const char *path, const ipcc_scene_options *options,
+                                         ipcc_scene **out) {
     IPCC_ASSERT(path && out);
     *out = NULL;
+    if (ipcc_scene_has_extension(path, "txt") || ipcc_scene_has_extension(path, "ipc"))
+        return ipcc_scene_load_ipc(path, options && options->strict, out);
     FILE *f = fopen(path, "rb");
     if (!f) return ipcc_fail(IPCC_ERR_IO, "cannot read scene \"%s\": %s", path, strerror(errno));
     char *text = NULL;
@@ -664,15 +895,27 @@ void ipcc_scene_destroy(ipcc_scene *scene) {
         ipcc_body_def *b = &scene->bodies[i];
         // The scene owns what its body defs point at (the defs are const for callers).
         free((void *)b->name);
+        for (int j = 0; b->dirichlet && j < b->num_dirichlet; j++)
+            free((void *)b->dirichlet[j].vertices);
         free((void *)b->dirichlet);
+        for (int j = 0; b->neumann && j < b->num_neumann; j++)
+            free((void *)b->neumann[j].vertices);
+        free((void *)b->neumann);
         ipcc_mesh_destroy((ipcc_mesh *)b->mesh);
     }
     free(scene->bodies);
+    for (int i = 0; scene->body_sources && i < scene->num_bodies; i++)
+        free(scene->body_sources[i].path);
+    free(scene->body_sources);
     for (int i = 0; scene->obstacles && i < scene->num_obstacles; i++) {
         free((void *)scene->obstacles[i].name);
         ipcc_trimesh_destroy((ipcc_trimesh *)scene->obstacles[i].mesh);
     }
     free(scene->obstacles);
+    for (int i = 0; scene->obstacle_paths && i < scene->num_obstacles; i++)
+        free(scene->obstacle_paths[i]);
+    free(scene->obstacle_paths);
+    free((void *)scene->world.tolerances);
     free(scene->half_spaces);
     free(scene->path);
     free(scene->output_directory);

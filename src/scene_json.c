@@ -1,6 +1,7 @@
 // The scene parser's JSON layer: messages that name the scene and the key
 // path, "did you mean" suggestions, and typed getters that check type and
 // range (see scene.c for the passes and the failure modes).
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -299,4 +300,174 @@ ipcc_status ipcc_scene_get_scale(const parser *p, const cJSON *obj, const char *
     if (!(s > 0)) return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must be > 0 (got %g)", s);
     out[0] = out[1] = out[2] = s;
     return IPCC_OK;
+}
+
+// "transform": [[a, b, c, tx], [d, e, f, ty], [g, h, i, tz]] maps the file's
+// coordinates x to A x + t. It is the whole placement, so it cannot be mixed
+// with the translation/rotation/scale keys (which would be ambiguous about
+// the order they compose in).
+ipcc_status ipcc_scene_get_transform(const parser *p, const cJSON *obj, const char *path, bool *use,
+                                     double t[12]) {
+    const cJSON *item = ipcc_scene_get(obj, "transform");
+    if (!item) return IPCC_OK;
+    char sub[PATH_LEN];
+    ipcc_scene_key_path(sub, path, "transform");
+    static const char *const placement[] = {"translation", "rotation", "scale", NULL};
+    for (int i = 0; placement[i]; i++) {
+        if (ipcc_scene_get(obj, placement[i]))
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                      "cannot be combined with \"%s\" (give either \"transform\" or "
+                                      "translation/rotation/scale)",
+                                      placement[i]);
+    }
+    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 3)
+        return ipcc_scene_fail_at(
+            p, IPCC_ERR_INVALID_ARGUMENT, sub,
+            "expected 3 rows of 4 numbers, [[a, b, c, tx], [d, e, f, ty], [g, h, i, tz]] "
+            "(got %s)",
+            ipcc_scene_json_type_name(item));
+    double m[12];
+    int r = 0;
+    for (const cJSON *row = item->child; row; row = row->next, r++) {
+        if (!cJSON_IsArray(row) || cJSON_GetArraySize(row) != 4)
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                      "row %d: expected an array of 4 numbers (got %s)", r,
+                                      ipcc_scene_json_type_name(row));
+        int c = 0;
+        for (const cJSON *v = row->child; v; v = v->next, c++) {
+            if (!cJSON_IsNumber(v))
+                return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                          "row %d: expected an array of 4 numbers (item %d is %s)", r, c,
+                                          ipcc_scene_json_type_name(v));
+            if (!isfinite(v->valuedouble))
+                return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                          "row %d: item %d must be finite (got %g)", r, c, v->valuedouble);
+            m[4 * r + c] = v->valuedouble;
+        }
+    }
+    // det A of the 3x3 part (columns 0..2 of each row), by cofactors of the first row.
+    double det = m[0] * (m[5] * m[10] - m[6] * m[9]) - m[1] * (m[4] * m[10] - m[6] * m[8]) +
+                 m[2] * (m[4] * m[9] - m[5] * m[8]);
+    if (!(det > 0))
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                  "the 3x3 part must have a positive determinant (got %g): no mirroring "
+                                  "or collapse",
+                                  det);
+    memcpy(t, m, sizeof m);
+    *use = true;
+    return IPCC_OK;
+}
+
+ipcc_status ipcc_scene_get_point(const parser *p, const cJSON *obj, const char *path, const char *key,
+                                 bool *has, double out[3]) {
+    if (!ipcc_scene_get(obj, key)) return IPCC_OK;
+    ipcc_status st = ipcc_scene_get_vec3(p, obj, path, key, out);
+    if (st == IPCC_OK) *has = true;
+    return st;
+}
+
+ipcc_status ipcc_scene_get_index_list(const parser *p, const cJSON *obj, const char *path, const char *key,
+                                      int *n, int **out) {
+    const cJSON *item = ipcc_scene_get(obj, key);
+    if (!item) return IPCC_OK;
+    char sub[PATH_LEN];
+    ipcc_scene_key_path(sub, path, key);
+    if (!cJSON_IsArray(item))
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                  "expected an array of vertex indices (integers >= 0) (got %s)",
+                                  ipcc_scene_json_type_name(item));
+    int count = cJSON_GetArraySize(item);
+    if (count == 0)
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                  "must not be empty (omit it to select by box)");
+    int i = 0;
+    for (const cJSON *c = item->child; c; c = c->next, i++) {
+        if (!ipcc_scene_is_int_value(c, 0))
+            return ipcc_scene_fail_at(
+                p, IPCC_ERR_INVALID_ARGUMENT, sub, "item %d: expected an integer >= 0 (got %s)", i,
+                cJSON_IsNumber(c) ? "a negative or fractional number" : ipcc_scene_json_type_name(c));
+    }
+    int *v = malloc((size_t)count * sizeof *v);
+    if (!v) return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, sub, "out of memory");
+    i = 0;
+    for (const cJSON *c = item->child; c; c = c->next, i++)
+        v[i] = (int)c->valuedouble;
+    *n = count;
+    *out = v;
+    return IPCC_OK;
+}
+
+// "stop": {"axis": "y", "measure": "min", "vertices": [first, count],
+//          "below": v | "above": v, "then": "hold" | "release"}.
+ipcc_status ipcc_scene_get_stop(const parser *p, const cJSON *obj, const char *path, ipcc_stop_trigger *s) {
+    static const char *const keys[] = {"axis", "measure", "vertices", "below", "above", "then", NULL};
+    static const char *const axes[] = {"x", "y", "z", NULL};
+    static const char *const measures[] = {"min", "max", NULL};
+    static const char *const thens[] = {"hold", "release", NULL};
+    memset(s, 0, sizeof *s);
+    s->axis = -1;
+    const cJSON *item = ipcc_scene_get(obj, "stop");
+    if (!item) return IPCC_OK;
+    char sub[PATH_LEN], leaf[PATH_LEN];
+    ipcc_scene_key_path(sub, path, "stop");
+    ipcc_status st = ipcc_scene_check_object(p, item, sub, keys);
+    if (st != IPCC_OK) return st;
+    static const char *const required[] = {"axis", "measure", "vertices", NULL};
+    for (int i = 0; required[i]; i++)
+        if (!ipcc_scene_get(item, required[i]))
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "missing required key \"%s\"",
+                                      required[i]);
+    const char *axis = NULL, *measure = NULL, *then = NULL;
+    if ((st = ipcc_scene_get_string(p, item, sub, "axis", &axis)) != IPCC_OK) return st;
+    int a = 0;
+    while (axes[a] && strcmp(axes[a], axis) != 0)
+        a++;
+    ipcc_scene_key_path(leaf, sub, "axis");
+    if (!axes[a]) return ipcc_scene_fail_choice(p, leaf, "axis", axis, axes);
+    if ((st = ipcc_scene_get_string(p, item, sub, "measure", &measure)) != IPCC_OK) return st;
+    ipcc_scene_key_path(leaf, sub, "measure");
+    if (strcmp(measure, "min") != 0 && strcmp(measure, "max") != 0)
+        return ipcc_scene_fail_choice(p, leaf, "measure", measure, measures);
+    if ((st = ipcc_scene_get_string(p, item, sub, "then", &then)) != IPCC_OK) return st;
+    ipcc_scene_key_path(leaf, sub, "then");
+    if (then && strcmp(then, "hold") != 0 && strcmp(then, "release") != 0)
+        return ipcc_scene_fail_choice(p, leaf, "action", then, thens);
+
+    const cJSON *range = ipcc_scene_get(item, "vertices");
+    ipcc_scene_key_path(leaf, sub, "vertices");
+    if (!cJSON_IsArray(range) || cJSON_GetArraySize(range) != 2 ||
+        !ipcc_scene_is_int_value(range->child, 0) || !ipcc_scene_is_int_value(range->child->next, 1))
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, leaf,
+                                  "expected [first, count]: a world vertex index >= 0 and a count >= 1");
+    double first = range->child->valuedouble, count = range->child->next->valuedouble;
+    if (first + count > 2147483647.0)
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, leaf, "range too large");
+
+    const cJSON *below = ipcc_scene_get(item, "below"), *above = ipcc_scene_get(item, "above");
+    if (below && above)
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                  "\"below\" and \"above\" cannot both be given (one threshold per stop)");
+    if (!below && !above)
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                  "missing the threshold: give \"below\" or \"above\"");
+    double value = 0;
+    if ((st = ipcc_scene_get_number(p, item, sub, below ? "below" : "above", ANY, &value)) != IPCC_OK)
+        return st;
+
+    s->axis = a;
+    s->first_vertex = (int)first;
+    s->num_vertices = (int)count;
+    s->measure_max = strcmp(measure, "max") == 0;
+    s->above = above != NULL;
+    s->value = value;
+    s->release = then && strcmp(then, "release") == 0;
+    return IPCC_OK;
+}
+
+bool ipcc_scene_has_extension(const char *path, const char *ext) {
+    size_t n = strlen(path), m = strlen(ext);
+    if (n < m + 1 || path[n - m - 1] != '.') return false;
+    for (size_t i = 0; i < m; i++)
+        if (tolower((unsigned char)path[n - m + i]) != ext[i]) return false;
+    return true;
 }

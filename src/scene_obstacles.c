@@ -1,16 +1,24 @@
 // Scene keys "contact" and "obstacles" (docs/scene-format.md): the barrier
-// and friction settings, half-spaces and kinematic OBJ meshes. Parsed in the
-// second pass with the rest of the scene; the OBJ files are read in the
-// third, after the whole scene is known to be valid.
+// and friction settings, half-spaces and kinematic obstacles: triangle
+// meshes (OBJ), segment sets (IPC `.seg`, or an OBJ's triangle edges) and
+// point sets (IPC `.pt` or an OBJ's vertices). Parsed in the second pass
+// with the rest of the scene (file extensions included); the files are read
+// in the third, after the whole scene is known to be valid.
 #include <stdio.h>
 #include <string.h>
 
 #include "scene_parser.h"
 
 ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_contact_def *c) {
-    static const char *const keys[] = {
-        "enabled", "dhat", "kappa", "self_collision", "friction", "friction_epsv", "friction_iterations",
-        NULL};
+    static const char *const keys[] = {"enabled",
+                                       "dhat",
+                                       "kappa",
+                                       "self_collision",
+                                       "friction",
+                                       "friction_epsv",
+                                       "friction_iterations",
+                                       "friction_smoothing_time",
+                                       NULL};
     ipcc_status st = ipcc_scene_check_object(p, obj, "contact", keys);
     if (st != IPCC_OK) return st;
     if ((st = ipcc_scene_get_bool(p, obj, "contact", "enabled", &c->enabled)) != IPCC_OK) return st;
@@ -22,6 +30,9 @@ ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_con
         return st;
     if ((st = ipcc_scene_get_number(p, obj, "contact", "friction_epsv", POSITIVE, &c->friction_epsv)) !=
         IPCC_OK)
+        return st;
+    if ((st = ipcc_scene_get_number(p, obj, "contact", "friction_smoothing_time", NON_NEGATIVE,
+                                    &c->friction_smoothing_time)) != IPCC_OK)
         return st;
     const cJSON *iters = ipcc_scene_get(obj, "friction_iterations");
     if (iters && !(ipcc_scene_is_int_value(iters, -1) && iters->valuedouble != 0))
@@ -40,7 +51,7 @@ static ipcc_status parse_half_space(const parser *p, const cJSON *obj, const cha
     h[4] = 1;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "point", h)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "normal", h + 3)) != IPCC_OK) return st;
-    h[6] = 0;
+    h[6] = -1; // not set: contact.friction, or 0
     if ((st = ipcc_scene_get_number(p, obj, path, "friction", NON_NEGATIVE, &h[6])) != IPCC_OK) return st;
     if (h[3] == 0 && h[4] == 0 && h[5] == 0) {
         ipcc_scene_key_path(sub, path, "normal");
@@ -49,30 +60,61 @@ static ipcc_status parse_half_space(const parser *p, const cJSON *obj, const cha
     return IPCC_OK;
 }
 
+// The file a segments or points obstacle reads must say how by its extension.
+static ipcc_status check_obstacle_file(const parser *p, const char *path, obstacle_kind kind,
+                                       const char *file) {
+    char sub[PATH_LEN];
+    ipcc_scene_key_path(sub, path, "path");
+    if (kind == OBSTACLE_SEGMENTS && !ipcc_scene_has_extension(file, "seg") &&
+        !ipcc_scene_has_extension(file, "obj"))
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                  "a \"segments\" obstacle reads a .seg file or the edges of an .obj (got "
+                                  "\"%s\")",
+                                  file);
+    if (kind == OBSTACLE_POINTS && !ipcc_scene_has_extension(file, "pt") &&
+        !ipcc_scene_has_extension(file, "obj"))
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
+                                  "a \"points\" obstacle reads a .pt file or the vertices of an .obj (got "
+                                  "\"%s\")",
+                                  file);
+    return IPCC_OK;
+}
+
 static ipcc_status parse_mesh_obstacle(parser *p, const cJSON *obj, const char *path, int json_index,
-                                       ipcc_scene *scene) {
-    static const char *const keys[] = {"type",     "name",  "path",     "translation",
-                                       "rotation", "scale", "velocity", "angular_velocity",
-                                       "friction", NULL};
+                                       obstacle_kind kind, ipcc_scene *scene) {
+    static const char *const keys[] = {"type",  "name",      "path",     "translation",      "rotation",
+                                       "scale", "transform", "velocity", "angular_velocity", "pivot",
+                                       "stop",  "friction",  NULL};
+    static const char *const needs[] = {"an .obj file", "a .seg or .obj file", "a .pt or .obj file"};
     ipcc_status st = ipcc_scene_check_object(p, obj, path, keys);
     if (st != IPCC_OK) return st;
     int index = scene->num_obstacles;
     ipcc_obstacle_def *o = &scene->obstacles[index];
     *o = ipcc_default_obstacle_def();
+    o->stop.axis = -1;
     char sub[PATH_LEN];
     const char *name = NULL, *file = NULL;
     if ((st = ipcc_scene_get_string(p, obj, path, "name", &name)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_string(p, obj, path, "path", &file)) != IPCC_OK) return st;
     if (!file) {
         ipcc_scene_key_path(sub, path, "path");
-        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
-                                  "missing (a mesh obstacle needs an .obj file)");
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "missing (this obstacle needs %s)",
+                                  needs[kind]);
     }
-    p->obstacle_paths[index] = file;
+    if ((st = check_obstacle_file(p, path, kind, file)) != IPCC_OK) return st;
+    p->obstacle_kind[index] = kind;
     p->obstacle_index[index] = json_index;
-    scene->num_obstacles++; // owns its name from here on
+    scene->num_obstacles++; // owns its name and path from here on
+    char *full = NULL;
+    const char *resolved = ipcc_scene_relative(p, file, &full);
+    if (resolved) scene->obstacle_paths[index] = full ? full : ipcc_scene_copy_string(resolved);
+    if (!scene->obstacle_paths[index])
+        return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, path, "out of memory");
     if (name && !(o->name = ipcc_scene_copy_string(name)))
         return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, path, "out of memory");
+    if ((st = ipcc_scene_get_transform(p, obj, path, &o->use_transform, o->transform)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_point(p, obj, path, "pivot", &o->has_pivot, o->pivot)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_stop(p, obj, path, &o->stop)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "translation", o->translation)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "rotation", o->rotation)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_scale(p, obj, path, o->scale)) != IPCC_OK) return st;
@@ -82,7 +124,7 @@ static ipcc_status parse_mesh_obstacle(parser *p, const cJSON *obj, const char *
     return ipcc_scene_get_vec3(p, obj, path, "angular_velocity", o->angular_velocity);
 }
 
-static const char *const obstacle_types[] = {"half_space", "mesh", NULL};
+static const char *const obstacle_types[] = {"half_space", "mesh", "segments", "points", NULL};
 
 ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene *scene) {
     if (!cJSON_IsArray(list))
@@ -92,9 +134,11 @@ ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene 
     if (n == 0) return IPCC_OK;
     scene->obstacles = calloc((size_t)n, sizeof *scene->obstacles);
     scene->half_spaces = calloc((size_t)n, 7 * sizeof(double));
-    p->obstacle_paths = calloc((size_t)n, sizeof *p->obstacle_paths);
+    scene->obstacle_paths = calloc((size_t)n, sizeof *scene->obstacle_paths);
+    p->obstacle_kind = calloc((size_t)n, sizeof *p->obstacle_kind);
     p->obstacle_index = calloc((size_t)n, sizeof *p->obstacle_index);
-    if (!scene->obstacles || !scene->half_spaces || !p->obstacle_paths || !p->obstacle_index)
+    if (!scene->obstacles || !scene->half_spaces || !scene->obstacle_paths || !p->obstacle_kind ||
+        !p->obstacle_index)
         return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, "obstacles", "out of memory");
     int i = 0;
     char sub[PATH_LEN], tsub[PATH_LEN];
@@ -109,11 +153,15 @@ ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene 
         ipcc_scene_key_path(tsub, sub, "type");
         if (!type)
             return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, tsub,
-                                      "missing (one of \"half_space\", \"mesh\")");
+                                      "missing (one of \"half_space\", \"mesh\", \"segments\", \"points\")");
         if (strcmp(type, "half_space") == 0)
             st = parse_half_space(p, c, sub, scene->half_spaces + 7 * scene->num_half_spaces++);
         else if (strcmp(type, "mesh") == 0)
-            st = parse_mesh_obstacle(p, c, sub, i, scene);
+            st = parse_mesh_obstacle(p, c, sub, i, OBSTACLE_MESH, scene);
+        else if (strcmp(type, "segments") == 0)
+            st = parse_mesh_obstacle(p, c, sub, i, OBSTACLE_SEGMENTS, scene);
+        else if (strcmp(type, "points") == 0)
+            st = parse_mesh_obstacle(p, c, sub, i, OBSTACLE_POINTS, scene);
         else
             st = ipcc_scene_fail_choice(p, tsub, "obstacle type", type, obstacle_types);
         if (st != IPCC_OK) return st;
@@ -121,17 +169,32 @@ ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene 
     return IPCC_OK;
 }
 
+// A segment set from the unique edges of an OBJ's triangles.
+static ipcc_status read_obj_edges(const char *file, ipcc_trimesh **out) {
+    ipcc_trimesh *tri = NULL;
+    ipcc_status st = ipcc_trimesh_read_obj(file, &tri);
+    if (st != IPCC_OK) return st;
+    const int nv = tri->num_vertices, ne = tri->num_edges;
+    st = ipcc_trimesh_create_segments(nv, tri->vertices, ne, tri->edges, file, out);
+    ipcc_trimesh_destroy(tri);
+    return st;
+}
+
 ipcc_status ipcc_scene_load_obstacle_meshes(const parser *p, ipcc_scene *scene) {
     char sub[PATH_LEN];
     for (int i = 0; i < scene->num_obstacles; i++) {
         snprintf(sub, sizeof sub, "obstacles[%d].path", p->obstacle_index[i]);
-        char *full = NULL;
-        const char *file = ipcc_scene_relative(p, p->obstacle_paths[i], &full);
-        if (!file) return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, sub, "out of memory");
+        const char *file = scene->obstacle_paths[i];
         ipcc_trimesh *mesh = NULL;
         ipcc_clear_error();
-        ipcc_status st = ipcc_trimesh_read_obj(file, &mesh);
-        free(full);
+        ipcc_status st;
+        bool seg = ipcc_scene_has_extension(file, "seg");
+        if (p->obstacle_kind[i] == OBSTACLE_SEGMENTS)
+            st = seg ? ipcc_trimesh_read_seg(file, &mesh) : read_obj_edges(file, &mesh);
+        else if (p->obstacle_kind[i] == OBSTACLE_POINTS)
+            st = ipcc_trimesh_read_points(file, &mesh);
+        else
+            st = ipcc_trimesh_read_obj(file, &mesh);
         if (st != IPCC_OK) {
             char reason[MESSAGE_LEN];
             snprintf(reason, sizeof reason, "%s", ipcc_last_error());

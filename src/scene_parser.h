@@ -1,6 +1,7 @@
 /// The scene parser's shared pieces (scene.c, scene_json.c,
 /// scene_obstacles.c): the parser state, key-path messages and typed JSON
-/// getters. Private to the library.
+/// getters. scene_write.c is the inverse (ipcc_scene_write_json()) and uses
+/// none of this. Private to the library.
 #ifndef IPCC_SCENE_PARSER_H
 #define IPCC_SCENE_PARSER_H
 
@@ -29,14 +30,17 @@ typedef struct named_material {
     ipcc_material material;
 } named_material;
 
+// What a mesh-like obstacle's file is read as ("type").
+typedef enum obstacle_kind { OBSTACLE_MESH, OBSTACLE_SEGMENTS, OBSTACLE_POINTS } obstacle_kind;
+
 typedef struct parser {
     const char *name;     // scene name used in messages
     const char *base_dir; // folder mesh paths are relative to (NULL = working directory)
     int num_materials;
     named_material *materials;
-    mesh_spec *meshes;           // one per body
-    const char **obstacle_paths; // one per mesh obstacle (points into the cJSON tree)
-    int *obstacle_index;         // its index in "obstacles"
+    mesh_spec *meshes;            // one per body
+    obstacle_kind *obstacle_kind; // one per mesh obstacle
+    int *obstacle_index;          // its index in "obstacles"
 } parser;
 
 /// Value ranges for ipcc_scene_get_number() and ipcc_scene_parse_vec3().
@@ -79,12 +83,27 @@ ipcc_status ipcc_scene_get_vec3(const parser *p, const cJSON *obj, const char *p
                                 double out[3]);
 /// "scale": a positive number (uniform) or an array of 3 positive numbers.
 ipcc_status ipcc_scene_get_scale(const parser *p, const cJSON *obj, const char *path, double out[3]);
+/// "transform": a 3x4 array of rows (row-major into t[12]); sets *use. It
+/// excludes "translation", "rotation" and "scale" in the same object; its
+/// 3x3 part must have det > 0.
+ipcc_status ipcc_scene_get_transform(const parser *p, const cJSON *obj, const char *path, bool *use,
+                                     double t[12]);
+/// An optional vec3 `key`: sets *has and out.
+ipcc_status ipcc_scene_get_point(const parser *p, const cJSON *obj, const char *path, const char *key,
+                                 bool *has, double out[3]);
+/// A non-empty array of integers >= 0 (malloc'ed into *out, *n items).
+ipcc_status ipcc_scene_get_index_list(const parser *p, const cJSON *obj, const char *path, const char *key,
+                                      int *n, int **out);
+/// "stop" (ipcc_stop_trigger); s->axis = -1 when absent.
+ipcc_status ipcc_scene_get_stop(const parser *p, const cJSON *obj, const char *path, ipcc_stop_trigger *s);
+/// True if `path` ends in `.ext` (`ext` lower case; the path in any case).
+bool ipcc_scene_has_extension(const char *path, const char *ext);
 /// malloc'ed copy (NULL when out of memory).
 char *ipcc_scene_copy_string(const char *s);
 /// `file` relative to the scene's folder; *full (malloc'ed, may stay NULL) backs the result.
 const char *ipcc_scene_relative(const parser *p, const char *file, char **full);
 
-/// "contact" and "obstacles" (scene_obstacles.c), and the obstacles' OBJ files.
+/// "contact" and "obstacles" (scene_obstacles.c), and the obstacles' files.
 ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_contact_def *c);
 ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene *scene);
 ipcc_status ipcc_scene_load_obstacle_meshes(const parser *p, ipcc_scene *scene);

@@ -10,9 +10,12 @@
 // time), so double arrays go to the file untouched and a reader sees the same
 // bits. Block order in a .vtu: point fields, cell fields, Points (Float64 x3),
 // connectivity (Int64), offsets (Int64), types (UInt8, 10 = VTK_TETRA). In a
-// .vtp: point fields, Points, then the Polys' connectivity and offsets (Int64;
-// every poly is a triangle, so offsets are 3, 6, 9, ...); the Verts, Lines and
-// Strips sections are left out and their counts written as 0.
+// .vtp: point fields, Points, then the connectivity and offsets (Int64) of
+// the Verts (one point each: offsets 1, 2, 3, ...), of the Lines (two points
+// each: 2, 4, 6, ...) and of the Polys (every poly a triangle: 3, 6, 9, ...).
+// The Strips section, and a Verts or Lines section without cells, are left
+// out and their counts written as 0, so a triangles-only .vtp is unchanged by
+// the codimensional cells' existence.
 //
 // A .pvd lists datasets by time step and part: ParaView's PVD reader turns
 // the parts of one time step into the blocks of one multiblock dataset, so a
@@ -332,14 +335,54 @@ static ipcc_status vtk_check_surface(const char *path, const ipcc_vtk_surface *s
     return IPCC_OK;
 }
 
+static ipcc_status vtk_check_codim(const char *path, int num_points, const ipcc_vtk_codim *cd) {
+    IPCC_ASSERT(cd->num_lines >= 0 && cd->num_verts >= 0);
+    IPCC_ASSERT(cd->lines || cd->num_lines == 0);
+    IPCC_ASSERT(cd->verts || cd->num_verts == 0);
+    for (int64_t i = 0; i < 2 * (int64_t)cd->num_lines; i++)
+        if (cd->lines[i] < 0 || cd->lines[i] >= num_points)
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                             "vtk: cannot write '%s': line %lld references vertex %d of %d", path,
+                             (long long)(i / 2), cd->lines[i], num_points);
+    for (int64_t i = 0; i < (int64_t)cd->num_verts; i++)
+        if (cd->verts[i] < 0 || cd->verts[i] >= num_points)
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                             "vtk: cannot write '%s': vertex cell %lld references vertex %d of %d", path,
+                             (long long)i, cd->verts[i], num_points);
+    return IPCC_OK;
+}
+
+/// One cell section (<Verts>, <Lines> or <Polys>) of `n` cells of `size` points: its two array tags.
+static void vtk_put_cell_section(vtk_file *f, const char *section, int64_t n, int size, uint64_t *offset) {
+    vtk_printf(f, "      <%s>\n", section);
+    vtk_put_array_tag(f, "Int64", "connectivity", 1, (uint64_t)n * (uint64_t)size * sizeof(int64_t), offset);
+    vtk_put_array_tag(f, "Int64", "offsets", 1, (uint64_t)n * sizeof(int64_t), offset);
+    vtk_printf(f, "      </%s>\n", section);
+}
+
+/// The appended blocks of that section.
+static void vtk_put_cell_blocks(vtk_file *f, const int *cells, int64_t n, int size) {
+    vtk_put_header(f, (uint64_t)n * (uint64_t)size * sizeof(int64_t));
+    vtk_put_ints_as_int64(f, cells, size * n);
+    vtk_put_header(f, (uint64_t)n * sizeof(int64_t));
+    vtk_put_offsets(f, n, size);
+}
+
 ipcc_status ipcc_vtk_write_vtp(const char *path, const ipcc_vtk_surface *surface) {
+    return ipcc_vtk_write_vtp_codim(path, surface, NULL);
+}
+
+ipcc_status ipcc_vtk_write_vtp_codim(const char *path, const ipcc_vtk_surface *surface,
+                                     const ipcc_vtk_codim *codim) {
     IPCC_ASSERT(path && surface);
+    const ipcc_vtk_codim none = {0, NULL, 0, NULL};
+    const ipcc_vtk_codim *cd = codim ? codim : &none;
     ipcc_status s = vtk_check_surface(path, surface);
+    if (s == IPCC_OK) s = vtk_check_codim(path, surface->num_points, cd);
     if (s != IPCC_OK) return s;
     const int64_t np = surface->num_points, nf = surface->num_triangles;
+    const int64_t nl = cd->num_lines, nv = cd->num_verts;
     const uint64_t point_bytes = (uint64_t)np * 3 * sizeof(double);
-    const uint64_t conn_bytes = (uint64_t)nf * 3 * sizeof(int64_t);
-    const uint64_t offs_bytes = (uint64_t)nf * sizeof(int64_t);
 
     vtk_file f;
     s = vtk_open(&f, path);
@@ -351,18 +394,19 @@ ipcc_status ipcc_vtk_write_vtp(const char *path, const ipcc_vtk_surface *surface
                host_byte_order());
     vtk_printf(&f, "  <PolyData>\n");
     vtk_printf(&f,
-               "    <Piece NumberOfPoints=\"%lld\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
+               "    <Piece NumberOfPoints=\"%lld\" NumberOfVerts=\"%lld\" NumberOfLines=\"%lld\" "
                "NumberOfStrips=\"0\" NumberOfPolys=\"%lld\">\n",
-               (long long)np, (long long)nf);
+               (long long)np, (long long)nv, (long long)nl, (long long)nf);
     vtk_printf(&f, "      <PointData>\n");
     for (int k = 0; k < surface->num_point_fields; k++)
         vtk_put_array_tag(&f, "Float64", surface->point_field_names[k], 3, point_bytes, &offset);
     vtk_printf(&f, "      </PointData>\n      <CellData>\n      </CellData>\n      <Points>\n");
     vtk_put_array_tag(&f, "Float64", "Points", 3, point_bytes, &offset);
-    vtk_printf(&f, "      </Points>\n      <Polys>\n");
-    vtk_put_array_tag(&f, "Int64", "connectivity", 1, conn_bytes, &offset);
-    vtk_put_array_tag(&f, "Int64", "offsets", 1, offs_bytes, &offset);
-    vtk_printf(&f, "      </Polys>\n    </Piece>\n  </PolyData>\n");
+    vtk_printf(&f, "      </Points>\n");
+    if (nv > 0) vtk_put_cell_section(&f, "Verts", nv, 1, &offset);
+    if (nl > 0) vtk_put_cell_section(&f, "Lines", nl, 2, &offset);
+    vtk_put_cell_section(&f, "Polys", nf, 3, &offset);
+    vtk_printf(&f, "    </Piece>\n  </PolyData>\n");
     vtk_printf(&f, "  <AppendedData encoding=\"raw\">\n   _");
 
     for (int k = 0; k < surface->num_point_fields; k++) {
@@ -371,10 +415,9 @@ ipcc_status ipcc_vtk_write_vtp(const char *path, const ipcc_vtk_surface *surface
     }
     vtk_put_header(&f, point_bytes);
     vtk_put(&f, surface->points, (size_t)point_bytes);
-    vtk_put_header(&f, conn_bytes);
-    vtk_put_ints_as_int64(&f, surface->triangles, 3 * nf);
-    vtk_put_header(&f, offs_bytes);
-    vtk_put_offsets(&f, nf, 3);
+    if (nv > 0) vtk_put_cell_blocks(&f, cd->verts, nv, 1);
+    if (nl > 0) vtk_put_cell_blocks(&f, cd->lines, nl, 2);
+    vtk_put_cell_blocks(&f, surface->triangles, nf, 3);
     vtk_printf(&f, "\n  </AppendedData>\n</VTKFile>\n");
     return vtk_commit(&f);
 }

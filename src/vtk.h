@@ -37,6 +37,22 @@ typedef struct ipcc_vtk_surface {
 /// Write a PolyData .vtp (binary appended, raw, UInt64 headers).
 ipcc_status ipcc_vtk_write_vtp(const char *path, const ipcc_vtk_surface *surface);
 
+/// Codimensional cells a .vtp may hold besides its triangles (segment and
+/// point obstacles), indices into the surface's points.
+typedef struct ipcc_vtk_codim {
+    int num_lines;
+    const int *lines; ///< 2 * num_lines point indices, written as Lines (VTK_LINE cells)
+    int num_verts;
+    const int *verts; ///< num_verts point indices, written as Verts (VTK_VERTEX cells)
+} ipcc_vtk_codim;
+
+/// ipcc_vtk_write_vtp() with Lines and Verts sections as well; `codim` may be
+/// NULL, and with no lines and no verts the file is the same as
+/// ipcc_vtk_write_vtp()'s. An index out of range is IPCC_ERR_INVALID_ARGUMENT
+/// (nothing written).
+ipcc_status ipcc_vtk_write_vtp_codim(const char *path, const ipcc_vtk_surface *surface,
+                                     const ipcc_vtk_codim *codim);
+
 /// Write a .pvd collection of `num_steps` time steps with up to `num_parts`
 /// datasets each: files[s * num_parts + p] (relative to the .pvd's folder,
 /// NULL = none) is listed with timestep times[s] and part p.

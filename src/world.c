@@ -26,6 +26,7 @@
 #include "friction.h"
 #include "inertia.h"
 #include "inversion.h"
+#include "rotation.h"
 #include "world_internal.h"
 
 ipcc_material ipcc_default_material(void) {
@@ -47,12 +48,15 @@ ipcc_world_def ipcc_default_world_def(void) {
                                     .self_collision = true,
                                     .friction = -1,
                                     .friction_epsv = 0,
-                                    .friction_iterations = 1}};
+                                    .friction_iterations = 1,
+                                    .friction_smoothing_time = 0},
+                        .newmark_beta = 0.25,
+                        .newmark_gamma = 0.5};
     return d;
 }
 
 ipcc_obstacle_def ipcc_default_obstacle_def(void) {
-    ipcc_obstacle_def d = {.name = NULL, .mesh = NULL, .scale = {1, 1, 1}};
+    ipcc_obstacle_def d = {.name = NULL, .mesh = NULL, .scale = {1, 1, 1}, .stop = {.axis = -1}};
     return d;
 }
 
@@ -62,7 +66,8 @@ ipcc_body_def ipcc_default_body_def(void) {
 }
 
 ipcc_dirichlet_def ipcc_default_dirichlet_def(void) {
-    ipcc_dirichlet_def d = {.box_min = {0, 0, 0}, .box_max = {1, 1, 1}, .start = 0, .end = 1e30};
+    ipcc_dirichlet_def d = {
+        .box_min = {0, 0, 0}, .box_max = {1, 1, 1}, .start = 0, .end = 1e30, .stop = {.axis = -1}};
     return d;
 }
 
@@ -97,12 +102,42 @@ ipcc_status ipcc_world_create(const ipcc_world_def *def, ipcc_world **out) {
     if (!(def->contact.kappa >= 0) || !isfinite(def->contact.kappa))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "contact kappa must be >= 0 (got %g)",
                          def->contact.kappa);
+    if (!(def->contact.friction_smoothing_time >= 0) || !isfinite(def->contact.friction_smoothing_time))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "contact friction_smoothing_time must be >= 0 s (got %g)",
+                         def->contact.friction_smoothing_time);
+    if (!(def->length_scale >= 0) || !isfinite(def->length_scale))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "length_scale must be >= 0 metres (got %g)",
+                         def->length_scale);
+    if (!(def->damping >= 0) || !isfinite(def->damping))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "damping must be >= 0 s (got %g)", def->damping);
+    if (!(def->newmark_beta > 0 && def->newmark_beta <= 0.5))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "newmark beta must be in (0, 0.5] (got %g)",
+                         def->newmark_beta);
+    if (!(def->newmark_gamma >= 0.5 && def->newmark_gamma <= 1))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "newmark gamma must be in [0.5, 1] (got %g)",
+                         def->newmark_gamma);
+    if (def->num_tolerances < 0 || (def->num_tolerances > 0 && !def->tolerances))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "bad tolerance schedule");
+    for (int i = 0; i < def->num_tolerances; ++i)
+        if (!(def->tolerances[i] > 0) || !isfinite(def->tolerances[i]))
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "newton tolerance %d must be > 0 (got %g)", i,
+                             def->tolerances[i]);
     ipcc_world *w = calloc(1, sizeof *w);
     if (!w) return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the world");
     w->def = *def;
+    if (def->num_tolerances > 0) {
+        w->tolerances = malloc(sizeof(double) * (size_t)def->num_tolerances);
+        if (!w->tolerances) {
+            free(w);
+            return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the world");
+        }
+        memcpy(w->tolerances, def->tolerances, sizeof(double) * (size_t)def->num_tolerances);
+        w->def.tolerances = w->tolerances;
+    }
     w->dof_version = 1; // the slot offsets (version 0) start stale
     w->newton = ipcc_newton_create();
     if (!w->newton) {
+        free(w->tolerances);
         free(w);
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "could not start the linear solver (CHOLMOD)");
     }
@@ -116,6 +151,13 @@ void ipcc_world_destroy(ipcc_world *w) {
         free(w->bodies[b].name);
     for (int c = 0; c < w->num_dirichlet; ++c)
         free(w->dirichlet[c].vertices);
+    for (int c = 0; c < w->num_neumann; ++c)
+        free(w->neumann[c].vertices);
+    free(w->neumann);
+    free(w->load);
+    free(w->tolerances);
+    free(w->damp_H);
+    free(w->tet_damp);
     free(w->bodies);
     free(w->dirichlet);
     free(w->x);
@@ -160,7 +202,8 @@ static int reserve_state(ipcc_world *w, int n, int nt) {
                            &w->x_hat,
                            &w->x_target,
                            &w->contact_force,
-                           &w->friction_force};
+                           &w->friction_force,
+                           &w->load};
         for (size_t k = 0; k < sizeof vec3 / sizeof *vec3; ++k) {
             double *p = realloc(*vec3[k], sizeof(double) * 3 * (size_t)cap);
             if (!p) return -1;
@@ -196,30 +239,6 @@ static int reserve_state(ipcc_world *w, int n, int nt) {
     return 0;
 }
 
-#define IPCC_DEG (3.14159265358979323846 / 180.0)
-
-// R = Rz(c) Ry(b) Rx(a): rotation about x first, then y, then z (degrees).
-static void rotation_xyz(const double deg[3], double R[9]) {
-    double a = deg[0] * IPCC_DEG, b = deg[1] * IPCC_DEG, c = deg[2] * IPCC_DEG;
-    double ca = cos(a), sa = sin(a), cb = cos(b), sb = sin(b), cc = cos(c), sc = sin(c);
-    double Rx[9] = {1, 0, 0, 0, ca, -sa, 0, sa, ca};
-    double Ry[9] = {cb, 0, sb, 0, 1, 0, -sb, 0, cb};
-    double Rz[9] = {cc, -sc, 0, sc, cc, 0, 0, 0, 1};
-    double T[9];
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-            T[3 * i + j] = 0;
-            for (int k = 0; k < 3; ++k)
-                T[3 * i + j] += Ry[3 * i + k] * Rx[3 * k + j];
-        }
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-            R[3 * i + j] = 0;
-            for (int k = 0; k < 3; ++k)
-                R[3 * i + j] += Rz[3 * i + k] * T[3 * k + j];
-        }
-}
-
 // Place: scale, then rotate, about the bbox centre of src; then translate.
 static void place_vertices(int count, const double *src, const double scale[3], const double rotation[3],
                            const double translation[3], double *dst) {
@@ -230,7 +249,7 @@ static void place_vertices(int count, const double *src, const double scale[3], 
             hi[k] = fmax(hi[k], src[3 * i + k]);
         }
     double c[3] = {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])}, R[9];
-    rotation_xyz(rotation, R);
+    ipcc_rotation_euler_degrees(rotation, 1, R); // about x first, then y, then z
     for (int i = 0; i < count; ++i) {
         double r[3];
         for (int k = 0; k < 3; ++k)
@@ -239,6 +258,38 @@ static void place_vertices(int count, const double *src, const double scale[3], 
             dst[3 * i + k] =
                 c[k] + R[3 * k] * r[0] + R[3 * k + 1] * r[1] + R[3 * k + 2] * r[2] + translation[k];
     }
+}
+
+// Place with a 3x4 row-major affine map.
+static void transform_vertices(int count, const double *src, const double T[12], double *dst) {
+    for (int i = 0; i < count; ++i) {
+        const double *p = src + 3 * i;
+        for (int k = 0; k < 3; ++k)
+            dst[3 * i + k] = T[4 * k] * p[0] + T[4 * k + 1] * p[1] + T[4 * k + 2] * p[2] + T[4 * k + 3];
+    }
+}
+
+// NULL if the transform is usable (finite, det > 0), else the reason.
+static const char *check_transform(const double T[12]) {
+    for (int k = 0; k < 12; ++k)
+        if (!isfinite(T[k])) return "transform has a non-finite entry";
+    double det = T[0] * (T[5] * T[10] - T[6] * T[9]) - T[1] * (T[4] * T[10] - T[6] * T[8]) +
+                 T[2] * (T[4] * T[9] - T[5] * T[8]);
+    return det > 0 ? NULL
+                   : "transform's 3x3 part must have a positive determinant (no mirroring or collapse)";
+}
+
+static void place(const double *src, int count, bool use_transform, const double T[12], const double scale[3],
+                  const double rotation[3], const double translation[3], double *dst) {
+    if (use_transform)
+        transform_vertices(count, src, T, dst);
+    else
+        place_vertices(count, src, scale, rotation, translation, dst);
+}
+
+static bool valid_trigger(const ipcc_stop_trigger *t) {
+    return t->axis == -1 ||
+           (t->axis >= 0 && t->axis <= 2 && t->first_vertex >= 0 && t->num_vertices >= 1 && !isnan(t->value));
 }
 
 // Append triangles and edges (local indices + offset) to the contact surfaces.
@@ -324,10 +375,34 @@ static ipcc_status check_body_def(const ipcc_body_def *def, const char *name) {
     for (int c = 0; c < def->num_dirichlet; ++c) {
         const ipcc_dirichlet_def *d = &def->dirichlet[c];
         if (!finite3(d->box_min) || !finite3(d->box_max) || !finite3(d->velocity) ||
-            !finite3(d->angular_velocity) || isnan(d->start) || isnan(d->end) || !(d->end > d->start))
+            !finite3(d->angular_velocity) || isnan(d->start) || isnan(d->end) || !(d->end > d->start) ||
+            (d->has_pivot && !finite3(d->pivot)))
             return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
                              "body \"%s\": dirichlet[%d]: non-finite values or end <= start", name, c);
+        if (d->num_vertices < 0 || (d->num_vertices > 0 && !d->vertices))
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": dirichlet[%d]: bad vertex list", name,
+                             c);
+        if (!valid_trigger(&d->stop))
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": dirichlet[%d]: bad stop trigger", name,
+                             c);
     }
+    if (def->num_neumann < 0 || (def->num_neumann > 0 && !def->neumann))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": bad neumann array", name);
+    for (int c = 0; c < def->num_neumann; ++c) {
+        const ipcc_neumann_def *d = &def->neumann[c];
+        if (!finite3(d->box_min) || !finite3(d->box_max) || !finite3(d->acceleration) || isnan(d->start) ||
+            isnan(d->end) || !(d->end > d->start) || d->num_vertices < 0 ||
+            (d->num_vertices > 0 && !d->vertices))
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                             "body \"%s\": neumann[%d]: non-finite values, end <= start or a bad vertex list",
+                             name, c);
+    }
+    if (def->use_transform) {
+        const char *why = check_transform(def->transform);
+        if (why) return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": %s", name, why);
+    }
+    if (def->has_velocity_pivot && !finite3(def->velocity_pivot))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": non-finite velocity pivot", name);
     return IPCC_OK;
 }
 
@@ -351,11 +426,13 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
     if (reserve_state(w, n0 + mesh->num_vertices, nt0 + mesh->num_tets) != 0 ||
         ipcc_reserve((void **)&w->bodies, &w->cap_bodies, w->num_bodies + 1, sizeof *w->bodies) != 0 ||
         ipcc_reserve((void **)&w->dirichlet, &w->cap_dirichlet, w->num_dirichlet + def->num_dirichlet,
-                     sizeof *w->dirichlet) != 0)
+                     sizeof *w->dirichlet) != 0 ||
+        ipcc_reserve((void **)&w->neumann, &w->cap_neumann, w->num_neumann + def->num_neumann,
+                     sizeof *w->neumann) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "body \"%s\": out of memory", name);
 
-    place_vertices(mesh->num_vertices, mesh->vertices, def->scale, def->rotation, def->translation,
-                   w->x_rest + 3 * n0);
+    place(mesh->vertices, mesh->num_vertices, def->use_transform, def->transform, def->scale, def->rotation,
+          def->translation, w->x_rest + 3 * n0);
     // Tets, rest shapes and lumped masses.
     for (int e = 0; e < mesh->num_tets; ++e) {
         double X[12];
@@ -379,7 +456,7 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
             com[k] += w->mass[n0 + i] * w->x_rest[3 * (n0 + i) + k];
     }
     for (int k = 0; k < 3; ++k)
-        com[k] /= mtot;
+        com[k] = def->has_velocity_pivot ? def->velocity_pivot[k] : com[k] / mtot;
     init_vertices(w, n0, mesh->num_vertices, com, def->velocity, def->angular_velocity);
     ipcc_body *b = append_body(w, name, n0, mesh->num_vertices, mesh->num_faces, mesh->faces, mesh->num_edges,
                                mesh->edges);
@@ -397,7 +474,7 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
     for (int k = 0; k < def->num_dirichlet; ++k) {
         ipcc_dirichlet *bc = &w->dirichlet[w->num_dirichlet];
         st = ipcc_dirichlet_select(w, w->num_bodies - 1, &def->dirichlet[k], bc);
-        if (st != IPCC_OK) return st;
+        if (st != IPCC_OK) return ipcc_fail(st, "body \"%s\": dirichlet[%d]: %s", name, k, ipcc_last_error());
         w->num_dirichlet++;
         if (bc->num_vertices == 0)
             ipcc_log(IPCC_LOG_WARNING, "body \"%s\": dirichlet[%d] selects no vertex", name, k);
@@ -405,7 +482,15 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
             ipcc_log(IPCC_LOG_INFO, "body \"%s\": dirichlet[%d] selects %d vertices", name, k,
                      bc->num_vertices);
     }
-    // L: bbox diagonal over all bodies at t = 0.
+    for (int k = 0; k < def->num_neumann; ++k) {
+        ipcc_neumann *nc = &w->neumann[w->num_neumann];
+        st = ipcc_neumann_select(w, w->num_bodies - 1, &def->neumann[k], nc);
+        if (st != IPCC_OK) return ipcc_fail(st, "body \"%s\": neumann[%d]: %s", name, k, ipcc_last_error());
+        w->num_neumann++;
+        if (nc->num_vertices == 0)
+            ipcc_log(IPCC_LOG_WARNING, "body \"%s\": neumann[%d] selects no vertex", name, k);
+    }
+    // L: bbox diagonal over all bodies at t = 0 (or the given length scale).
     double L[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
     for (int i = 0; i < w->n; ++i)
         for (int k = 0; k < 3; ++k) {
@@ -414,6 +499,7 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
         }
     w->bbox_diagonal =
         sqrt((L[3] - L[0]) * (L[3] - L[0]) + (L[4] - L[1]) * (L[4] - L[1]) + (L[5] - L[2]) * (L[5] - L[2]));
+    if (w->def.length_scale > 0) w->bbox_diagonal = w->def.length_scale;
     if (body_index) *body_index = w->num_bodies - 1;
     return IPCC_OK;
 }
@@ -427,13 +513,19 @@ ipcc_status ipcc_world_add_obstacle(ipcc_world *w, const ipcc_obstacle_def *def,
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
                          "obstacle \"%s\": obstacles must be added before the first step", name);
     const ipcc_trimesh *mesh = def->mesh;
-    if (!mesh || mesh->num_vertices < 3 || mesh->num_faces < 1)
-        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "obstacle \"%s\": no mesh (or a mesh without triangles)",
+    if (!mesh || mesh->num_vertices < 1)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "obstacle \"%s\": no mesh (or a mesh without vertices)",
                          name);
     if (!finite3(def->translation) || !finite3(def->rotation) || !finite3(def->velocity) ||
-        !finite3(def->angular_velocity) || !finite3(def->scale))
+        !finite3(def->angular_velocity) || !finite3(def->scale) || (def->has_pivot && !finite3(def->pivot)))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "obstacle \"%s\": non-finite transform or velocity",
                          name);
+    if (def->use_transform) {
+        const char *why = check_transform(def->transform);
+        if (why) return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "obstacle \"%s\": %s", name, why);
+    }
+    if (!valid_trigger(&def->stop))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "obstacle \"%s\": bad stop trigger", name);
     for (int k = 0; k < 3; ++k)
         if (!(def->scale[k] > 0))
             return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "obstacle \"%s\": scale must be > 0 (got %g)", name,
@@ -449,13 +541,14 @@ ipcc_status ipcc_world_add_obstacle(ipcc_world *w, const ipcc_obstacle_def *def,
         ipcc_reserve((void **)&w->dirichlet, &w->cap_dirichlet, w->num_dirichlet + 1, sizeof *w->dirichlet) !=
             0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "obstacle \"%s\": out of memory", name);
-    place_vertices(mesh->num_vertices, mesh->vertices, def->scale, def->rotation, def->translation,
-                   w->x_rest + 3 * n0);
+    place(mesh->vertices, mesh->num_vertices, def->use_transform, def->transform, def->scale, def->rotation,
+          def->translation, w->x_rest + 3 * n0);
     int nv = mesh->num_vertices;
     double centre[3] = {0, 0, 0};
     for (int i = n0; i < n0 + nv; ++i)
         for (int k = 0; k < 3; ++k)
             centre[k] += w->x_rest[3 * i + k] / nv;
+    if (def->has_pivot) memcpy(centre, def->pivot, sizeof centre);
     for (int i = n0; i < n0 + nv; ++i)
         w->mass[i] = 0;
     init_vertices(w, n0, nv, centre, def->velocity, def->angular_velocity);
@@ -472,6 +565,9 @@ ipcc_status ipcc_world_add_obstacle(ipcc_world *w, const ipcc_obstacle_def *def,
     motion.start = -1e30;
     memcpy(motion.velocity, def->velocity, sizeof motion.velocity);
     memcpy(motion.angular_velocity, def->angular_velocity, sizeof motion.angular_velocity);
+    motion.has_pivot = def->has_pivot;
+    memcpy(motion.pivot, def->pivot, sizeof motion.pivot);
+    motion.stop = def->stop;
     ipcc_dirichlet *bc = &w->dirichlet[w->num_dirichlet];
     ipcc_status st = ipcc_dirichlet_select(w, w->num_bodies - 1, &motion, bc);
     if (st != IPCC_OK) return st;
@@ -491,9 +587,10 @@ ipcc_status ipcc_world_add_half_space(ipcc_world *w, const double point[3], cons
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
                          "half-space %d: point and normal must be finite and the normal non-zero",
                          w->num_half_spaces);
-    if (!(friction >= 0) || !isfinite(friction))
-        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "half-space %d: friction must be >= 0 (got %g)",
+    if (isnan(friction) || !isfinite(friction))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "half-space %d: friction must be finite (got %g)",
                          w->num_half_spaces, friction);
+    if (friction < 0) friction = -1; // not set
     if (ipcc_reserve((void **)&w->half_spaces, &w->cap_half_spaces, 6 * (w->num_half_spaces + 1),
                      sizeof(double)) != 0 ||
         ipcc_reserve((void **)&w->half_space_friction, &w->cap_half_space_friction, w->num_half_spaces + 1,
@@ -550,7 +647,7 @@ static ipcc_status start_contact(ipcc_world *w) {
     bool any = w->def.contact.friction > 0;
     for (int b = 0; b < w->num_bodies && w->def.contact.friction < 0; ++b)
         any |= w->bodies[b].friction > 0;
-    for (int h = 0; h < w->num_half_spaces && w->def.contact.friction < 0; ++h)
+    for (int h = 0; h < w->num_half_spaces; ++h)
         any |= w->half_space_friction[h] > 0;
     if (any && (!(w->friction = ipcc_friction_create()) ||
                 !(w->friction_prev = calloc(3 * (size_t)w->n, sizeof(double)))))
@@ -562,8 +659,22 @@ ipcc_status ipcc_world_start(ipcc_world *w) {
     IPCC_ASSERT(w);
     if (w->started) return IPCC_OK;
     if (w->n == 0) return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "the world has no bodies");
+    for (int c = 0; c < w->num_dirichlet; ++c) {
+        const ipcc_stop_trigger *t = &w->dirichlet[c].def.stop;
+        if (t->axis >= 0 && t->first_vertex + t->num_vertices > w->n)
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                             "body \"%s\": a stop trigger measures vertices [%d, %d) but the world has %d",
+                             w->bodies[w->dirichlet[c].body].name, t->first_vertex,
+                             t->first_vertex + t->num_vertices, w->n);
+    }
+    if (w->def.damping > 0 && w->def.integrator != IPCC_STATIC && w->nt > 0 &&
+        (!(w->damp_H = malloc(sizeof(double) * 144 * (size_t)w->nt)) ||
+         !(w->tet_damp = malloc(sizeof(double) * (size_t)w->nt))))
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory for the damping matrices");
     ipcc_status st = start_contact(w);
     if (st != IPCC_OK) return st;
+    // The loads at t = 0 (Newmark's initial acceleration includes them).
+    ipcc_neumann_prepare(w);
     ipcc_integrator_initialize(w);
     w->started = true;
     return IPCC_OK;
@@ -580,10 +691,14 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
     memcpy(w->x_start, w->x, sizeof(double) * (size_t)m);
     ipcc_dirichlet_prepare_step(w);
     ipcc_integrator_predict(w);
+    if (w->damp_H) ipcc_damping_prepare(w);
 
     ipcc_objective obj = ipcc_incremental_potential(w);
     double h = w->def.integrator == IPCC_STATIC ? 1.0 : w->def.time_step;
-    ipcc_newton_params params = {.tolerance = w->def.newton_tolerance * w->bbox_diagonal * h,
+    double tol = w->def.newton_tolerance;
+    if (w->def.num_tolerances > 0)
+        tol = w->tolerances[w->step < w->def.num_tolerances ? w->step : w->def.num_tolerances - 1];
+    ipcc_newton_params params = {.tolerance = tol * w->bbox_diagonal * h,
                                  .max_iterations = w->def.newton_max_iterations};
     // Friction lagging passes (friction.c): the first freezes contacts at the
     // step start, each further one at the previous pass's solution (each

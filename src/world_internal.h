@@ -27,7 +27,16 @@ typedef struct ipcc_dirichlet {
     int num_vertices;
     int *vertices;        ///< global vertex indices, ascending
     double centre_end[3]; ///< centre of the group at the end of the current step
+    double pivot_now[3];  ///< def.has_pivot: the rotation centre at the current time
+    bool stopped;         ///< its stop trigger has fired (for good)
 } ipcc_dirichlet;
+
+/// One Neumann condition with the vertices it selected at creation.
+typedef struct ipcc_neumann {
+    ipcc_neumann_def def;
+    int num_vertices;
+    int *vertices; ///< global vertex indices, ascending
+} ipcc_neumann;
 
 struct ipcc_world {
     ipcc_world_def def;
@@ -35,6 +44,13 @@ struct ipcc_world {
     ipcc_body *bodies;
     int num_dirichlet, cap_dirichlet;
     ipcc_dirichlet *dirichlet;
+    int num_neumann, cap_neumann;
+    ipcc_neumann *neumann;
+    double *load;       ///< 3n: per-vertex external acceleration of the active Neumann conditions
+    bool has_load;      ///< some entry of load is non-zero this step
+    double *tolerances; ///< def.tolerances, owned copy
+    double *damp_H;     ///< 144 nt: PSD elastic Hessians at the step start (damping > 0), else NULL
+    double *tet_damp;   ///< nt: per-tet damping energy scratch
 
     int n, cap_n;     ///< vertices
     double *x;        ///< positions (3n)
@@ -102,11 +118,22 @@ void ipcc_integrator_initialize(ipcc_world *w);
 /// Select the vertices of a new condition on body b (dirichlet.c).
 ipcc_status ipcc_dirichlet_select(ipcc_world *w, int body, const ipcc_dirichlet_def *def,
                                   ipcc_dirichlet *out);
+/// The loads of the active Neumann conditions at w->time into w->load, for
+/// vertices not prescribed (dirichlet.c; ipcc_dirichlet_prepare_step calls it).
+void ipcc_neumann_prepare(ipcc_world *w);
+/// Select the vertices of a Neumann condition on body b (dirichlet.c).
+ipcc_status ipcc_neumann_select(ipcc_world *w, int body, const ipcc_neumann_def *def, ipcc_neumann *out);
+/// Selection shared by both: the vertex list, or the box in normalized
+/// coordinates of the body's rest bbox. *out is malloc'ed (dirichlet.c).
+ipcc_status ipcc_select_vertices(const ipcc_world *w, int body, int num_list, const int *list,
+                                 const double box_min[3], const double box_max[3], int **out, int *count);
 /// Mark the active conditions for the step starting at w->time, compute the
 /// targets of prescribed vertices into x_target and rebuild dof_map.
 /// Returns true if the set of unknowns changed.
 bool ipcc_dirichlet_prepare_step(ipcc_world *w);
 
+/// Damping: the PSD elastic Hessians at x_start into damp_H (incremental_potential.c).
+void ipcc_damping_prepare(ipcc_world *w);
 /// Total elastic energy at x, +inf if a tet is inverted (incremental_potential.c).
 double ipcc_elastic_energy_total(const ipcc_world *w, const double *x);
 /// Accumulate the gradient of the total elastic energy into g (3n)

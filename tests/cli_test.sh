@@ -118,6 +118,55 @@ expect 1 "bodies\[0\].friction" "negative body friction names the key" -- run ba
 sed 's/"type": "half_space"/"type": "half_space", "friction": "high"/' below.json >badhmu.json
 expect 1 "obstacles\[0\].friction" "non-numeric half-space friction names the key" -- run badhmu.json -o badhmu
 
+# --- keys added for IPC scenes: a bad value names its key path ---------------
+sed 's/"duration": 0.1,/"duration": 0.1, "damping": -1,/' overlap.json >baddamp.json
+expect 1 "damping: must be >= 0" "negative damping names the key" -- run baddamp.json -o baddamp
+sed 's/"duration": 0.1,/"duration": 0.1, "newton": {"tolerance": []},/' overlap.json >badtol.json
+expect 1 "newton.tolerance: must not be an empty array" "empty tolerance schedule names the key" -- run badtol.json -o badtol
+sed 's/"name": "a",/"name": "a", "rotation": [0, 0, 1], "transform": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]],/' \
+    overlap.json >badtf.json
+expect 1 'bodies\[0\].transform: cannot be combined with "rotation"' "transform with rotation names both keys" -- \
+    run badtf.json -o badtf
+sed 's/"type": "half_space", "point": \[0, 0.5, 0\]/"type": "segment", "path": "m\/w.seg"/' below.json >badseg.json
+expect 1 'did you mean "segments"' "unknown obstacle type suggests segments" -- run badseg.json -o badseg
+
+# --- IPC scripts: run unmodified, convert to JSON, bad scripts --------------
+IPCS="$SRC/tests/ipc_scenes/input"
+"$IPCC" run "$IPCS/tutorialExamples/2cubesFall.txt" --steps 5 -o ipc >run.txt 2>&1
+rc=$?
+[ $rc -eq 0 ] && pass "IPC script runs" || { fail "IPC script run exit $rc"; cat run.txt; }
+grep -q '2 bodies, 16 vertices' run.txt && pass "IPC script: 2 bodies, 16 vertices" || fail "IPC script counts"
+[ "$(ls ipc/frame_*.vtu | wc -l)" -eq 6 ] && pass "IPC script: a frame per step" || fail "IPC script frames"
+"$IPCC" convert "$IPCS/tutorialExamples/BC/2cubesFall_DBC.txt" -o dbc.json >conv.txt 2>&1 &&
+    pass "convert exits 0" || { fail "convert"; cat conv.txt; }
+"$IPCC" run dbc.json --steps 5 -o dbc_json -q >/dev/null 2>&1 &&
+    "$IPCC" run "$IPCS/tutorialExamples/BC/2cubesFall_DBC.txt" --steps 5 -o dbc_txt -q >/dev/null 2>&1 ||
+    fail "converted scene runs"
+same=1
+for f in dbc_txt/frame_*.vtu; do cmp -s "$f" "dbc_json/$(basename "$f")" || same=0; done
+[ -f dbc_txt/frame_000005.vtu ] && [ $same -eq 1 ] && pass "converted scene gives bit-identical frames" ||
+    fail "converted scene's frames differ"
+mkdir -p scripts/input/tetMeshes && cp "$IPCS/tetMeshes/cube.msh" scripts/input/tetMeshes/
+printf 'shapes input 1\ninput/tetMeshes/cube.msh 0 1 0  0 0 0  1 1 1\nfrobnicate 3\nview perspective\nground 0 0\n' \
+    >scripts/unknown.txt
+expect 0 "unknown.txt:3: unknown keyword 'frobnicate'" "unknown keyword warns with its line" -- \
+    run scripts/unknown.txt --steps 1 -o unk
+expect 1 "unknown.txt:3: unknown keyword 'frobnicate'" "--strict: unknown keyword is an error" -- \
+    run scripts/unknown.txt --strict --steps 1 -o unk_strict
+[ -e unk_strict ] && fail "--strict failure created output" || pass "--strict failure writes nothing"
+expect 0 "'view' ignored" "--verbose lists viewer-only keywords" -- run scripts/unknown.txt --verbose --steps 1 -o unk_v
+printf 'shapes input 1\ninput/tetMeshes/nope.msh 0 0 0  0 0 0  1 1 1\n' >scripts/missing.txt
+expect 1 "missing.txt:2: shape \"input/tetMeshes/nope.msh\": file not found" "missing IPC mesh names line and file" -- \
+    run scripts/missing.txt -o miss
+printf 'shapes input 1\ninput/tetMeshes/cube.msh 0 0 0  0 0 0  1 1 1\nscript hang\n' >scripts/preset.txt
+expect 1 'script "hang" is not supported' "unknown preset is an error naming it" -- run scripts/preset.txt -o pre
+printf 'time 5\nshapes input 1\ninput/tetMeshes/cube.msh 0 0 0  0 0 0  1 1 1\n' >scripts/time.txt
+expect 1 "time.txt:1: time" "malformed time names line and keyword" -- run scripts/time.txt -o tm
+printf 'shapes input 2\ninput/tetMeshes/cube.msh 0 0 0  0 0 0  1 1 1\ninput/tetMeshes/cube.msh 0.5 0 0  0 0 0  1 1 1\n' \
+    >scripts/overlap.txt
+expect 1 "intersect" "intersecting IPC shapes are refused" -- run scripts/overlap.txt -o ov
+expect 1 "convert needs" "convert without -o" -- convert scripts/unknown.txt
+
 # --- earlier output is never lost --------------------------------------------
 before=$(cksum <beam/frame_000000.vtu)
 expect 1 "syntax.json" "failing run leaves earlier output" -- run syntax.json -o beam

@@ -1,8 +1,10 @@
 // The assembled incremental potential of a whole world against finite
 // differences: energy -> gradient on the unknowns, gradient -> the assembled
 // sparse Hessian (expanded to dense), for every integrator and material, with
-// a Dirichlet group removing some dofs. This checks the scaling by h^2, the
-// dof map, the triplet scatter and the inertia and gravity terms together.
+// a Dirichlet group removing some dofs, a Neumann load, and (dynamic
+// integrators) stiffness-proportional damping and a non-default Newmark
+// beta. This checks the scaling by h^2, the dof map, the triplet scatter and
+// the inertia, gravity, load and damping terms together.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +54,15 @@ static void check_world(ipcc_integrator integrator, ipcc_material_model model) {
     body.velocity[1] = 0.3;
     body.num_dirichlet = 1;
     body.dirichlet = &bc;
+    ipcc_neumann_def load = {
+        .box_min = {0.5, 0, 0}, .box_max = {1, 1, 1}, .acceleration = {1, -2, 3}, .end = 1e30};
+    body.num_neumann = 1;
+    body.neumann = &load;
     ipcc_world_def def = ipcc_default_world_def();
     def.integrator = integrator;
+    def.damping = 0.02;
+    def.newmark_beta = 0.3;
+    def.newmark_gamma = 0.6;
     def.project_hessian = false; // compare the exact Hessian
     def.time_step = 0.05;
     ipcc_world *w = NULL;
@@ -61,8 +70,12 @@ static void check_world(ipcc_integrator integrator, ipcc_material_model model) {
     assert_int_equal(ipcc_world_add_body(w, &body, NULL), IPCC_OK);
     assert_true(ipcc_world_step(w, NULL) >= 0); // a non-trivial x_n, v_n, a_n
     // Set up the next step as ipcc_world_step does.
+    memcpy(w->x_start, w->x, sizeof(double) * 3 * (size_t)w->n);
     ipcc_dirichlet_prepare_step(w);
     ipcc_integrator_predict(w);
+    assert_true(w->has_load);
+    assert_true((w->damp_H != NULL) == (integrator != IPCC_STATIC));
+    if (w->damp_H) ipcc_damping_prepare(w);
 
     int m = 3 * w->n, nu = w->num_unknowns;
     assert_true(nu > 0 && nu < m); // some dofs are prescribed

@@ -2,6 +2,7 @@
 //
 // Scenes written inline use single quotes for readability; scene_parse()
 // turns them into double quotes before parsing (no case needs a literal ').
+#define _XOPEN_SOURCE 700 // mkdtemp
 #include "support.h"
 
 #include <math.h>
@@ -299,7 +300,178 @@ static const bad_case bad_cases[] = {
     {"{'duration': 1, 'bodies': [" BODY "], 'output': {'directory': ''}}", IPCC_ERR_INVALID_ARGUMENT,
      "output.directory: must not be empty", NULL},
     {"{'duration': 1, 'bodies': [" BODY "], 'output': {'dir': 'x'}}", IPCC_ERR_INVALID_ARGUMENT,
-     "output.dir: unknown key", NULL},
+     "output.dir: unknown key",
+     NULL}, // New keys: steps, length_scale, damping, newmark, tolerance schedules.
+    {"{'steps': 0, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "scene.json: steps: expected an integer >= 1", NULL},
+    {"{'steps': 2.5, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT, "steps: expected an integer >= 1",
+     NULL},
+    {"{'steps': '3', 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT, "steps: expected an integer", NULL},
+    {"{'duration': 1, 'length_scale': 0, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "length_scale: must be > 0", NULL},
+    {"{'duration': 1, 'damping': -0.1, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "scene.json: damping: must be >= 0 (got -0.1)", NULL},
+    {"{'duration': 1, 'damping': [1], 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "damping: expected a number", NULL},
+    {"{'duration': 1, 'newmark': {'beta': 0.6}, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "scene.json: newmark.beta: must be in (0, 0.5] (got 0.6)", NULL},
+    {"{'duration': 1, 'newmark': {'beta': 0}, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "newmark.beta: must be in (0, 0.5]", NULL},
+    {"{'duration': 1, 'newmark': {'gamma': 0.4}, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "newmark.gamma: must be in [0.5, 1]", NULL},
+    {"{'duration': 1, 'newmark': {'gama': 0.5}, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "newmark.gama: unknown key", "did you mean \"gamma\""},
+    {"{'duration': 1, 'newmark': 0.25, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "newmark: expected an object", NULL},
+    {"{'duration': 1, 'newton': {'tolerance': []}, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "scene.json: newton.tolerance: must not be an empty array", NULL},
+    {"{'duration': 1, 'newton': {'tolerance': [1e-2, -1]}, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "newton.tolerance: item 1: expected a finite number > 0", NULL},
+    {"{'duration': 1, 'newton': {'tolerance': [1e-2, 'x']}, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "newton.tolerance: item 1: expected a finite number > 0 (got a string)", NULL},
+    {"{'duration': 1, 'newton': {'tolerance': 'tight'}, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "newton.tolerance: expected a number", NULL},
+    {"{'duration': 1, 'contact': {'friction_smoothing_time': -1}, 'bodies': [" BODY "]}",
+     IPCC_ERR_INVALID_ARGUMENT, "contact.friction_smoothing_time: must be >= 0", NULL},
+    // Body transform and velocity centre.
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'transform': 5}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].transform: expected 3 rows of 4 numbers", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'transform': [[1, 0, 0, 0], [0, 1, 0], "
+     "[0, 0, 1, 0]]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].transform: row 1: expected an array of 4 numbers", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX
+     ", 'material': {}, 'transform': [[1, 0, 0, 0], [0, 1, 'a', 0], "
+     "[0, 0, 1, 0]]}]}",
+     IPCC_ERR_INVALID_ARGUMENT,
+     "bodies[0].transform: row 1: expected an array of 4 numbers (item 2 is a string)", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'transform': [[1, 0, 0, 0], [0, 1, 0, 0], "
+     "[0, 0, 0, 0]]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].transform: the 3x3 part must have a positive determinant (got 0)",
+     NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX
+     ", 'material': {}, 'transform': [[-1, 0, 0, 0], [0, 1, 0, 0], "
+     "[0, 0, 1, 0]]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].transform: the 3x3 part must have a positive determinant (got -1)",
+     NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'rotation': [0, 0, 90], 'transform': "
+     "[[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].transform: cannot be combined with \"rotation\"", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'transform': [[1, 0, 0, 0], [0, 1, 0, 0], "
+     "[0, 0, 1, 0]], 'scale': 2}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].transform: cannot be combined with \"scale\"", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'angular_velocity_centre': [1, 2]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].angular_velocity_centre: expected an array of 3 numbers", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'angular_velocity_center': [1, 2, 3]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].angular_velocity_center: unknown key",
+     "did you mean \"angular_velocity_centre\""},
+    // Dirichlet vertex lists, pivots and stops.
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'vertices': [0], "
+     "'min': [0, 0, 0]}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[0].vertices: cannot be combined with \"min\"", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'vertices': []}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[0].vertices: must not be empty", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'vertices': [0, -1]}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[0].vertices: item 1: expected an integer >= 0", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'vertices': [1.5]}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[0].vertices: item 0: expected an integer >= 0", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'vertices': 'all'}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[0].vertices: expected an array of vertex indices", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX
+     ", 'material': {}, 'dirichlet': [{}, {'vertices': [7, 8]}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[1].vertices: item 1 (8) is out of range (the mesh has 8",
+     NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'pivot': 'centre'}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[0].pivot: expected an array of 3 numbers", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'stop': {'axis': 'y', "
+     "'measure': 'min', 'vertices': [0, 8]}}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT,
+     "bodies[0].dirichlet[0].stop: missing the threshold: give \"below\" or \"above\"", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'stop': {'axis': 'y', "
+     "'measure': 'min', 'vertices': [0, 8], 'below': 0, 'above': 1}}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[0].stop: \"below\" and \"above\" cannot both be given",
+     NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'stop': {'axis': 'w', "
+     "'measure': 'min', 'vertices': [0, 8], 'below': 0}}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[0].stop.axis: unknown axis \"w\" (known: x, y, z)",
+     NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'stop': {'axis': 'x', "
+     "'measure': 'mean', 'vertices': [0, 8], 'below': 0}}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[0].stop.measure: unknown measure \"mean\"", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'stop': {'axis': 'x', "
+     "'measure': 'max', 'vertices': [0, 8], 'below': 0, 'then': 'relase'}}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[0].stop.then: unknown action \"relase\"",
+     "did you mean \"release\""},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'stop': {'axis': 'x', "
+     "'measure': 'max', 'below': 0}}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[0].stop: missing required key \"vertices\"", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'stop': {'axis': 'x', "
+     "'measure': 'max', 'vertices': [0, 0], 'below': 0}}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[0].stop.vertices: expected [first, count]", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'stop': {'axis': 'x', "
+     "'measure': 'max', 'vertices': [4, 5], 'below': 0}}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT,
+     "bodies[0].dirichlet[0].stop.vertices: [4, 5] reaches past the last world vertex", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'stop': {'axis': 'x', "
+     "'measure': 'max', 'vertices': [0, 8], 'belw': 0}}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[0].stop.belw: unknown key", "did you mean \"below\""},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'stop': {'axis': 'x', "
+     "'measure': 'max', 'vertices': [0, 8], 'above': '1'}}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[0].stop.above: expected a number", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{'stop': 'soon'}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].dirichlet[0].stop: expected an object", NULL},
+    // Neumann conditions.
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'neumann': [{'max': [1, 1, 1]}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].neumann[0].acceleration: missing", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'neumann': {'acceleration': [0, 1, 0]}}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].neumann: expected an array of objects", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'neumann': [{'acceleration': [0, 1]}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].neumann[0].acceleration: expected an array of 3 numbers", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'neumann': [{'acceleration': [0, 1, 0], "
+     "'vertices': [1], 'max': [1, 1, 1]}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].neumann[0].vertices: cannot be combined with \"max\"", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'neumann': [{'acceleration': [0, 1, 0], "
+     "'vertices': [100]}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].neumann[0].vertices: item 0 (100) is out of range", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'neumann': [{'acceleration': [0, 1, 0], "
+     "'start': 1, 'end': 0}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].neumann[0].end: must be >= start", NULL},
+    {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'neumann': [{'acceleration': [0, 1, 0], "
+     "'velocity': [0, 0, 0]}]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "bodies[0].neumann[0].velocity: unknown key", NULL},
+    // Obstacle types, transforms and stops.
+    {"{'duration': 1, 'bodies': [" BODY "], 'obstacles': [{'type': 'segment', 'path': 'a.seg'}]}",
+     IPCC_ERR_INVALID_ARGUMENT,
+     "obstacles[0].type: unknown obstacle type \"segment\" (known: half_space, mesh, segments, points)",
+     "did you mean \"segments\"?"},
+    {"{'duration': 1, 'bodies': [" BODY "], 'obstacles': [{'type': 'point', 'path': 'a.pt'}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "obstacles[0].type: unknown obstacle type \"point\"",
+     "did you mean \"points\"?"},
+    {"{'duration': 1, 'bodies': [" BODY "], 'obstacles': [{'type': 'segments', 'path': 'wire.stl'}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "obstacles[0].path: a \"segments\" obstacle reads a .seg file", "wire.stl"},
+    {"{'duration': 1, 'bodies': [" BODY "], 'obstacles': [{'type': 'points', 'path': 'dots.seg'}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "obstacles[0].path: a \"points\" obstacle reads a .pt file", NULL},
+    {"{'duration': 1, 'bodies': [" BODY "], 'obstacles': [{'type': 'half_space'}, {'type': 'segments'}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "obstacles[1].path: missing (this obstacle needs a .seg or .obj file)", NULL},
+    {"{'duration': 1, 'bodies': [" BODY "], 'obstacles': [{'type': 'mesh', 'path': 'a.obj', 'scale': 2, "
+     "'transform': [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "obstacles[0].transform: cannot be combined with \"scale\"", NULL},
+    {"{'duration': 1, 'bodies': [" BODY "], 'obstacles': [{'type': 'mesh', 'path': 'a.obj', "
+     "'transform': [[1, 0, 0, 0], [2, 0, 0, 0], [0, 0, 1, 0]]}]}",
+     IPCC_ERR_INVALID_ARGUMENT,
+     "obstacles[0].transform: the 3x3 part must have a positive determinant (got 0)", NULL},
+    {"{'duration': 1, 'bodies': [" BODY "], 'obstacles': [{'type': 'points', 'path': 'a.obj', "
+     "'transform': [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, -1, 0]]}]}",
+     IPCC_ERR_INVALID_ARGUMENT,
+     "obstacles[0].transform: the 3x3 part must have a positive determinant (got -1)", NULL},
+    {"{'duration': 1, 'bodies': [" BODY "], 'obstacles': [{'type': 'mesh', 'path': 'a.obj', 'pivot': 0}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "obstacles[0].pivot: expected an array of 3 numbers", NULL},
+    {"{'duration': 1, 'bodies': [" BODY
+     "], 'obstacles': [{'type': 'half_space'}, {'type': 'mesh', 'path': '" IPCC_TEST_DATA
+     "/obj/cube.obj', 'stop': {'axis': 'y', 'measure': 'min', 'vertices': [8, 9], 'below': 0}}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "obstacles[1].stop.vertices: [8, 9] reaches past the last world vertex (16",
+     NULL},
+    {"{'duration': 1, 'bodies': [" BODY "], 'obstacles': [{'type': 'half_space', 'pivot': [0, 0, 0]}]}",
+     IPCC_ERR_INVALID_ARGUMENT, "obstacles[0].pivot: unknown key", NULL},
 };
 
 static void test_bad_scenes(void **state) {
@@ -445,13 +617,225 @@ static void test_create_world(void **state) {
     ipcc_scene_destroy(s);
 }
 
+// Every key added with the IPC features lands in the defs.
+static void test_new_keys(void **state) {
+    (void)state;
+    char dir[64] = "scene_keys_XXXXXX";
+    if (!mkdtemp(dir)) fail_msg("mkdtemp failed");
+    char path[256];
+    snprintf(path, sizeof path, "%s/wire.seg", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("v 0 2 0\nv 1 2 0\nv 2 2 0\ns 1 2\ns 2 3\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/dots.PT", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("v 0 3 0\nv 1 3 0\n", f);
+    fclose(f);
+
+    ipcc_scene *s = NULL;
+    ipcc_status st = scene_parse(
+        "{'time_step': 0.02, 'steps': 5, 'length_scale': 2, 'damping': 0.1,"
+        " 'newmark': {'beta': 0.3, 'gamma': 0.55},"
+        " 'newton': {'tolerance': [1e-2, 1e-3, 1e-4]},"
+        " 'contact': {'friction_smoothing_time': 0.025},"
+        " 'bodies': [{'mesh': " BOX ", 'material': {},"
+        "   'transform': [[2, 0, 0, 1], [0, 1, 0, 2], [0, 0, 1, 3]], 'angular_velocity_centre': [1, 2, 3],"
+        "   'dirichlet': [{'vertices': [0, 3, 5], 'pivot': [0.5, 0.25, 0.125],"
+        "                  'stop': {'axis': 'z', 'measure': 'max', 'vertices': [0, 8], 'above': 1.5,"
+        "                           'then': 'release'}},"
+        "                 {'max': [1, 0.1, 1], 'stop': {'axis': 'x', 'measure': 'min', 'vertices': [8, 8],"
+        "                                               'below': -2}}],"
+        "   'neumann': [{'acceleration': [0, 1, 0], 'start': 0.1, 'end': 0.2},"
+        "               {'vertices': [1, 2], 'acceleration': [1, 2, 3]}]}],"
+        " 'obstacles': [{'type': 'half_space'}, {'type': 'half_space', 'friction': 0.3},"
+        "   {'type': 'mesh', 'name': 'cube', 'path': '" IPCC_TEST_DATA "/obj/cube.obj',"
+        "    'transform': [[0, -1, 0, 5], [1, 0, 0, 0], [0, 0, 1, 0]], 'pivot': [5, 0, 0],"
+        "    'stop': {'axis': 'y', 'measure': 'min', 'vertices': [8, 8], 'below': -1}},"
+        "   {'type': 'segments', 'path': 'wire.seg'},"
+        "   {'type': 'segments', 'path': '" IPCC_TEST_DATA "/obj/cube.obj'},"
+        "   {'type': 'points', 'path': 'dots.PT'},"
+        "   {'type': 'points', 'path': '" IPCC_TEST_DATA "/obj/cube.obj'}]}",
+        dir, &s);
+    if (st != IPCC_OK) fail_msg("%s", ipcc_last_error());
+    assert_string_equal(s->format, "json");
+    assert_int_equal(s->num_steps, 5);
+    assert_near(s->duration, 5 * 0.02, 0, 1e-15); // from steps when "duration" is absent
+    assert_near(s->world.length_scale, 2, 0, 0);
+    assert_near(s->world.damping, 0.1, 0, 0);
+    assert_near(s->world.newmark_beta, 0.3, 0, 0);
+    assert_near(s->world.newmark_gamma, 0.55, 0, 0);
+    assert_int_equal(s->world.num_tolerances, 3);
+    assert_near(s->world.tolerances[2], 1e-4, 0, 0);
+    assert_near(s->world.newton_tolerance, 1e-2, 0, 0);
+    assert_near(s->world.contact.friction_smoothing_time, 0.025, 0, 0);
+
+    const ipcc_body_def *b = &s->bodies[0];
+    assert_true(b->use_transform);
+    const double t[12] = {2, 0, 0, 1, 0, 1, 0, 2, 0, 0, 1, 3};
+    for (int k = 0; k < 12; k++)
+        assert_near(b->transform[k], t[k], 0, 0);
+    assert_true(b->has_velocity_pivot);
+    assert_vec3(b->velocity_pivot, 1, 2, 3);
+    assert_int_equal(b->num_dirichlet, 2);
+    const ipcc_dirichlet_def *d = &b->dirichlet[0];
+    assert_int_equal(d->num_vertices, 3);
+    assert_int_equal(d->vertices[0], 0);
+    assert_int_equal(d->vertices[1], 3);
+    assert_int_equal(d->vertices[2], 5);
+    assert_true(d->has_pivot);
+    assert_vec3(d->pivot, 0.5, 0.25, 0.125);
+    assert_int_equal(d->stop.axis, 2);
+    assert_int_equal(d->stop.first_vertex, 0);
+    assert_int_equal(d->stop.num_vertices, 8);
+    assert_true(d->stop.measure_max);
+    assert_true(d->stop.above);
+    assert_near(d->stop.value, 1.5, 0, 0);
+    assert_true(d->stop.release);
+    d = &b->dirichlet[1];
+    assert_int_equal(d->num_vertices, 0);
+    assert_null(d->vertices);
+    assert_false(d->has_pivot);
+    assert_vec3(d->box_max, 1, 0.1, 1);
+    assert_int_equal(d->stop.axis, 0);
+    assert_int_equal(d->stop.first_vertex, 8);
+    assert_false(d->stop.measure_max);
+    assert_false(d->stop.above);
+    assert_near(d->stop.value, -2, 0, 0);
+    assert_false(d->stop.release); // "then" defaults to "hold"
+    assert_int_equal(b->num_neumann, 2);
+    const ipcc_neumann_def *n = &b->neumann[0];
+    assert_int_equal(n->num_vertices, 0);
+    assert_vec3(n->box_min, 0, 0, 0);
+    assert_vec3(n->box_max, 1, 1, 1);
+    assert_vec3(n->acceleration, 0, 1, 0);
+    assert_near(n->start, 0.1, 0, 0);
+    assert_near(n->end, 0.2, 0, 0);
+    n = &b->neumann[1];
+    assert_int_equal(n->num_vertices, 2);
+    assert_int_equal(n->vertices[1], 2);
+    assert_vec3(n->acceleration, 1, 2, 3);
+    assert_near(n->start, 0, 0, 0);
+    assert_near(n->end, 1e30, 0, 0);
+    assert_null(s->body_sources[0].path);
+    assert_int_equal(s->body_sources[0].cells[0], 1);
+    assert_vec3(s->body_sources[0].size, 1, 1, 1);
+
+    assert_int_equal(s->num_half_spaces, 2);
+    assert_near(s->half_spaces[6], -1, 0, 0); // friction not set
+    assert_near(s->half_spaces[7 + 6], 0.3, 0, 0);
+    assert_int_equal(s->num_obstacles, 5);
+    const ipcc_obstacle_def *o = &s->obstacles[0];
+    assert_string_equal(o->name, "cube");
+    assert_true(o->use_transform);
+    assert_near(o->transform[1], -1, 0, 0);
+    assert_near(o->transform[3], 5, 0, 0);
+    assert_true(o->has_pivot);
+    assert_vec3(o->pivot, 5, 0, 0);
+    assert_int_equal(o->stop.axis, 1);
+    assert_int_equal(o->stop.first_vertex, 8);
+    assert_string_equal(s->obstacle_paths[0], IPCC_TEST_DATA "/obj/cube.obj");
+    assert_int_equal(o->mesh->num_faces, 12);
+    // Segments from a .seg file and from an OBJ's triangle edges.
+    o = &s->obstacles[1];
+    assert_int_equal(o->stop.axis, -1);
+    assert_int_equal(o->mesh->num_faces, 0);
+    assert_int_equal(o->mesh->num_edges, 2);
+    assert_int_equal(o->mesh->num_vertices, 3);
+    snprintf(path, sizeof path, "%s/wire.seg", dir);
+    assert_string_equal(s->obstacle_paths[1], path);
+    assert_int_equal(s->obstacles[2].mesh->num_faces, 0);
+    assert_int_equal(s->obstacles[2].mesh->num_edges, 18);
+    // Points from a .pt file (any case) and from an OBJ's vertices.
+    assert_int_equal(s->obstacles[3].mesh->num_faces, 0);
+    assert_int_equal(s->obstacles[3].mesh->num_edges, 0);
+    assert_int_equal(s->obstacles[3].mesh->num_vertices, 2);
+    assert_int_equal(s->obstacles[4].mesh->num_edges, 0);
+    assert_int_equal(s->obstacles[4].mesh->num_vertices, 8);
+    ipcc_scene_destroy(s);
+
+    // Defaults of the new keys.
+    st = scene_parse("{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'dirichlet': [{}]}],"
+                     " 'obstacles': [{'type': 'mesh', 'path': '" IPCC_TEST_DATA "/obj/cube.obj',"
+                     " 'translation': [3, 0, 0]}]}",
+                     NULL, &s);
+    if (st != IPCC_OK) fail_msg("%s", ipcc_last_error());
+    assert_int_equal(s->num_steps, 0);
+    assert_int_equal(s->world.num_tolerances, 0);
+    assert_null(s->world.tolerances);
+    assert_near(s->world.length_scale, 0, 0, 0);
+    assert_near(s->world.damping, 0, 0, 0);
+    assert_near(s->world.newmark_beta, 0.25, 0, 0);
+    assert_near(s->world.newmark_gamma, 0.5, 0, 0);
+    assert_near(s->world.contact.friction_smoothing_time, 0, 0, 0);
+    assert_false(s->bodies[0].use_transform);
+    assert_false(s->bodies[0].has_velocity_pivot);
+    assert_int_equal(s->bodies[0].num_neumann, 0);
+    assert_int_equal(s->bodies[0].dirichlet[0].stop.axis, -1);
+    assert_int_equal(s->bodies[0].dirichlet[0].num_vertices, 0);
+    assert_false(s->obstacles[0].use_transform);
+    assert_false(s->obstacles[0].has_pivot);
+    assert_int_equal(s->obstacles[0].stop.axis, -1);
+    ipcc_scene_destroy(s);
+
+    // "steps" with "duration": both are kept (the run takes exactly `steps`).
+    st = scene_parse("{'duration': 1, 'steps': 3, 'bodies': [" BODY "]}", NULL, &s);
+    if (st != IPCC_OK) fail_msg("%s", ipcc_last_error());
+    assert_int_equal(s->num_steps, 3);
+    assert_near(s->duration, 1, 0, 0);
+    ipcc_scene_destroy(s);
+    ipcc_test_remove_tree(dir);
+}
+
+// The format follows the extension: .txt and .ipc (any case) go to the IPC
+// script reader, everything else is JSON.
+static void test_format_by_extension(void **state) {
+    (void)state;
+    char dir[64] = "scene_ext_XXXXXX";
+    if (!mkdtemp(dir)) fail_msg("mkdtemp failed");
+    const char *json = "{\"duration\": 1, \"bodies\": [{\"mesh\": {\"box\": {\"size\": [1, 1, 1]}}, "
+                       "\"material\": {}}]}\n";
+    const char *names[] = {"a.json", "a.scene", "a.txt", "a.TXT", "a.ipc", "a.Ipc"};
+    const ipcc_scene_options strict = {.strict = true};
+    for (int i = 0; i < 6; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(json, f);
+        fclose(f);
+        ipcc_scene *s = NULL;
+        ipcc_status st = ipcc_scene_load_with_options(path, &strict, &s);
+        if (i < 2) {
+            if (st != IPCC_OK) fail_msg("%s: %s", path, ipcc_last_error());
+            assert_string_equal(s->format, "json");
+            ipcc_scene_destroy(s);
+            assert_int_equal(ipcc_scene_load(path, &s), IPCC_OK);
+            ipcc_scene_destroy(s);
+        } else {
+            // JSON is not an IPC script: the IPC reader refuses it, naming the file.
+            assert_true(st < 0);
+            assert_null(s);
+            assert_contains(ipcc_last_error(), names[i]);
+        }
+    }
+    ipcc_test_remove_tree(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_full_scene),        cmocka_unit_test(test_defaults),
-        cmocka_unit_test(test_comments),          cmocka_unit_test(test_bad_scenes),
-        cmocka_unit_test(test_syntax_error_line), cmocka_unit_test(test_missing_files),
-        cmocka_unit_test(test_box_mesh),          cmocka_unit_test(test_relative_paths),
+        cmocka_unit_test(test_full_scene),
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_comments),
+        cmocka_unit_test(test_bad_scenes),
+        cmocka_unit_test(test_syntax_error_line),
+        cmocka_unit_test(test_missing_files),
+        cmocka_unit_test(test_box_mesh),
+        cmocka_unit_test(test_relative_paths),
         cmocka_unit_test(test_create_world),
+        cmocka_unit_test(test_new_keys),
+        cmocka_unit_test(test_format_by_extension),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,3 +33,7 @@ endif()
 
 # Slow scenes: skipped in CI (ctest -LE slow); `make test-all` runs them.
 set_tests_properties(mat_twist PROPERTIES LABELS slow TIMEOUT 3600)
+# Every IPC scene for 20 steps (ipc_scenes runs fewer on the large ones).
+add_test(NAME ipc_scenes_full COMMAND test_ipc_scenes)
+set_tests_properties(ipc_scenes_full PROPERTIES LABELS slow TIMEOUT 14400 ENVIRONMENT "IPCC_IPC_SCENES_STEPS=20;OMP_NUM_THREADS=1")
+set_tests_properties(ipc_scenes PROPERTIES TIMEOUT 3000)

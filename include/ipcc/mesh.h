@@ -51,13 +51,15 @@ IPCC_API ipcc_status ipcc_mesh_create_box(int nx, int ny, int nz, const double s
 /// Free a mesh. NULL is fine.
 IPCC_API void ipcc_mesh_destroy(ipcc_mesh *mesh);
 
-/// A triangle surface mesh (kinematic obstacles). All arrays are owned by the
-/// mesh and freed by ipcc_trimesh_destroy(). Indices are 0-based. Vertices no
-/// face references are kept (and logged), so indices match the source.
+/// A triangle surface mesh (kinematic obstacles), or a codimensional one: a
+/// segment set (no faces, num_edges >= 1) or a point set (no faces, no
+/// edges). All arrays are owned by the mesh and freed by
+/// ipcc_trimesh_destroy(). Indices are 0-based. Vertices no face references
+/// are kept (and logged), so indices match the source.
 typedef struct ipcc_trimesh {
     int num_vertices; ///< number of vertices
     double *vertices; ///< 3 * num_vertices coordinates (metres), xyz interleaved
-    int num_faces;    ///< number of triangles (>= 1)
+    int num_faces;    ///< number of triangles (0 for segment and point sets)
     int *faces;       ///< 3 * num_faces vertex indices, three distinct per face, orientation as given
     int num_edges;    ///< number of unique undirected edges of the faces
     int *edges;       ///< 2 * num_edges indices, edges[2i] < edges[2i+1], sorted by (edges[2i], edges[2i+1])
@@ -84,6 +86,22 @@ IPCC_API ipcc_status ipcc_trimesh_read_obj(const char *path, ipcc_trimesh **out)
 /// <= 1e-14 * (longest edge)^2) are logged as warnings, not errors.
 IPCC_API ipcc_status ipcc_trimesh_create(int num_vertices, const double *vertices, int num_faces,
                                          const int *faces, const char *source, ipcc_trimesh **out);
+
+/// Read an IPC `.seg` segment set: `v x y z` lines and `s i j` lines
+/// (1-based vertex indices); `#` comments and blank lines are skipped.
+/// Errors name "file:line" as ipcc_trimesh_read_obj(); no segment is an error.
+IPCC_API ipcc_status ipcc_trimesh_read_seg(const char *path, ipcc_trimesh **out);
+
+/// Read only the vertices of an OBJ file as a point set (IPC `.pt`): faces,
+/// if any, are dropped. No vertex is an error.
+IPCC_API ipcc_status ipcc_trimesh_read_points(const char *path, ipcc_trimesh **out);
+
+/// Build a codimensional mesh from arrays (copied): segments (num_edges >= 1;
+/// duplicates and reversed duplicates are merged, a repeated vertex is an
+/// error) or points (num_edges = 0, edges may be NULL). Same errors as
+/// ipcc_trimesh_create().
+IPCC_API ipcc_status ipcc_trimesh_create_segments(int num_vertices, const double *vertices, int num_edges,
+                                                  const int *edges, const char *source, ipcc_trimesh **out);
 
 /// Free a triangle mesh. NULL is fine.
 IPCC_API void ipcc_trimesh_destroy(ipcc_trimesh *m);

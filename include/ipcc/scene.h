@@ -1,7 +1,12 @@
-/// Scene files (JSON): everything needed to build a world and write its output.
-/// The format is specified in docs/scene-format.md.
+/// Scene files: everything needed to build a world and write its output.
+/// Two formats, chosen by the file extension: native JSON (`.json`,
+/// docs/scene-format.md) and the original IPC's scene scripts (`.txt` or
+/// `.ipc`, docs/ipc-compatibility.md). Both load into the same ipcc_scene,
+/// which ipcc_scene_write_json() writes back as native JSON.
 #ifndef IPCC_SCENE_H
 #define IPCC_SCENE_H
+
+#include <stdbool.h>
 
 #include "ipcc/base.h"
 #include "ipcc/world.h"
@@ -10,8 +15,19 @@
 extern "C" {
 #endif
 
-/// A parsed scene. Owns its meshes, names and Dirichlet arrays;
-/// bodies[i].mesh points at a mesh the scene owns.
+/// Where a body's mesh came from (for ipcc_scene_write_json()).
+typedef struct ipcc_scene_mesh_source {
+    char *path;     ///< the mesh file as resolved (NULL for a generated box)
+    int cells[3];   ///< box resolution
+    double size[3]; ///< box extent, metres
+} ipcc_scene_mesh_source;
+
+/// A parsed scene. Owns its meshes, names and every array its defs point at
+/// (Dirichlet and Neumann conditions and their vertex lists, tolerances);
+/// bodies[i].mesh points at a mesh the scene owns. Everything it owns is
+/// malloc'ed (meshes by their own create functions) and freed by
+/// ipcc_scene_destroy(), which accepts NULL for any array or entry, so a
+/// loader may fail half-way and hand the partial scene to it.
 typedef struct ipcc_scene {
     char *path;            ///< the scene file as given ("<string>" when parsed from memory)
     ipcc_world_def world;  ///< world parameters
@@ -25,12 +41,33 @@ typedef struct ipcc_scene {
     double *half_spaces;    ///< 7 per half-space: point, normal, friction (for ipcc_world_add_half_space())
     char *output_directory; ///< "output.directory", relative to the working directory ("out")
     double output_fps;      ///< frames per simulated second; 0 = every step is a frame
+    int num_steps; ///< > 0: run exactly this many steps (IPC scripts: ceil(T / h)); 0 = from duration
+    ipcc_scene_mesh_source *body_sources; ///< one per body
+    char **obstacle_paths;                ///< one per mesh obstacle: its file as resolved
+    const char *format;                   ///< "json" or "ipc" (static string)
 } ipcc_scene;
 
-/// Load a scene file. Mesh paths are relative to the scene file's folder.
-/// `//` and `/* */` comments are allowed. Errors name the file, the line (for
-/// syntax errors) or the key path (`bodies[1].material`).
+/// Loading options.
+typedef struct ipcc_scene_options {
+    bool strict; ///< IPC scripts: an unknown keyword is an error (else a warning naming the line)
+} ipcc_scene_options;
+
+/// Load a scene file; the format follows the extension (`.txt`/`.ipc`: IPC
+/// script, anything else: JSON). JSON mesh paths are relative to the scene
+/// file's folder; `//` and `/* */` comments are allowed. Errors name the
+/// file, the line (for syntax errors and IPC scripts) or the key path
+/// (`bodies[1].material`).
 IPCC_API ipcc_status ipcc_scene_load(const char *path, ipcc_scene **out);
+
+/// ipcc_scene_load() with options (NULL = defaults).
+IPCC_API ipcc_status ipcc_scene_load_with_options(const char *path, const ipcc_scene_options *options,
+                                                  ipcc_scene **out);
+
+/// Write the scene as native JSON (docs/scene-format.md) to `path`,
+/// atomically (a temporary file renamed over it). Mesh paths are written
+/// relative to the folder of `path` when possible. Loading the result gives
+/// the same world.
+IPCC_API ipcc_status ipcc_scene_write_json(const ipcc_scene *scene, const char *path);
 
 /// Parse scene text. `name` is used in messages; mesh paths are relative to
 /// `base_dir` (NULL = working directory).

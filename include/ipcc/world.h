@@ -31,29 +31,69 @@ typedef struct ipcc_material {
     double poisson_ratio;      ///< in [0, 0.5) (0.4)
 } ipcc_material;
 
+/// A scripted stop for a prescribed motion: at the start of each step the
+/// measure (the min or max of one coordinate over a range of world
+/// vertices) is compared with a value; once it fires, the motion stops for
+/// good (held in place, or released). Used for IPC's stateful script presets
+/// (docs/ipc-compatibility.md); axis = -1 (the default) never fires.
+typedef struct ipcc_stop_trigger {
+    int axis;         ///< -1 = never; 0, 1, 2 = the x, y or z coordinate is measured
+    int first_vertex; ///< world vertex range measured: [first_vertex, first_vertex + num_vertices)
+    int num_vertices; ///< >= 1 when axis >= 0
+    bool measure_max; ///< measure the max of the coordinate over the range (else the min)
+    bool above;       ///< fire when measure > value (else when measure < value)
+    double value;     ///< m
+    bool release;     ///< on firing: the vertices become free (else they are held where they are)
+} ipcc_stop_trigger;
+
 /// Dirichlet (prescribed-motion) condition on a body's vertices.
 typedef struct ipcc_dirichlet_def {
     double box_min[3];          ///< selection box, min corner, in normalized body bbox coordinates (0..1)
     double box_max[3];          ///< selection box, max corner (inclusive)
+    int num_vertices;           ///< > 0: select these body-local vertex indices instead of the box
+    const int *vertices;        ///< num_vertices body-local indices (copied)
     double velocity[3];         ///< prescribed linear velocity, m/s
-    double angular_velocity[3]; ///< prescribed angular velocity, rad/s, about the selected vertices' centre
-    double start;               ///< s, condition active for start <= t < end
-    double end;                 ///< s; afterwards the vertices are free (1e30 = forever)
+    double angular_velocity[3]; ///< prescribed angular velocity, rad/s, about the pivot
+    bool has_pivot;             ///< rotate about `pivot` (else about the selected vertices' centroid)
+    double
+        pivot[3]; ///< m, the rotation centre at t = 0; it moves with `velocity` while the condition is active
+    double start; ///< s, condition active for start <= t < end
+    double end;   ///< s; afterwards the vertices are free (1e30 = forever)
+    ipcc_stop_trigger stop; ///< optional scripted stop (axis = -1: none)
 } ipcc_dirichlet_def;
+
+/// Neumann condition: a body force on selected vertices, given as an
+/// acceleration (each selected vertex i receives m_i * acceleration, as in
+/// IPC's NBC), while start <= t < end. Prescribed vertices ignore it.
+typedef struct ipcc_neumann_def {
+    double box_min[3];      ///< selection box, normalized body bbox coordinates (inclusive)
+    double box_max[3];      ///< max corner
+    int num_vertices;       ///< > 0: select these body-local vertex indices instead of the box
+    const int *vertices;    ///< copied
+    double acceleration[3]; ///< m/s^2
+    double start, end;      ///< s, active for start <= t < end
+} ipcc_neumann_def;
 
 /// A deformable body.
 typedef struct ipcc_body_def {
-    const char *name;                    ///< used in messages; copied (may be NULL)
-    const ipcc_mesh *mesh;               ///< rest mesh; copied, the caller keeps ownership
-    ipcc_material material;              ///< material of every tet
-    double translation[3];               ///< m, applied last
-    double rotation[3];                  ///< degrees about x, then y, then z, around the mesh bbox centre
-    double scale[3];                     ///< per-axis factors about the mesh bbox centre, > 0
-    double velocity[3];                  ///< initial velocity, m/s
-    double angular_velocity[3];          ///< initial angular velocity about the centre of mass, rad/s
-    double friction;                     ///< Coulomb friction coefficient of the body's surface (0)
-    int num_dirichlet;                   ///< number of entries in dirichlet
-    const ipcc_dirichlet_def *dirichlet; ///< copied; a vertex in several boxes takes the first
+    const char *name;           ///< used in messages; copied (may be NULL)
+    const ipcc_mesh *mesh;      ///< rest mesh; copied, the caller keeps ownership
+    ipcc_material material;     ///< material of every tet
+    double translation[3];      ///< m, applied last
+    double rotation[3];         ///< degrees about x, then y, then z, around the mesh bbox centre
+    double scale[3];            ///< per-axis factors about the mesh bbox centre, > 0
+    bool use_transform;         ///< place with `transform` instead of scale/rotation/translation
+    double transform[12];       ///< 3x4 row-major affine map of the file's coordinates, det > 0
+    double velocity[3];         ///< initial velocity, m/s
+    double angular_velocity[3]; ///< initial angular velocity, rad/s, about the centre of mass
+    bool has_velocity_pivot;    ///< the initial angular velocity turns about velocity_pivot instead
+    double velocity_pivot[3];   ///< m
+    double friction;            ///< Coulomb friction coefficient of the body's surface (0)
+    int num_dirichlet;          ///< number of entries in dirichlet
+    const ipcc_dirichlet_def
+        *dirichlet;                  ///< copied; a vertex in several conditions takes the first active one
+    int num_neumann;                 ///< number of entries in neumann
+    const ipcc_neumann_def *neumann; ///< copied; forces of several conditions add up
 } ipcc_body_def;
 
 /// Contact (IPC barrier) parameters.
@@ -66,6 +106,8 @@ typedef struct ipcc_contact_def {
     double friction_epsv;    ///< friction's velocity threshold eps_v, m/s; 0 = 1e-3 * L per second (IPC)
     int friction_iterations; ///< lagging passes: n >= 1 passes (1, as IPC), or -1 = until the friction
                              ///< forces change by < 1e-3 relative (at most 20)
+    double friction_smoothing_time; ///< s: the static-friction smoothing length is eps_v times this;
+                                    ///< 0 = the time step h (IPC's intent); IPC's code uses 0.025 s
 } ipcc_contact_def;
 
 /// World parameters.
@@ -78,20 +120,34 @@ typedef struct ipcc_world_def {
     int newton_max_iterations; ///< a step that needs more returns IPCC_WARN_NOT_CONVERGED (100)
     bool project_hessian;      ///< project element Hessians to PSD (true)
     ipcc_contact_def contact;  ///< barrier contact (enabled, adaptive kappa, d̂ = 1e-3 L)
+    int num_tolerances;        ///< > 0: step n (0-based) uses tolerances[min(n, num_tolerances - 1)]
+    const double *tolerances;  ///< relative Newton tolerances per step, as newton_tolerance (copied)
+    double length_scale;       ///< L, metres; 0 = the bbox diagonal of the deformable bodies at t = 0
+    double damping;       ///< stiffness-proportional (Rayleigh) damping beta, s: force -beta K(x_n) v (0)
+    double newmark_beta;  ///< Newmark beta in (0, 0.5] (0.25)
+    double newmark_gamma; ///< Newmark gamma in [0.5, 1] (0.5)
 } ipcc_world_def;
 
 typedef struct ipcc_trimesh ipcc_trimesh; // mesh.h
 
-/// A kinematic triangle-mesh obstacle: it moves by its prescribed rigid
-/// motion (forever) and pushes bodies through the barrier; nothing pushes it.
+/// A kinematic obstacle: a triangle mesh, or a codimensional set of segments
+/// (mesh with edges and no faces) or points (no faces, no edges). It moves
+/// by its prescribed rigid motion and pushes bodies through the barrier;
+/// nothing pushes it. Segments meet bodies' edges (edge-edge) and points
+/// meet bodies' triangles (point-triangle), never other obstacles.
 typedef struct ipcc_obstacle_def {
     const char *name;           ///< used in messages; copied (may be NULL)
     const ipcc_trimesh *mesh;   ///< copied; the caller keeps ownership
     double translation[3];      ///< m, applied last
     double rotation[3];         ///< degrees about x, then y, then z, around the mesh bbox centre
     double scale[3];            ///< per-axis factors about the mesh bbox centre, > 0 ({1, 1, 1})
+    bool use_transform;         ///< place with `transform` instead of scale/rotation/translation
+    double transform[12];       ///< 3x4 row-major affine map of the file's coordinates
     double velocity[3];         ///< m/s
-    double angular_velocity[3]; ///< rad/s, about the centroid of the obstacle's vertices
+    double angular_velocity[3]; ///< rad/s, about the pivot
+    bool has_pivot;             ///< rotate about `pivot` (else about the centroid of its vertices)
+    double pivot[3];            ///< m, the rotation centre at t = 0 (it moves with `velocity`)
+    ipcc_stop_trigger stop;     ///< optional scripted stop of the motion (axis = -1: none)
     double friction;            ///< Coulomb friction coefficient of its surface (0)
 } ipcc_obstacle_def;
 
@@ -144,7 +200,10 @@ IPCC_API ipcc_status ipcc_world_add_obstacle(ipcc_world *world, const ipcc_obsta
 
 /// Add a static half-space obstacle {x : (x - point) . normal >= 0 is free
 /// space}, before the first step. `normal` need not be unit length;
-/// `friction` is its Coulomb coefficient (>= 0).
+/// `friction` is its Coulomb coefficient (>= 0): with contact.friction >= 0
+/// it applies to its contacts as is (IPC's rule), else it is mixed with the
+/// body's by the geometric mean. A negative `friction` means "not set": the
+/// contact.friction override, or 0.
 IPCC_API ipcc_status ipcc_world_add_half_space(ipcc_world *world, const double point[3],
                                                const double normal[3], double friction);
 

@@ -1,7 +1,10 @@
 // The ipcc command-line tool.
 //
-//   ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--quiet | --verbose]
+//   ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--strict] [--quiet | --verbose]
+//   ipcc convert SCENE -o OUT.json [--strict]
 //   ipcc --help | --version
+//
+// SCENE is native JSON, or an original IPC script (.txt / .ipc).
 //
 // Exit codes: 0 success; 1 bad usage or bad input (scene, mesh, output
 // directory); 2 the solver failed (the frames written so far stay valid);
@@ -23,21 +26,29 @@ enum { EXIT_USAGE = 1, EXIT_SOLVER = 2, EXIT_UNCONVERGED = 3 };
 static int verbosity = 1; // 0 quiet, 1 normal, 2 verbose
 
 static void print_usage(FILE *f) {
-    fputs("usage: ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--quiet | --verbose]\n"
+    fputs("usage: ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--strict] [--quiet | --verbose]\n"
+          "       ipcc convert SCENE -o OUT.json [--strict]\n"
           "       ipcc --help | --version\n"
           "\n"
           "Simulate soft bodies with Incremental Potential Contact.\n"
           "\n"
           "commands:\n"
-          "  run SCENE      simulate a JSON scene (docs/scene-format.md) and write VTK frames\n"
+          "  run SCENE      simulate a scene and write VTK frames. SCENE is a JSON scene\n"
+          "                 (docs/scene-format.md) or an original IPC script, .txt or .ipc\n"
+          "                 (docs/ipc-compatibility.md)\n"
+          "  convert SCENE  write SCENE (JSON or IPC script) as an equivalent native JSON scene\n"
           "\n"
           "run options:\n"
-          "  -o, --output DIR   output directory (default: the scene's output.directory, or \"out\")\n"
-          "  --steps N          stop after N steps (default: duration / time_step)\n"
+          "  -o, --output DIR   output directory (default: the scene's output.directory, or \"out\";\n"
+          "                     output/<script name> for IPC scripts)\n"
+          "  --steps N          stop after N steps (default: duration / time_step; IPC scripts:\n"
+          "                     ceil(T / h) as IPC)\n"
+          "  --strict           IPC scripts: an unknown keyword is an error, not a warning\n"
           "  --threads N        worker threads (default: OMP_NUM_THREADS, else all cores);\n"
           "                     results are bit-identical for any N\n"
           "  -q, --quiet        print only warnings, errors and the summary\n"
-          "  -v, --verbose      also print the library's debug messages\n"
+          "  -v, --verbose      also print the library's debug messages (for IPC scripts: every\n"
+          "                     viewer-only or ignored keyword, with its line)\n"
           "\n"
           "output: DIR/frame_NNNNNN.vtu (one per frame), DIR/frames.pvd (open in ParaView),\n"
           "        DIR/stats.csv (one row per step)\n"
@@ -68,12 +79,63 @@ static int parse_int(const char *s, long *out) {
     return 0;
 }
 
-static int cmd_run(int argc, char **argv) {
-    const char *scene_path = NULL, *out_dir = NULL;
-    long max_steps = -1;
+static int cmd_convert(int argc, char **argv) {
+    const char *scene_path = NULL, *out_path = NULL;
+    ipcc_scene_options opt = {.strict = false};
     for (int i = 0; i < argc; ++i) {
         const char *a = argv[i];
         if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            if (++i >= argc) return fprintf(stderr, "ipcc: error: %s needs a file name\n", a), EXIT_USAGE;
+            out_path = argv[i];
+        } else if (!strcmp(a, "--strict")) {
+            opt.strict = true;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            verbosity = 0;
+        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            verbosity = 2;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "ipcc: error: unknown option '%s' (see ipcc --help)\n", a);
+            return EXIT_USAGE;
+        } else if (!scene_path) {
+            scene_path = a;
+        } else {
+            fprintf(stderr, "ipcc: error: unexpected argument '%s'\n", a);
+            return EXIT_USAGE;
+        }
+    }
+    if (!scene_path || !out_path) {
+        fprintf(stderr, "ipcc: error: convert needs a scene and -o OUT.json\n");
+        return EXIT_USAGE;
+    }
+    ipcc_scene *scene = NULL;
+    if (ipcc_scene_load_with_options(scene_path, &opt, &scene) != IPCC_OK)
+        return fail(EXIT_USAGE, "cannot load scene");
+    // The scene must also make a valid world (materials, selections, transforms).
+    ipcc_world *world = NULL;
+    if (ipcc_scene_create_world(scene, &world) != IPCC_OK) {
+        ipcc_scene_destroy(scene);
+        return fail(EXIT_USAGE, "invalid scene");
+    }
+    ipcc_world_destroy(world);
+    int code = 0;
+    if (ipcc_scene_write_json(scene, out_path) != IPCC_OK)
+        code = fail(EXIT_USAGE, "cannot write the JSON scene");
+    else if (verbosity >= 1)
+        printf("ipcc: wrote %s (%d bodies, %d obstacles, %d half-spaces)\n", out_path, scene->num_bodies,
+               scene->num_obstacles, scene->num_half_spaces);
+    ipcc_scene_destroy(scene);
+    return code;
+}
+
+static int cmd_run(int argc, char **argv) {
+    const char *scene_path = NULL, *out_dir = NULL;
+    long max_steps = -1;
+    ipcc_scene_options opt = {.strict = false};
+    for (int i = 0; i < argc; ++i) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--strict")) {
+            opt.strict = true;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             if (++i >= argc) return fprintf(stderr, "ipcc: error: %s needs a directory\n", a), EXIT_USAGE;
             out_dir = argv[i];
         } else if (!strcmp(a, "--steps")) {
@@ -107,7 +169,8 @@ static int cmd_run(int argc, char **argv) {
 
     // Validate everything before touching the output directory.
     ipcc_scene *scene = NULL;
-    if (ipcc_scene_load(scene_path, &scene) != IPCC_OK) return fail(EXIT_USAGE, "cannot load scene");
+    if (ipcc_scene_load_with_options(scene_path, &opt, &scene) != IPCC_OK)
+        return fail(EXIT_USAGE, "cannot load scene");
     ipcc_world *world = NULL;
     if (ipcc_scene_create_world(scene, &world) != IPCC_OK) {
         ipcc_scene_destroy(scene);
@@ -123,6 +186,7 @@ static int cmd_run(int argc, char **argv) {
     long steps = scene->world.integrator == IPCC_STATIC && scene->duration <= h
                      ? 1
                      : (long)ceil(scene->duration / h - 1e-9);
+    if (scene->num_steps > 0) steps = scene->num_steps;
     if (max_steps >= 0 && max_steps < steps) steps = max_steps;
     if (!out_dir) out_dir = scene->output_directory ? scene->output_directory : "out";
     double fps = scene->output_fps;
@@ -208,6 +272,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "convert")) return cmd_convert(argc - 2, argv + 2);
     fprintf(stderr, "ipcc: error: unknown command '%s' (see ipcc --help)\n", cmd);
     return EXIT_USAGE;
 }
