@@ -186,9 +186,15 @@ bool ipcc_dirichlet_prepare_step(ipcc_world *w) {
                         bc->def.angular_velocity[2] * h};
         double R[9];
         ipcc_rotation_vector(wh, R);
+        bool still = wh[0] == 0 && wh[1] == 0 && wh[2] == 0 && bc->def.velocity[0] == 0 &&
+                     bc->def.velocity[1] == 0 && bc->def.velocity[2] == 0;
         for (int j = 0; j < bc->num_vertices; ++j) {
             int i = bc->vertices[j];
             if (w->prescribed[i] != c) continue;
+            if (still) { // held exactly (c + (x - c) would drift by roundoff)
+                memcpy(w->x_target + 3 * i, w->x + 3 * i, 3 * sizeof(double));
+                continue;
+            }
             double r[3] = {w->x[3 * i] - centre[0], w->x[3 * i + 1] - centre[1], w->x[3 * i + 2] - centre[2]};
             for (int k = 0; k < 3; ++k)
                 w->x_target[3 * i + k] = centre[k] + bc->def.velocity[k] * h + R[3 * k] * r[0] +

@@ -279,7 +279,7 @@ static double max_step(void *ctx, const double *x, const double *p) {
 
 static bool converged(void *ctx, const double *x, const double *p) {
     const ipcc_world *w = ctx;
-    return !w->friction || ipcc_friction_settled(w->friction, w, x, p);
+    return !w->friction || !w->def.contact.friction_slip_test || ipcc_friction_settled(w->friction, w, x, p);
 }
 
 ipcc_objective ipcc_incremental_potential(ipcc_world *w) {

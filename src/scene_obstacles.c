@@ -18,6 +18,7 @@ ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_con
                                        "friction_epsv",
                                        "friction_iterations",
                                        "friction_smoothing_time",
+                                       "friction_slip_test",
                                        NULL};
     ipcc_status st = ipcc_scene_check_object(p, obj, "contact", keys);
     if (st != IPCC_OK) return st;
@@ -33,6 +34,9 @@ ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_con
         return st;
     if ((st = ipcc_scene_get_number(p, obj, "contact", "friction_smoothing_time", NON_NEGATIVE,
                                     &c->friction_smoothing_time)) != IPCC_OK)
+        return st;
+    if ((st = ipcc_scene_get_bool(p, obj, "contact", "friction_slip_test", &c->friction_slip_test)) !=
+        IPCC_OK)
         return st;
     const cJSON *iters = ipcc_scene_get(obj, "friction_iterations");
     if (iters && !(ipcc_scene_is_int_value(iters, -1) && iters->valuedouble != 0))

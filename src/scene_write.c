@@ -435,6 +435,8 @@ static void write_world(writer *w, const ipcc_scene *s) {
     key(w, "friction_iterations");
     int_value(w, c->friction_iterations);
     key_number(w, "friction_smoothing_time", c->friction_smoothing_time);
+    key(w, "friction_slip_test");
+    bool_value(w, c->friction_slip_test);
     end(w);
 
     set_ctx(w, "output");

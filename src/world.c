@@ -49,7 +49,8 @@ ipcc_world_def ipcc_default_world_def(void) {
                                     .friction = -1,
                                     .friction_epsv = 0,
                                     .friction_iterations = 1,
-                                    .friction_smoothing_time = 0},
+                                    .friction_smoothing_time = 0,
+                                    .friction_slip_test = true},
                         .newmark_beta = 0.25,
                         .newmark_gamma = 0.5};
     return d;

@@ -333,6 +333,8 @@ static const bad_case bad_cases[] = {
      "newton.tolerance: expected a number", NULL},
     {"{'duration': 1, 'contact': {'friction_smoothing_time': -1}, 'bodies': [" BODY "]}",
      IPCC_ERR_INVALID_ARGUMENT, "contact.friction_smoothing_time: must be >= 0", NULL},
+    {"{'duration': 1, 'contact': {'friction_slip_test': 1}, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "contact.friction_slip_test", NULL},
     // Body transform and velocity centre.
     {"{'duration': 1, 'bodies': [{'mesh': " BOX ", 'material': {}, 'transform': 5}]}",
      IPCC_ERR_INVALID_ARGUMENT, "bodies[0].transform: expected 3 rows of 4 numbers", NULL},
@@ -639,7 +641,7 @@ static void test_new_keys(void **state) {
         "{'time_step': 0.02, 'steps': 5, 'length_scale': 2, 'damping': 0.1,"
         " 'newmark': {'beta': 0.3, 'gamma': 0.55},"
         " 'newton': {'tolerance': [1e-2, 1e-3, 1e-4]},"
-        " 'contact': {'friction_smoothing_time': 0.025},"
+        " 'contact': {'friction_smoothing_time': 0.025, 'friction_slip_test': false},"
         " 'bodies': [{'mesh': " BOX ", 'material': {},"
         "   'transform': [[2, 0, 0, 1], [0, 1, 0, 2], [0, 0, 1, 3]], 'angular_velocity_centre': [1, 2, 3],"
         "   'dirichlet': [{'vertices': [0, 3, 5], 'pivot': [0.5, 0.25, 0.125],"
@@ -670,6 +672,7 @@ static void test_new_keys(void **state) {
     assert_near(s->world.tolerances[2], 1e-4, 0, 0);
     assert_near(s->world.newton_tolerance, 1e-2, 0, 0);
     assert_near(s->world.contact.friction_smoothing_time, 0.025, 0, 0);
+    assert_false(s->world.contact.friction_slip_test);
 
     const ipcc_body_def *b = &s->bodies[0];
     assert_true(b->use_transform);
@@ -769,6 +772,7 @@ static void test_new_keys(void **state) {
     assert_near(s->world.newmark_beta, 0.25, 0, 0);
     assert_near(s->world.newmark_gamma, 0.5, 0, 0);
     assert_near(s->world.contact.friction_smoothing_time, 0, 0, 0);
+    assert_true(s->world.contact.friction_slip_test);
     assert_false(s->bodies[0].use_transform);
     assert_false(s->bodies[0].has_velocity_pivot);
     assert_int_equal(s->bodies[0].num_neumann, 0);

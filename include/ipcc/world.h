@@ -108,6 +108,8 @@ typedef struct ipcc_contact_def {
                              ///< forces change by < 1e-3 relative (at most 20)
     double friction_smoothing_time; ///< s: the static-friction smoothing length is eps_v times this;
                                     ///< 0 = the time step h (IPC's intent); IPC's code uses 0.025 s
+    bool friction_slip_test;        ///< Newton's convergence also waits until the slip of sticking contacts
+                                    ///< settles (true); IPC's test is |p|_inf alone (false)
 } ipcc_contact_def;
 
 /// World parameters.
