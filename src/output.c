@@ -27,12 +27,9 @@
 // status is returned, the count is unchanged and the next call retries the
 // same index (overwriting whatever the failed attempt left).
 //
-// The world is read only through its public accessors, except for the
-// segment sets' edges, which have none: they are read from the world's edge
-// list (world_internal.h), where each obstacle's edges sit as its mesh lists
-// them. The displacement buffer (x - rest) and the obstacle surface buffers
-// persist and grow with the mesh; nothing else is allocated per frame beyond
-// the list of times and names.
+// The world is read only through its public accessors. The displacement buffer (x - rest) and the obstacle
+// surface buffers persist and grow with the mesh; nothing else is allocated per frame beyond the list of
+// times and names.
 //
 // stats.csv is opened once, at the first row ("w": a stale file from an older
 // run in the same folder is truncated), and flushed after every row, so a
@@ -50,7 +47,6 @@
 
 #include "core.h"
 #include "vtk.h"
-#include "world_internal.h"
 
 #define OUTPUT_PVD "frames.pvd"
 #define OUTPUT_STATS "stats.csv"
@@ -78,8 +74,6 @@ struct ipcc_output {
     int obstacle_lines_cap;
     int *obstacle_verts; ///< vertex cells of the .vtp (point sets' vertices)
     int obstacle_verts_cap;
-    int *obstacle_owner; ///< per obstacle vertex: its body if it has no faces, else -1
-    int obstacle_owner_cap;
     FILE *stats; ///< stats.csv, open after the first row
 };
 
@@ -218,57 +212,41 @@ static void output_half_space_quad(const ipcc_world *w, int i, double half, doub
 
 /// The lines (segment sets' edges) and vertex cells (point sets' vertices) of
 /// the obstacles' .vtp, indexed like its points (obstacle vertex i - nd). An
-/// obstacle without faces is a segment set if any of the world's edges is
-/// its own, else a point set.
+/// obstacle without faces is a segment set if it has edges, else a point set.
 static ipcc_status output_obstacle_codim(ipcc_output *o, const ipcc_world *w, const char *path,
                                          ipcc_vtk_codim *codim) {
-    const int nv = w->n, nd = w->n_deformable, no = nv - nd;
+    const int nd = ipcc_world_num_deformable_vertices(w), nb = ipcc_world_num_bodies(w);
     memset(codim, 0, sizeof *codim);
-    if (ipcc_reserve((void **)&o->obstacle_owner, &o->obstacle_owner_cap, no, sizeof(int)) != 0)
-        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", path);
-    bool any = false;
-    for (int i = 0; i < no; i++)
-        o->obstacle_owner[i] = -1;
-    for (int b = 0; b < w->num_bodies; b++) {
-        const ipcc_body *body = &w->bodies[b];
-        if (!body->kinematic || body->num_faces > 0) continue;
-        IPCC_ASSERT(body->first_vertex >= nd && body->first_vertex + body->num_vertices <= nv);
-        for (int i = body->first_vertex; i < body->first_vertex + body->num_vertices; i++)
-            o->obstacle_owner[i - nd] = b;
-        any = true;
+    int nl = 0, nverts = 0;
+    for (int b = 0; b < nb; b++) {
+        int nf, ne, first, count;
+        if (!ipcc_world_body_is_obstacle(w, b)) continue;
+        ipcc_world_body_surface(w, b, &nf, NULL);
+        ipcc_world_body_edges(w, b, &ne, NULL);
+        ipcc_world_body_vertices(w, b, &first, &count);
+        if (nf > 0) continue;
+        nl += ne;
+        nverts += ne > 0 ? 0 : count;
     }
-    if (!any) return IPCC_OK;
-    // Owners: -1 not a faceless obstacle's vertex; b >= 0 a point set's (so
-    // far); -2 - b a segment set's (once one of the world's edges is b's).
-    int nl = 0;
-    for (int e = 0; e < w->num_edges; e++) {
-        int a = w->edges[2 * e];
-        if (a < nd || o->obstacle_owner[a - nd] == -1) continue;
-        nl++;
-        int owner = o->obstacle_owner[a - nd];
-        if (owner < 0) continue;
-        const ipcc_body *body = &w->bodies[owner];
-        for (int i = body->first_vertex; i < body->first_vertex + body->num_vertices; i++)
-            o->obstacle_owner[i - nd] = -2 - owner;
-    }
-    if (ipcc_reserve((void **)&o->obstacle_lines, &o->obstacle_lines_cap, 2 * nl, sizeof(int)) != 0)
+    if (ipcc_reserve((void **)&o->obstacle_lines, &o->obstacle_lines_cap, 2 * nl + 1, sizeof(int)) != 0 ||
+        ipcc_reserve((void **)&o->obstacle_verts, &o->obstacle_verts_cap, nverts + 1, sizeof(int)) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", path);
-    nl = 0;
-    for (int e = 0; e < w->num_edges; e++) {
-        int a = w->edges[2 * e], b = w->edges[2 * e + 1];
-        if (a < nd || o->obstacle_owner[a - nd] == -1) continue;
-        o->obstacle_lines[2 * nl] = a - nd;
-        o->obstacle_lines[2 * nl + 1] = b - nd;
-        nl++;
+    nl = nverts = 0;
+    for (int b = 0; b < nb; b++) {
+        int nf, ne, first, count;
+        const int *edges;
+        if (!ipcc_world_body_is_obstacle(w, b)) continue;
+        ipcc_world_body_surface(w, b, &nf, NULL);
+        ipcc_world_body_edges(w, b, &ne, &edges);
+        ipcc_world_body_vertices(w, b, &first, &count);
+        if (nf > 0) continue;
+        for (int e = 0; e < 2 * ne; e++)
+            o->obstacle_lines[2 * nl + e] = edges[e] - nd;
+        nl += ne;
+        if (ne == 0)
+            for (int i = first; i < first + count; i++)
+                o->obstacle_verts[nverts++] = i - nd;
     }
-    int nverts = 0;
-    for (int i = 0; i < no; i++)
-        nverts += o->obstacle_owner[i] >= 0;
-    if (ipcc_reserve((void **)&o->obstacle_verts, &o->obstacle_verts_cap, nverts, sizeof(int)) != 0)
-        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", path);
-    nverts = 0;
-    for (int i = 0; i < no; i++)
-        if (o->obstacle_owner[i] >= 0) o->obstacle_verts[nverts++] = i;
     *codim = (ipcc_vtk_codim){nl, o->obstacle_lines, nverts, o->obstacle_verts};
     return IPCC_OK;
 }
@@ -444,7 +422,6 @@ void ipcc_output_close(ipcc_output *o) {
     free(o->obstacle_triangles);
     free(o->obstacle_lines);
     free(o->obstacle_verts);
-    free(o->obstacle_owner);
     free(o->times);
     free(o->displacement);
     free(o->dir);

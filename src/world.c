@@ -331,7 +331,7 @@ static void init_vertices(ipcc_world *w, int first, int count, const double cent
 // out of memory. The caller fills in tets and material.
 static ipcc_body *append_body(ipcc_world *w, const char *name, int first, int count, int nf, const int *faces,
                               int ne, const int *edges) {
-    int first_face = w->num_faces;
+    int first_face = w->num_faces, first_edge = w->num_edges;
     if (append_surface(w, first, nf, faces, ne, edges) != 0) return NULL;
     ipcc_body *b = &w->bodies[w->num_bodies];
     memset(b, 0, sizeof *b);
@@ -342,6 +342,8 @@ static ipcc_body *append_body(ipcc_world *w, const char *name, int first, int co
     b->num_vertices = count;
     b->first_face = first_face;
     b->num_faces = nf;
+    b->first_edge = first_edge;
+    b->num_edges = ne;
     return b;
 }
 
@@ -805,6 +807,11 @@ void ipcc_world_body_surface(const ipcc_world *w, int body, int *num_faces, cons
     IPCC_ASSERT(body >= 0 && body < w->num_bodies);
     if (num_faces) *num_faces = w->bodies[body].num_faces;
     if (faces) *faces = w->faces + 3 * w->bodies[body].first_face;
+}
+void ipcc_world_body_edges(const ipcc_world *w, int body, int *num_edges, const int **edges) {
+    IPCC_ASSERT(body >= 0 && body < w->num_bodies);
+    if (num_edges) *num_edges = w->bodies[body].num_edges;
+    if (edges) *edges = w->edges + 2 * w->bodies[body].first_edge;
 }
 int ipcc_world_num_half_spaces(const ipcc_world *w) { return w->num_half_spaces; }
 void ipcc_world_half_space(const ipcc_world *w, int i, double point[3], double normal[3]) {

@@ -15,6 +15,7 @@ typedef struct ipcc_body {
     double friction;           ///< Coulomb coefficient of its surface
     bool kinematic;            ///< a mesh obstacle: no tets, zero mass, every vertex prescribed
     int first_face, num_faces; ///< its boundary triangles in the world's surface list
+    int first_edge, num_edges; ///< its boundary edges (or segments) in the world's edge list
 } ipcc_body;
 
 struct ipcc_contact;  // contact.c

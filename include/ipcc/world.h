@@ -252,6 +252,9 @@ IPCC_API int ipcc_world_num_deformable_vertices(const ipcc_world *world);
 /// Boundary triangles of body b (global vertex indices, outward CCW for
 /// deformable bodies; as read for obstacles). Valid for the world's life.
 IPCC_API void ipcc_world_body_surface(const ipcc_world *world, int body, int *num_faces, const int **faces);
+/// Boundary edges of body b (global vertex indices, two per edge; for a
+/// segment-set obstacle, its segments). Valid for the world's life.
+IPCC_API void ipcc_world_body_edges(const ipcc_world *world, int body, int *num_edges, const int **edges);
 /// Number of half-spaces, and the point and unit normal of half-space i.
 IPCC_API int ipcc_world_num_half_spaces(const ipcc_world *world);
 IPCC_API void ipcc_world_half_space(const ipcc_world *world, int i, double point[3], double normal[3]);
