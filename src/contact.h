@@ -83,5 +83,7 @@ int ipcc_contact_active(ipcc_contact *c, const ipcc_world *w, const double *x, c
 /// d̂ (metres) and the current kappa.
 double ipcc_contact_dhat(const ipcc_contact *c);
 double ipcc_contact_kappa(const ipcc_contact *c);
+/// [kappa_min, kappa_max] of the adaptive stiffness (both the value when fixed).
+void ipcc_contact_kappa_bounds(const ipcc_contact *c, double *kappa_min, double *kappa_max);
 
 #endif

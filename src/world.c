@@ -826,6 +826,11 @@ double ipcc_world_dhat(const ipcc_world *w) {
     return w->def.contact.dhat > 0 ? w->def.contact.dhat : 1e-3 * w->bbox_diagonal;
 }
 double ipcc_world_kappa(const ipcc_world *w) { return w->kappa; }
+bool ipcc_world_kappa_bounds(const ipcc_world *w, double *kappa_min, double *kappa_max) {
+    if (!w->contact) return false;
+    ipcc_contact_kappa_bounds(w->contact, kappa_min, kappa_max);
+    return true;
+}
 
 double ipcc_world_elastic_energy(const ipcc_world *w) { return ipcc_elastic_energy_total(w, w->x); }
 

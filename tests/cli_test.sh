@@ -167,6 +167,25 @@ printf 'shapes input 2\ninput/tetMeshes/cube.msh 0 0 0  0 0 0  1 1 1\ninput/tetM
 expect 1 "intersect" "intersecting IPC shapes are refused" -- run scripts/overlap.txt -o ov
 expect 1 "convert needs" "convert without -o" -- convert scripts/unknown.txt
 
+# --- check and info -----------------------------------------------------------
+"$IPCC" check "$SRC/examples/contact_cubes.json" >chk.txt 2>&1 && pass "check exits 0" || { fail "check"; cat chk.txt; }
+grep -q 'total: 2 bodies, 152 vertices, 432 tets, 240 surface triangles, 1 half-spaces' chk.txt &&
+    pass "check prints the totals" || { fail "check totals"; cat chk.txt; }
+grep -q 'L = 0.45 m, d-hat = 0.00045 m' chk.txt && grep -q 'kappa in \[' chk.txt && pass "check prints L, d-hat, kappa" ||
+    fail "check L/d-hat/kappa"
+[ -e out ] && fail "check wrote output" || pass "check writes nothing"
+expect 1 "intersect" "check refuses intersecting bodies" -- check overlap.json
+expect 1 "bodies\[0\].friction" "check names a bad key" -- check badmu.json
+expect 1 "unknown keyword 'frobnicate'" "check --strict on an IPC script" -- check scripts/unknown.txt --strict
+"$IPCC" check "$IPCS/paperExamples/5_hitCardHouse.txt" >chk2.txt 2>&1 &&
+    grep -q 'total: 9 bodies, 5616 vertices' chk2.txt && pass "check an IPC scene" || { fail "check IPC scene"; cat chk2.txt; }
+"$IPCC" info "$IPCS/tetMeshes/mat40x40.msh" >info.txt 2>&1 &&
+    grep -q '3200 vertices, 9126 tets, 6396 boundary triangles' info.txt && grep -q 'dihedral angles 16.59 to 156.19' info.txt &&
+    grep -q '0 bad tets' info.txt && pass "info prints counts and quality" || { fail "info"; cat info.txt; }
+expect 1 "nope.msh" "info on a missing file" -- info nope.msh
+printf 'garbage\n' >garbage.msh
+expect 1 "garbage.msh" "info on a garbage file" -- info garbage.msh
+
 # --- earlier output is never lost --------------------------------------------
 before=$(cksum <beam/frame_000000.vtu)
 expect 1 "syntax.json" "failing run leaves earlier output" -- run syntax.json -o beam

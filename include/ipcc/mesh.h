@@ -51,6 +51,31 @@ IPCC_API ipcc_status ipcc_mesh_create_box(int nx, int ny, int nz, const double s
 /// Free a mesh. NULL is fine.
 IPCC_API void ipcc_mesh_destroy(ipcc_mesh *mesh);
 
+/// Quality of a tet mesh (ipcc_mesh_quality()).
+typedef struct ipcc_mesh_quality {
+    double volume;             ///< total volume, m^3
+    double min_volume;         ///< smallest tet volume, m^3
+    double min_edge, max_edge; ///< shortest and longest edge, m
+    double min_dihedral;       ///< smallest dihedral angle over all tets, degrees (regular tet: 70.53)
+    double max_dihedral;       ///< largest, degrees
+    double max_aspect;         ///< largest aspect ratio (1 = regular; see below)
+    double mean_aspect;        ///< mean aspect ratio
+    int worst_tet;             ///< index of the tet with the largest aspect ratio
+    int num_bad;               ///< tets with a dihedral angle < 5 or > 170 degrees, or aspect > 10
+    double bbox_min[3], bbox_max[3];
+} ipcc_mesh_quality;
+
+/// Quality of tet t: its smallest and largest dihedral angle (degrees) and
+/// its aspect ratio, longest edge / (2 sqrt(6) inradius), which is 1 for the
+/// regular tet and grows without bound as the tet flattens (inradius =
+/// 3 V / total face area).
+IPCC_API void ipcc_tet_quality(const double x[12], double *min_dihedral, double *max_dihedral,
+                               double *aspect);
+
+/// Quality over every tet of a mesh. `bad` (may be NULL) receives up to
+/// `max_bad` indices of bad tets, worst aspect first.
+IPCC_API void ipcc_mesh_quality_of(const ipcc_mesh *mesh, ipcc_mesh_quality *q, int max_bad, int *bad);
+
 /// A triangle surface mesh (kinematic obstacles), or a codimensional one: a
 /// segment set (no faces, num_edges >= 1) or a point set (no faces, no
 /// edges). All arrays are owned by the mesh and freed by

@@ -266,6 +266,9 @@ IPCC_API const double *ipcc_world_friction_forces(const ipcc_world *world);
 /// The activation distance d̂ in use (metres) and the current barrier stiffness.
 IPCC_API double ipcc_world_dhat(const ipcc_world *world);
 IPCC_API double ipcc_world_kappa(const ipcc_world *world);
+/// After ipcc_world_start(): the range the adaptive barrier stiffness moves
+/// in (both ends equal when contact.kappa fixes it). False without contact.
+IPCC_API bool ipcc_world_kappa_bounds(const ipcc_world *world, double *kappa_min, double *kappa_max);
 /// 1 if vertex i is currently prescribed by a Dirichlet condition.
 IPCC_API bool ipcc_world_vertex_is_prescribed(const ipcc_world *world, int vertex);
 

@@ -2,6 +2,8 @@
 //
 //   ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--strict] [--quiet | --verbose]
 //   ipcc convert SCENE -o OUT.json [--strict]
+//   ipcc check SCENE [--strict]
+//   ipcc info MESH
 //   ipcc --help | --version
 //
 // SCENE is native JSON, or an original IPC script (.txt / .ipc).
@@ -28,6 +30,8 @@ static int verbosity = 1; // 0 quiet, 1 normal, 2 verbose
 static void print_usage(FILE *f) {
     fputs("usage: ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--strict] [--quiet | --verbose]\n"
           "       ipcc convert SCENE -o OUT.json [--strict]\n"
+          "       ipcc check SCENE [--strict]\n"
+          "       ipcc info MESH\n"
           "       ipcc --help | --version\n"
           "\n"
           "Simulate soft bodies with Incremental Potential Contact.\n"
@@ -37,6 +41,10 @@ static void print_usage(FILE *f) {
           "                 (docs/scene-format.md) or an original IPC script, .txt or .ipc\n"
           "                 (docs/ipc-compatibility.md)\n"
           "  convert SCENE  write SCENE (JSON or IPC script) as an equivalent native JSON scene\n"
+          "  check SCENE    validate SCENE without simulating (scene, meshes, materials, initial\n"
+          "                 intersections) and print a summary: bodies, vertices, tets, surface\n"
+          "                 triangles, L, d-hat, kappa\n"
+          "  info MESH      mesh statistics and quality (dihedral angles, aspect ratio), bad tets\n"
           "\n"
           "run options:\n"
           "  -o, --output DIR   output directory (default: the scene's output.directory, or \"out\";\n"
@@ -125,6 +133,102 @@ static int cmd_convert(int argc, char **argv) {
                scene->num_obstacles, scene->num_half_spaces);
     ipcc_scene_destroy(scene);
     return code;
+}
+
+static int cmd_check(int argc, char **argv) {
+    const char *scene_path = NULL;
+    ipcc_scene_options opt = {.strict = false};
+    for (int i = 0; i < argc; ++i) {
+        if (!strcmp(argv[i], "--strict")) {
+            opt.strict = true;
+        } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+            verbosity = 2;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "ipcc: error: unknown option '%s' (see ipcc --help)\n", argv[i]);
+            return EXIT_USAGE;
+        } else if (!scene_path) {
+            scene_path = argv[i];
+        } else {
+            fprintf(stderr, "ipcc: error: unexpected argument '%s'\n", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    if (!scene_path) return fprintf(stderr, "ipcc: error: check needs a scene file\n"), EXIT_USAGE;
+    ipcc_scene *scene = NULL;
+    if (ipcc_scene_load_with_options(scene_path, &opt, &scene) != IPCC_OK)
+        return fail(EXIT_USAGE, "cannot load scene");
+    ipcc_world *world = NULL;
+    if (ipcc_scene_create_world(scene, &world) != IPCC_OK) {
+        ipcc_scene_destroy(scene);
+        return fail(EXIT_USAGE, "invalid scene");
+    }
+    if (ipcc_world_start(world) != IPCC_OK) {
+        ipcc_world_destroy(world);
+        ipcc_scene_destroy(scene);
+        return fail(EXIT_USAGE, scene_path);
+    }
+    printf("%s: ok (%s scene)\n", scene_path, scene->format ? scene->format : "json");
+    int nb = ipcc_world_num_bodies(world), total_faces = 0;
+    const int *tet_body = ipcc_world_tet_bodies(world);
+    for (int b = 0; b < nb; ++b) {
+        int first, count, nf;
+        ipcc_world_body_vertices(world, b, &first, &count);
+        ipcc_world_body_surface(world, b, &nf, NULL);
+        int tets = 0;
+        for (int t = 0; t < ipcc_world_num_tets(world); ++t)
+            tets += tet_body[t] == b;
+        total_faces += nf;
+        printf("  %-9s %-24s %8d vertices %8d tets %8d surface triangles\n",
+               ipcc_world_body_is_obstacle(world, b) ? "obstacle" : "body", ipcc_world_body_name(world, b),
+               count, tets, nf);
+    }
+    printf("  total: %d bodies, %d vertices, %d tets, %d surface triangles, %d half-spaces\n", nb,
+           ipcc_world_num_vertices(world), ipcc_world_num_tets(world), total_faces,
+           ipcc_world_num_half_spaces(world));
+    double kmin, kmax, h = ipcc_world_time_step(world);
+    printf("  L = %.6g m, d-hat = %.6g m, h = %g s", ipcc_world_bbox_diagonal(world), ipcc_world_dhat(world),
+           h);
+    if (ipcc_world_kappa_bounds(world, &kmin, &kmax))
+        printf(kmin == kmax ? ", kappa = %.6g (fixed)\n" : ", kappa in [%.6g, %.6g] (adaptive)\n", kmin,
+               kmax);
+    else
+        printf(", no contact\n");
+    ipcc_world_destroy(world);
+    ipcc_scene_destroy(scene);
+    return 0;
+}
+
+static int cmd_info(int argc, char **argv) {
+    if (argc != 1 || argv[0][0] == '-')
+        return fprintf(stderr, "ipcc: error: info needs exactly one mesh file\n"), EXIT_USAGE;
+    const char *path = argv[0];
+    ipcc_mesh *mesh = NULL;
+    if (ipcc_mesh_read(path, &mesh) != IPCC_OK) return fail(EXIT_USAGE, "cannot read mesh");
+    ipcc_mesh_quality q;
+    int bad[10];
+    ipcc_mesh_quality_of(mesh, &q, 10, bad);
+    printf("%s: %d vertices, %d tets, %d boundary triangles, %d boundary edges, %d surface vertices\n", path,
+           mesh->num_vertices, mesh->num_tets, mesh->num_faces, mesh->num_edges, mesh->num_surface_vertices);
+    if (mesh->num_reoriented || mesh->num_unreferenced)
+        printf("  %d tets reoriented, %d unreferenced vertices dropped\n", mesh->num_reoriented,
+               mesh->num_unreferenced);
+    printf("  bbox [%g, %g] x [%g, %g] x [%g, %g] m, volume %.6g m^3 (smallest tet %.3g)\n", q.bbox_min[0],
+           q.bbox_max[0], q.bbox_min[1], q.bbox_max[1], q.bbox_min[2], q.bbox_max[2], q.volume, q.min_volume);
+    printf("  edges %.4g to %.4g m; dihedral angles %.2f to %.2f deg (regular tet: 70.53); aspect ratio max "
+           "%.3g (tet %d), mean %.3g (regular tet: 1)\n",
+           q.min_edge, q.max_edge, q.min_dihedral, q.max_dihedral, q.max_aspect, q.worst_tet, q.mean_aspect);
+    printf("  %d bad tets (a dihedral angle < 5 or > 170 deg, or aspect ratio > 10)\n", q.num_bad);
+    for (int i = 0; i < q.num_bad && i < 10; ++i) {
+        double x[12], lo, hi, aspect;
+        for (int k = 0; k < 4; ++k)
+            memcpy(x + 3 * k, mesh->vertices + 3 * mesh->tets[4 * bad[i] + k], 3 * sizeof(double));
+        ipcc_tet_quality(x, &lo, &hi, &aspect);
+        printf("    tet %d (vertices %d %d %d %d): dihedral %.2f to %.2f deg, aspect %.3g\n", bad[i],
+               mesh->tets[4 * bad[i]], mesh->tets[4 * bad[i] + 1], mesh->tets[4 * bad[i] + 2],
+               mesh->tets[4 * bad[i] + 3], lo, hi, aspect);
+    }
+    ipcc_mesh_destroy(mesh);
+    return 0;
 }
 
 static int cmd_run(int argc, char **argv) {
@@ -273,6 +377,8 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "convert")) return cmd_convert(argc - 2, argv + 2);
+    if (!strcmp(cmd, "check")) return cmd_check(argc - 2, argv + 2);
+    if (!strcmp(cmd, "info")) return cmd_info(argc - 2, argv + 2);
     fprintf(stderr, "ipcc: error: unknown command '%s' (see ipcc --help)\n", cmd);
     return EXIT_USAGE;
 }
