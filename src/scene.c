@@ -729,7 +729,8 @@ static ipcc_status syntax_error(const parser *p, const char *text, const char *w
 // ---------------------------------------------------------------------------
 // Public API
 
-ipcc_status ipcc_scene_parse(const char *text, const char *name, const char *base_dir, ipcc_scene **out) {
+static ipcc_status parse_text(const char *text, const char *name, const char *base_dir,
+                              const ipcc_scene_options *options, ipcc_scene **out) {
     IPCC_ASSERT(text && out);
     *out = NULL;
     parser p = {.name = name ? name : "<string>", .base_dir = base_dir};
@@ -764,6 +765,10 @@ ipcc_status ipcc_scene_parse(const char *text, const char *name, const char *bas
         st = syntax_error(&p, copy, end ? end : copy);
         goto done;
     }
+    if (options && options->num_overrides > 0 &&
+        (st = ipcc_scene_apply_overrides(p.name, root, options->num_overrides, options->overrides)) !=
+            IPCC_OK)
+        goto done;
     if ((st = parse_root(&p, root, scene)) != IPCC_OK) goto done;
     if ((st = load_meshes(&p, scene)) != IPCC_OK) goto done;
     st = check_indices(&p, scene);
@@ -783,6 +788,10 @@ done:
     return IPCC_OK;
 }
 
+ipcc_status ipcc_scene_parse(const char *text, const char *name, const char *base_dir, ipcc_scene **out) {
+    return parse_text(text, name, base_dir, NULL, out);
+}
+
 ipcc_status ipcc_scene_load(const char *path, ipcc_scene **out) {
     return ipcc_scene_load_with_options(path, NULL, out);
 }
@@ -791,8 +800,13 @@ ipcc_status ipcc_scene_load_with_options(const char *path, const ipcc_scene_opti
                                          ipcc_scene **out) {
     IPCC_ASSERT(path && out);
     *out = NULL;
-    if (ipcc_scene_has_extension(path, "txt") || ipcc_scene_has_extension(path, "ipc"))
+    if (ipcc_scene_has_extension(path, "txt") || ipcc_scene_has_extension(path, "ipc")) {
+        if (options && options->num_overrides > 0)
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                             "%s: --set applies to JSON scenes; convert the script first (ipcc convert)",
+                             path);
         return ipcc_scene_load_ipc(path, options && options->strict, out);
+    }
     FILE *f = fopen(path, "rb");
     if (!f) return ipcc_fail(IPCC_ERR_IO, "cannot read scene \"%s\": %s", path, strerror(errno));
     char *text = NULL;
@@ -839,7 +853,7 @@ ipcc_status ipcc_scene_load_with_options(const char *path, const ipcc_scene_opti
         base[1] = '\0';
     else
         *slash = '\0';
-    ipcc_status st = ipcc_scene_parse(text, path, base[0] ? base : NULL, out);
+    ipcc_status st = parse_text(text, path, base[0] ? base : NULL, options, out);
     free(base);
     free(text);
     return st;

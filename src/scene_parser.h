@@ -108,4 +108,8 @@ ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_con
 ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene *scene);
 ipcc_status ipcc_scene_load_obstacle_meshes(const parser *p, ipcc_scene *scene);
 
+/// Apply "key.path=value" overrides to the parsed tree (scene_override.c).
+ipcc_status ipcc_scene_apply_overrides(const char *name, cJSON *root, int count,
+                                       const char *const *overrides);
+
 #endif

@@ -186,6 +186,19 @@ expect 1 "nope.msh" "info on a missing file" -- info nope.msh
 printf 'garbage\n' >garbage.msh
 expect 1 "garbage.msh" "info on a garbage file" -- info garbage.msh
 
+# --- --set overrides ----------------------------------------------------------
+"$IPCC" check "$SRC/examples/contact_cubes.json" --set contact.dhat=0.001 --set 'bodies[1].friction=0.3' >set.txt 2>&1 &&
+    grep -q 'd-hat = 0.001 m' set.txt && pass "--set changes a key" || { fail "--set"; cat set.txt; }
+"$IPCC" run "$SRC/examples/contact_cubes.json" --steps 2 --set output.directory=setdir -q >/dev/null 2>&1 &&
+    [ -f setdir/frame_000001.vtu ] && pass "--set a string value" || fail "--set output.directory"
+expect 1 'contact.dhatt: unknown key; did you mean "dhat"' "--set an unknown key suggests" -- \
+    check "$SRC/examples/contact_cubes.json" --set contact.dhatt=0.001
+expect 1 "bodies\[0\].friction: must be >= 0" "--set a bad value names the key" -- \
+    check "$SRC/examples/contact_cubes.json" --set 'bodies[0].friction=-1'
+expect 1 "index out of range" "--set past the end of an array" -- check "$SRC/examples/contact_cubes.json" --set 'bodies[7].friction=1'
+expect 1 "needs key.path=value" "--set without =" -- check "$SRC/examples/contact_cubes.json" --set contact
+expect 1 "convert the script first" "--set on an IPC script" -- check scripts/unknown.txt --set contact.dhat=1
+
 # --- earlier output is never lost --------------------------------------------
 before=$(cksum <beam/frame_000000.vtu)
 expect 1 "syntax.json" "failing run leaves earlier output" -- run syntax.json -o beam

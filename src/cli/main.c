@@ -1,6 +1,6 @@
 // The ipcc command-line tool.
 //
-//   ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--strict] [--quiet | --verbose]
+//   ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--set K=V]... [--strict] [--quiet | --verbose]
 //   ipcc convert SCENE -o OUT.json [--strict]
 //   ipcc check SCENE [--strict]
 //   ipcc info MESH
@@ -28,9 +28,9 @@ enum { EXIT_USAGE = 1, EXIT_SOLVER = 2, EXIT_UNCONVERGED = 3 };
 static int verbosity = 1; // 0 quiet, 1 normal, 2 verbose
 
 static void print_usage(FILE *f) {
-    fputs("usage: ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--strict] [--quiet | --verbose]\n"
-          "       ipcc convert SCENE -o OUT.json [--strict]\n"
-          "       ipcc check SCENE [--strict]\n"
+    fputs("usage: ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--set K=V]... [--strict] [-q | -v]\n"
+          "       ipcc convert SCENE -o OUT.json [--set K=V]... [--strict]\n"
+          "       ipcc check SCENE [--set K=V]... [--strict]\n"
           "       ipcc info MESH\n"
           "       ipcc --help | --version\n"
           "\n"
@@ -52,6 +52,9 @@ static void print_usage(FILE *f) {
           "  --steps N          stop after N steps (default: duration / time_step; IPC scripts:\n"
           "                     ceil(T / h) as IPC)\n"
           "  --strict           IPC scripts: an unknown keyword is an error, not a warning\n"
+          "  --set K=V          JSON scenes: set key path K (contact.friction, bodies[0].friction,\n"
+          "                     materials.rubber.youngs_modulus) to the JSON value V before\n"
+          "                     validation; repeatable (also for check and convert)\n"
           "  --threads N        worker threads (default: OMP_NUM_THREADS, else all cores);\n"
           "                     results are bit-identical for any N\n"
           "  -q, --quiet        print only warnings, errors and the summary\n"
@@ -87,11 +90,30 @@ static int parse_int(const char *s, long *out) {
     return 0;
 }
 
+enum { MAX_OVERRIDES = 256 };
+static const char *overrides[MAX_OVERRIDES];
+
+// "--set KEY=VALUE" at argv[*i]: records it in opt; returns 1 if consumed,
+// 0 if argv[*i] is something else, -1 on a usage error.
+static int take_set(int argc, char **argv, int *i, ipcc_scene_options *opt) {
+    if (strcmp(argv[*i], "--set") != 0) return 0;
+    if (++*i >= argc || !strchr(argv[*i], '='))
+        return fprintf(stderr, "ipcc: error: --set needs key.path=value\n"), -1;
+    if (opt->num_overrides >= MAX_OVERRIDES)
+        return fprintf(stderr, "ipcc: error: too many --set (at most %d)\n", MAX_OVERRIDES), -1;
+    overrides[opt->num_overrides++] = argv[*i];
+    opt->overrides = overrides;
+    return 1;
+}
+
 static int cmd_convert(int argc, char **argv) {
     const char *scene_path = NULL, *out_path = NULL;
     ipcc_scene_options opt = {.strict = false};
     for (int i = 0; i < argc; ++i) {
         const char *a = argv[i];
+        int taken = take_set(argc, argv, &i, &opt);
+        if (taken < 0) return EXIT_USAGE;
+        if (taken) continue;
         if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             if (++i >= argc) return fprintf(stderr, "ipcc: error: %s needs a file name\n", a), EXIT_USAGE;
             out_path = argv[i];
@@ -139,6 +161,9 @@ static int cmd_check(int argc, char **argv) {
     const char *scene_path = NULL;
     ipcc_scene_options opt = {.strict = false};
     for (int i = 0; i < argc; ++i) {
+        int taken = take_set(argc, argv, &i, &opt);
+        if (taken < 0) return EXIT_USAGE;
+        if (taken) continue;
         if (!strcmp(argv[i], "--strict")) {
             opt.strict = true;
         } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
@@ -237,6 +262,9 @@ static int cmd_run(int argc, char **argv) {
     ipcc_scene_options opt = {.strict = false};
     for (int i = 0; i < argc; ++i) {
         const char *a = argv[i];
+        int taken = take_set(argc, argv, &i, &opt);
+        if (taken < 0) return EXIT_USAGE;
+        if (taken) continue;
         if (!strcmp(a, "--strict")) {
             opt.strict = true;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
