@@ -93,17 +93,56 @@ static int parse_int(const char *s, long *out) {
 enum { MAX_OVERRIDES = 256 };
 static const char *overrides[MAX_OVERRIDES];
 
-// "--set KEY=VALUE" at argv[*i]: records it in opt; returns 1 if consumed,
-// 0 if argv[*i] is something else, -1 on a usage error.
-static int take_set(int argc, char **argv, int *i, ipcc_scene_options *opt) {
-    if (strcmp(argv[*i], "--set") != 0) return 0;
-    if (++*i >= argc || !strchr(argv[*i], '='))
-        return fprintf(stderr, "ipcc: error: --set needs key.path=value\n"), -1;
-    if (opt->num_overrides >= MAX_OVERRIDES)
-        return fprintf(stderr, "ipcc: error: too many --set (at most %d)\n", MAX_OVERRIDES), -1;
-    overrides[opt->num_overrides++] = argv[*i];
-    opt->overrides = overrides;
+// The arguments every scene command shares, at argv[*i]: --set KEY=VALUE,
+// --strict, -q, -v, an unknown option, and the scene path. Returns 1 when
+// consumed, -1 after printing a usage error.
+static int take_common(int argc, char **argv, int *i, ipcc_scene_options *opt, const char **scene_path) {
+    const char *a = argv[*i];
+    if (!strcmp(a, "--set")) {
+        if (++*i >= argc || !strchr(argv[*i], '='))
+            return fprintf(stderr, "ipcc: error: --set needs key.path=value\n"), -1;
+        if (opt->num_overrides >= MAX_OVERRIDES)
+            return fprintf(stderr, "ipcc: error: too many --set (at most %d)\n", MAX_OVERRIDES), -1;
+        overrides[opt->num_overrides++] = argv[*i];
+        opt->overrides = overrides;
+    } else if (!strcmp(a, "--strict")) {
+        opt->strict = true;
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+        verbosity = 0;
+    } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+        verbosity = 2;
+    } else if (a[0] == '-' && a[1]) {
+        return fprintf(stderr, "ipcc: error: unknown option '%s' (see ipcc --help)\n", a), -1;
+    } else if (!*scene_path) {
+        *scene_path = a;
+    } else {
+        return fprintf(stderr, "ipcc: error: unexpected argument '%s'\n", a), -1;
+    }
     return 1;
+}
+
+// Load the scene and build its world; with `start`, also the contact
+// surfaces and the initial intersection check. Returns 0, or EXIT_USAGE
+// after printing the error (nothing is left allocated).
+static int load_world(const char *path, const ipcc_scene_options *opt, bool start, ipcc_scene **scene,
+                      ipcc_world **world) {
+    *scene = NULL;
+    *world = NULL;
+    if (ipcc_scene_load_with_options(path, opt, scene) != IPCC_OK)
+        return fail(EXIT_USAGE, "cannot load scene");
+    if (ipcc_scene_create_world(*scene, world) != IPCC_OK) {
+        ipcc_scene_destroy(*scene);
+        *scene = NULL;
+        return fail(EXIT_USAGE, "invalid scene");
+    }
+    if (start && ipcc_world_start(*world) != IPCC_OK) {
+        ipcc_world_destroy(*world);
+        ipcc_scene_destroy(*scene);
+        *world = NULL;
+        *scene = NULL;
+        return fail(EXIT_USAGE, path);
+    }
+    return 0;
 }
 
 static int cmd_convert(int argc, char **argv) {
@@ -111,25 +150,10 @@ static int cmd_convert(int argc, char **argv) {
     ipcc_scene_options opt = {.strict = false};
     for (int i = 0; i < argc; ++i) {
         const char *a = argv[i];
-        int taken = take_set(argc, argv, &i, &opt);
-        if (taken < 0) return EXIT_USAGE;
-        if (taken) continue;
         if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             if (++i >= argc) return fprintf(stderr, "ipcc: error: %s needs a file name\n", a), EXIT_USAGE;
             out_path = argv[i];
-        } else if (!strcmp(a, "--strict")) {
-            opt.strict = true;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            verbosity = 0;
-        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-            verbosity = 2;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "ipcc: error: unknown option '%s' (see ipcc --help)\n", a);
-            return EXIT_USAGE;
-        } else if (!scene_path) {
-            scene_path = a;
-        } else {
-            fprintf(stderr, "ipcc: error: unexpected argument '%s'\n", a);
+        } else if (take_common(argc, argv, &i, &opt, &scene_path) < 0) {
             return EXIT_USAGE;
         }
     }
@@ -137,15 +161,10 @@ static int cmd_convert(int argc, char **argv) {
         fprintf(stderr, "ipcc: error: convert needs a scene and -o OUT.json\n");
         return EXIT_USAGE;
     }
-    ipcc_scene *scene = NULL;
-    if (ipcc_scene_load_with_options(scene_path, &opt, &scene) != IPCC_OK)
-        return fail(EXIT_USAGE, "cannot load scene");
     // The scene must also make a valid world (materials, selections, transforms).
-    ipcc_world *world = NULL;
-    if (ipcc_scene_create_world(scene, &world) != IPCC_OK) {
-        ipcc_scene_destroy(scene);
-        return fail(EXIT_USAGE, "invalid scene");
-    }
+    ipcc_scene *scene;
+    ipcc_world *world;
+    if (load_world(scene_path, &opt, false, &scene, &world) != 0) return EXIT_USAGE;
     ipcc_world_destroy(world);
     int code = 0;
     if (ipcc_scene_write_json(scene, out_path) != IPCC_OK)
@@ -160,38 +179,12 @@ static int cmd_convert(int argc, char **argv) {
 static int cmd_check(int argc, char **argv) {
     const char *scene_path = NULL;
     ipcc_scene_options opt = {.strict = false};
-    for (int i = 0; i < argc; ++i) {
-        int taken = take_set(argc, argv, &i, &opt);
-        if (taken < 0) return EXIT_USAGE;
-        if (taken) continue;
-        if (!strcmp(argv[i], "--strict")) {
-            opt.strict = true;
-        } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
-            verbosity = 2;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "ipcc: error: unknown option '%s' (see ipcc --help)\n", argv[i]);
-            return EXIT_USAGE;
-        } else if (!scene_path) {
-            scene_path = argv[i];
-        } else {
-            fprintf(stderr, "ipcc: error: unexpected argument '%s'\n", argv[i]);
-            return EXIT_USAGE;
-        }
-    }
+    for (int i = 0; i < argc; ++i)
+        if (take_common(argc, argv, &i, &opt, &scene_path) < 0) return EXIT_USAGE;
     if (!scene_path) return fprintf(stderr, "ipcc: error: check needs a scene file\n"), EXIT_USAGE;
-    ipcc_scene *scene = NULL;
-    if (ipcc_scene_load_with_options(scene_path, &opt, &scene) != IPCC_OK)
-        return fail(EXIT_USAGE, "cannot load scene");
-    ipcc_world *world = NULL;
-    if (ipcc_scene_create_world(scene, &world) != IPCC_OK) {
-        ipcc_scene_destroy(scene);
-        return fail(EXIT_USAGE, "invalid scene");
-    }
-    if (ipcc_world_start(world) != IPCC_OK) {
-        ipcc_world_destroy(world);
-        ipcc_scene_destroy(scene);
-        return fail(EXIT_USAGE, scene_path);
-    }
+    ipcc_scene *scene;
+    ipcc_world *world;
+    if (load_world(scene_path, &opt, true, &scene, &world) != 0) return EXIT_USAGE;
     printf("%s: ok (%s scene)\n", scene_path, scene->format ? scene->format : "json");
     int nb = ipcc_world_num_bodies(world), total_faces = 0;
     const int *tet_body = ipcc_world_tet_bodies(world);
@@ -262,12 +255,7 @@ static int cmd_run(int argc, char **argv) {
     ipcc_scene_options opt = {.strict = false};
     for (int i = 0; i < argc; ++i) {
         const char *a = argv[i];
-        int taken = take_set(argc, argv, &i, &opt);
-        if (taken < 0) return EXIT_USAGE;
-        if (taken) continue;
-        if (!strcmp(a, "--strict")) {
-            opt.strict = true;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+        if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             if (++i >= argc) return fprintf(stderr, "ipcc: error: %s needs a directory\n", a), EXIT_USAGE;
             out_dir = argv[i];
         } else if (!strcmp(a, "--steps")) {
@@ -279,17 +267,7 @@ static int cmd_run(int argc, char **argv) {
                 return fprintf(stderr, "ipcc: error: --threads needs an integer from 1 to 1024\n"),
                        EXIT_USAGE;
             omp_set_num_threads((int)threads);
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            verbosity = 0;
-        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-            verbosity = 2;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "ipcc: error: unknown option '%s' (see ipcc --help)\n", a);
-            return EXIT_USAGE;
-        } else if (!scene_path) {
-            scene_path = a;
-        } else {
-            fprintf(stderr, "ipcc: error: unexpected argument '%s'\n", a);
+        } else if (take_common(argc, argv, &i, &opt, &scene_path) < 0) {
             return EXIT_USAGE;
         }
     }
@@ -299,21 +277,11 @@ static int cmd_run(int argc, char **argv) {
         return EXIT_USAGE;
     }
 
-    // Validate everything before touching the output directory.
-    ipcc_scene *scene = NULL;
-    if (ipcc_scene_load_with_options(scene_path, &opt, &scene) != IPCC_OK)
-        return fail(EXIT_USAGE, "cannot load scene");
-    ipcc_world *world = NULL;
-    if (ipcc_scene_create_world(scene, &world) != IPCC_OK) {
-        ipcc_scene_destroy(scene);
-        return fail(EXIT_USAGE, "invalid scene");
-    }
-    // Contact surfaces and the initial intersection check, still before any output.
-    if (ipcc_world_start(world) != IPCC_OK) {
-        ipcc_world_destroy(world);
-        ipcc_scene_destroy(scene);
-        return fail(EXIT_USAGE, scene_path);
-    }
+    // Validate everything (scene, meshes, the initial intersection check)
+    // before touching the output directory.
+    ipcc_scene *scene;
+    ipcc_world *world;
+    if (load_world(scene_path, &opt, true, &scene, &world) != 0) return EXIT_USAGE;
     double h = scene->world.time_step;
     long steps = scene->world.integrator == IPCC_STATIC && scene->duration <= h
                      ? 1
