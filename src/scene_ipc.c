@@ -148,11 +148,12 @@ void ipcc_scene_ipc_bbox(const loader *L, int min_kind, double lo[3], double hi[
     }
 }
 
-void ipcc_scene_ipc_shape_centre(const shape *sh, double c[3]) {
+void ipcc_scene_ipc_shape_centre(const shape *sh, const int *list, int n, double c[3]) {
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int i = 0; i < sh->nv; ++i) {
+    int count = list ? n : sh->nv;
+    for (int j = 0; j < count; ++j) {
         double x[3];
-        ipcc_scene_ipc_placed(sh, i, x);
+        ipcc_scene_ipc_placed(sh, list ? list[j] : j, x);
         for (int k = 0; k < 3; ++k) {
             lo[k] = fmin(lo[k], x[k]);
             hi[k] = fmax(hi[k], x[k]);

@@ -59,8 +59,9 @@ void ipcc_scene_ipc_compose(shape *sh, const double M[9], const double c[3]);
 void ipcc_scene_ipc_placed(const shape *sh, int i, double x[3]);
 /// Bounding box of the placed vertices of the shapes of kind >= min_kind.
 void ipcc_scene_ipc_bbox(const loader *L, int min_kind, double lo[3], double hi[3]);
-/// Centre of a shape's placed bounding box.
-void ipcc_scene_ipc_shape_centre(const shape *sh, double c[3]);
+/// Centre of the placed bounding box of a shape's vertices: the n listed
+/// (local indices), or all when list is NULL.
+void ipcc_scene_ipc_shape_centre(const shape *sh, const int *list, int n, double c[3]);
 
 /// +1/2 bbox diagonal in y for every shape (fall, dragright; F§6.2).
 void ipcc_scene_ipc_shift_up(loader *L);

@@ -118,15 +118,17 @@ static void time_range(double t0, double t1, const double global[2], double *sta
     *end = isinf(e) ? 1e30 : e;
 }
 
-// A prescribed motion on the vertices of a tet shape selected by keep
-// (placed positions). Returns the new def (NULL when out of memory; *none
-// set when nothing was selected).
-static ipcc_status add_motion(loader *L, const shape *sh, vertex_test keep, const void *arg,
+// A prescribed motion on the vertices of a tet shape selected by keep: over
+// the placed positions of all vertices, or (raw_surface, DBC boxes) over the
+// file coordinates of the surface vertices. *out is the new def, or NULL
+// when nothing was selected.
+static ipcc_status add_motion(loader *L, const shape *sh, bool raw_surface, vertex_test keep, const void *arg,
                               const double v[3], const double w[3], const double *pivot,
                               ipcc_dirichlet_def **out) {
     *out = NULL;
     int *verts, n;
-    if (select_vertices(sh, false, false, keep, arg, &verts, &n) != 0) return ipcc_scene_ipc_oom(L);
+    if (select_vertices(sh, raw_surface, raw_surface, keep, arg, &verts, &n) != 0)
+        return ipcc_scene_ipc_oom(L);
     if (n == 0) return IPCC_OK;
     ipcc_dirichlet_def *d = add_dirichlet(L, sh->index);
     if (!d) {
@@ -210,7 +212,7 @@ static ipcc_status apply_null(loader *L) {
         shape *sh = &L->shapes[s];
         const ipcc_txt_shape *ts = sh->txt;
         double v[3] = {0, 0, 0}, w[3] = {0, 0, 0}, c[3];
-        ipcc_scene_ipc_shape_centre(sh, c);
+        ipcc_scene_ipc_shape_centre(sh, NULL, 0, c);
         bool scripted = ts->has_linear_velocity || ts->has_angular_velocity;
         if (ts->has_linear_velocity) memcpy(v, ts->linear_velocity, sizeof v);
         if (ts->has_angular_velocity)
@@ -227,41 +229,23 @@ static ipcc_status apply_null(loader *L) {
         }
         if (scripted) {
             ipcc_dirichlet_def *d;
-            ipcc_status st = add_motion(L, sh, always, NULL, v, w, c, &d);
+            ipcc_status st = add_motion(L, sh, false, always, NULL, v, w, c, &d);
             if (st != IPCC_OK) return st;
         }
         for (int g = 0; g < ts->num_dbc; ++g) {
             const ipcc_txt_group *grp = &ts->dbc[g];
             raw_box box = group_box(sh, grp);
-            int *verts, n;
-            if (select_vertices(sh, true, true, in_raw_box, &box, &verts, &n) != 0)
-                return ipcc_scene_ipc_oom(L);
-            if (n == 0) continue; // F§3.2: a box that selects nothing is dropped
-            ipcc_dirichlet_def *d = add_dirichlet(L, sh->index);
-            if (!d) {
-                free(verts);
-                return ipcc_scene_ipc_oom(L);
-            }
-            d->num_vertices = n;
-            d->vertices = verts;
-            memcpy(d->velocity, grp->value, sizeof d->velocity);
-            for (int k = 0; k < 3; ++k)
-                d->angular_velocity[k] = grp->angular[k] * PI / 180;
+            double wg[3] = {grp->angular[0] * PI / 180, grp->angular[1] * PI / 180,
+                            grp->angular[2] * PI / 180};
+            ipcc_dirichlet_def *d;
+            ipcc_status st = add_motion(L, sh, true, in_raw_box, &box, grp->value, wg, NULL, &d);
+            if (st != IPCC_OK) return st;
+            if (!d) continue; // F§3.2: a box that selects nothing is dropped
             // Rotation about the centre of the group's bbox (at t = 0, carried by v).
-            double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-            for (int j = 0; j < n; ++j) {
-                double x[3];
-                ipcc_scene_ipc_placed(sh, verts[j], x);
-                for (int k = 0; k < 3; ++k) {
-                    lo[k] = fmin(lo[k], x[k]);
-                    hi[k] = fmax(hi[k], x[k]);
-                }
-            }
             d->has_pivot = true;
-            for (int k = 0; k < 3; ++k)
-                d->pivot[k] = 0.5 * (lo[k] + hi[k]);
+            ipcc_scene_ipc_shape_centre(sh, d->vertices, d->num_vertices, d->pivot);
             time_range(grp->start, grp->end, t->dbc_time_range, &d->start, &d->end);
-            if (!(d->end > d->start)) L->cond[sh->index].nd--, free(verts);
+            if (!(d->end > d->start)) L->cond[sh->index].nd--, free((void *)d->vertices);
         }
         if (ts->has_init_vel) {
             ipcc_body_def *b = &L->scene->bodies[sh->index];
@@ -300,8 +284,8 @@ static ipcc_status apply_twist(loader *L) {
         shape *sh = &L->shapes[s];
         if (sh->kind != KIND_TETS) continue;
         ipcc_dirichlet_def *d;
-        ipcc_status st = add_motion(L, sh, passes, &left, NULL, wl, centre, &d);
-        if (st == IPCC_OK) st = add_motion(L, sh, passes, &right, NULL, wr, centre, &d);
+        ipcc_status st = add_motion(L, sh, false, passes, &left, NULL, wl, centre, &d);
+        if (st == IPCC_OK) st = add_motion(L, sh, false, passes, &right, NULL, wr, centre, &d);
         if (st != IPCC_OK) return st;
     }
     return IPCC_OK;
@@ -374,12 +358,12 @@ ipcc_status ipcc_scene_ipc_apply_script(loader *L) {
         for (int s = 0; s < 4; ++s) {
             shape *sh = &L->shapes[s];
             double c[3];
-            ipcc_scene_ipc_shape_centre(sh, c);
+            ipcc_scene_ipc_shape_centre(sh, NULL, 0, c);
             if (sh->kind != KIND_TETS) {
                 obstacle_motion(L, sh, NULL, w[s], c);
             } else {
                 ipcc_dirichlet_def *d;
-                ipcc_status st = add_motion(L, sh, always, NULL, NULL, w[s], c, &d);
+                ipcc_status st = add_motion(L, sh, false, always, NULL, NULL, w[s], c, &d);
                 if (st != IPCC_OK) return st;
             }
         }
@@ -435,7 +419,7 @@ ipcc_status ipcc_scene_ipc_apply_script(loader *L) {
             shape *sh = &L->shapes[s];
             if (sh->kind != KIND_TETS) continue;
             ipcc_dirichlet_def *d;
-            ipcc_status st = add_motion(L, sh, passes, &right, v, NULL, NULL, &d);
+            ipcc_status st = add_motion(L, sh, false, passes, &right, v, NULL, NULL, &d);
             if (st != IPCC_OK) return st;
             if (d)
                 d->stop = (ipcc_stop_trigger){.axis = 0,
@@ -473,10 +457,10 @@ ipcc_status ipcc_scene_ipc_apply_script(loader *L) {
             shape *sh = &L->shapes[s];
             if (sh->kind != KIND_TETS) continue;
             ipcc_dirichlet_def *d;
-            ipcc_status st = add_motion(L, sh, passes, &left, vl, NULL, NULL, &d);
+            ipcc_status st = add_motion(L, sh, false, passes, &left, vl, NULL, NULL, &d);
             if (st != IPCC_OK) return st;
             if (d) d->stop = stop;
-            if ((st = add_motion(L, sh, passes, &right, vr, NULL, NULL, &d)) != IPCC_OK) return st;
+            if ((st = add_motion(L, sh, false, passes, &right, vr, NULL, NULL, &d)) != IPCC_OK) return st;
             if (d) d->stop = stop;
         }
         return IPCC_OK;
@@ -511,7 +495,7 @@ ipcc_status ipcc_scene_ipc_apply_script(loader *L) {
         shape *sh = &L->shapes[s];
         if (sh->kind != KIND_TETS) continue;
         ipcc_dirichlet_def *d;
-        ipcc_status st = add_motion(L, sh, passes, &lower, NULL, NULL, NULL, &d);
+        ipcc_status st = add_motion(L, sh, false, passes, &lower, NULL, NULL, NULL, &d);
         if (st != IPCC_OK) return st;
     }
     return IPCC_OK;
