@@ -56,9 +56,9 @@
 // ---------------------------------------------------------------------------
 // Objects
 
-static const char *const model_names[] = {"neo_hookean", "fixed_corotated", "stvk", "linear", NULL};
-static const ipcc_material_model model_values[] = {IPCC_NEO_HOOKEAN, IPCC_FIXED_COROTATED, IPCC_STVK,
-                                                   IPCC_LINEAR};
+const char *const ipcc_scene_model_names[] = {"neo_hookean", "fixed_corotated", "stvk", "linear", NULL};
+const ipcc_material_model ipcc_scene_model_values[] = {IPCC_NEO_HOOKEAN, IPCC_FIXED_COROTATED, IPCC_STVK,
+                                                       IPCC_LINEAR};
 
 static ipcc_status parse_material(const parser *p, const cJSON *obj, const char *path, ipcc_material *m) {
     static const char *const keys[] = {"model", "density", "youngs_modulus", "poisson_ratio", NULL};
@@ -70,11 +70,12 @@ static ipcc_status parse_material(const parser *p, const cJSON *obj, const char 
     if ((st = ipcc_scene_get_string(p, obj, path, "model", &model)) != IPCC_OK) return st;
     if (model) {
         int i = 0;
-        while (model_names[i] && strcmp(model_names[i], model) != 0)
+        while (ipcc_scene_model_names[i] && strcmp(ipcc_scene_model_names[i], model) != 0)
             i++;
         ipcc_scene_key_path(sub, path, "model");
-        if (!model_names[i]) return ipcc_scene_fail_choice(p, sub, "material model", model, model_names);
-        m->model = model_values[i];
+        if (!ipcc_scene_model_names[i])
+            return ipcc_scene_fail_choice(p, sub, "material model", model, ipcc_scene_model_names);
+        m->model = ipcc_scene_model_values[i];
     }
     if ((st = ipcc_scene_get_number(p, obj, path, "density", POSITIVE, &m->density)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_number(p, obj, path, "youngs_modulus", POSITIVE, &m->youngs_modulus)) != IPCC_OK)
@@ -466,8 +467,8 @@ static ipcc_status parse_output(const parser *p, const cJSON *obj, ipcc_scene *s
     return ipcc_scene_get_number(p, obj, "output", "fps", NON_NEGATIVE, &scene->output_fps);
 }
 
-static const char *const integrator_names[] = {"implicit_euler", "newmark", "static", NULL};
-static const ipcc_integrator integrator_values[] = {IPCC_IMPLICIT_EULER, IPCC_NEWMARK, IPCC_STATIC};
+const char *const ipcc_scene_integrator_names[] = {"implicit_euler", "newmark", "static", NULL};
+const ipcc_integrator ipcc_scene_integrator_values[] = {IPCC_IMPLICIT_EULER, IPCC_NEWMARK, IPCC_STATIC};
 
 // "newmark": {"beta": (0, 0.5], "gamma": [0.5, 1]}.
 static ipcc_status parse_newmark(const parser *p, const cJSON *obj, ipcc_world_def *w) {
@@ -503,11 +504,12 @@ static ipcc_status parse_root(parser *p, const cJSON *root, ipcc_scene *scene) {
     if ((st = ipcc_scene_get_string(p, root, "", "integrator", &integrator)) != IPCC_OK) return st;
     if (integrator) {
         int i = 0;
-        while (integrator_names[i] && strcmp(integrator_names[i], integrator) != 0)
+        while (ipcc_scene_integrator_names[i] && strcmp(ipcc_scene_integrator_names[i], integrator) != 0)
             i++;
-        if (!integrator_names[i])
-            return ipcc_scene_fail_choice(p, "integrator", "integrator", integrator, integrator_names);
-        w->integrator = integrator_values[i];
+        if (!ipcc_scene_integrator_names[i])
+            return ipcc_scene_fail_choice(p, "integrator", "integrator", integrator,
+                                          ipcc_scene_integrator_names);
+        w->integrator = ipcc_scene_integrator_values[i];
     }
     if ((st = ipcc_scene_get_number(p, root, "", "length_scale", POSITIVE, &w->length_scale)) != IPCC_OK)
         return st;

@@ -47,16 +47,10 @@
 #include "ipc_txt.h"
 #include "rotation.h"
 #include "scene_ipc_internal.h"
+#include "scene_parser.h"
 
 // ---------------------------------------------------------------------------
 // Small helpers
-
-char *ipcc_scene_ipc_copy_string(const char *s) {
-    size_t n = strlen(s) + 1;
-    char *c = malloc(n);
-    if (c) memcpy(c, s, n);
-    return c;
-}
 
 static bool file_exists(const char *p) {
     struct stat st;
@@ -81,7 +75,7 @@ static void stem(const char *path, char *out, size_t len) {
 // script's folder and then each parent folder in turn (the dataset root that
 // holds `input/`). Returns a malloc'ed path, or NULL if no candidate exists.
 static char *resolve(const loader *L, const char *rel) {
-    if (rel[0] == '/') return file_exists(rel) ? ipcc_scene_ipc_copy_string(rel) : NULL;
+    if (rel[0] == '/') return file_exists(rel) ? ipcc_scene_copy_string(rel) : NULL;
     char *dir = realpath(L->dir, NULL);
     if (!dir) return NULL;
     char *found = NULL;
@@ -380,7 +374,7 @@ static ipcc_status build(loader *L) {
         if (sh->kind == KIND_TETS) {
             ipcc_body_def *b = &sc->bodies[sh->index];
             *b = ipcc_default_body_def();
-            b->name = ipcc_scene_ipc_copy_string(name);
+            b->name = ipcc_scene_copy_string(name);
             b->mesh = sh->tet;
             sh->tet = NULL; // the scene owns it now
             b->use_transform = true;
@@ -409,18 +403,18 @@ static ipcc_status build(loader *L) {
                                  "%s: density and Young's modulus must be > 0 (got %g and %g)", L->path,
                                  b->material.density, b->material.youngs_modulus);
             b->friction = t->self_friction;
-            if (!b->name || !(sc->body_sources[sh->index].path = ipcc_scene_ipc_copy_string(sh->resolved)))
+            if (!b->name || !(sc->body_sources[sh->index].path = ipcc_scene_copy_string(sh->resolved)))
                 return ipcc_scene_ipc_oom(L);
         } else {
             ipcc_obstacle_def *o = &sc->obstacles[sh->index];
             *o = ipcc_default_obstacle_def();
-            o->name = ipcc_scene_ipc_copy_string(name);
+            o->name = ipcc_scene_copy_string(name);
             o->mesh = sh->tri;
             sh->tri = NULL;
             o->use_transform = true;
             set_transform(o->transform, sh->A, sh->b);
             o->friction = t->self_friction;
-            if (!o->name || !(sc->obstacle_paths[sh->index] = ipcc_scene_ipc_copy_string(sh->resolved)))
+            if (!o->name || !(sc->obstacle_paths[sh->index] = ipcc_scene_copy_string(sh->resolved)))
                 return ipcc_scene_ipc_oom(L);
         }
     }
@@ -450,7 +444,7 @@ static ipcc_status build(loader *L) {
         char st_name[200], name[256];
         stem(mc->path, st_name, sizeof st_name);
         snprintf(name, sizeof name, "meshCO_%d_%s", m, st_name);
-        if (!(o->name = ipcc_scene_ipc_copy_string(name))) return ipcc_scene_ipc_oom(L);
+        if (!(o->name = ipcc_scene_copy_string(name))) return ipcc_scene_ipc_oom(L);
         double c[3] = {0, 0, 0}, mlo[3] = {INFINITY, INFINITY, INFINITY},
                mhi[3] = {-INFINITY, -INFINITY, -INFINITY};
         for (int v = 0; v < mesh->num_vertices; ++v)
@@ -564,7 +558,7 @@ static ipcc_status build(loader *L) {
     char st_name[200], out[256];
     stem(L->path, st_name, sizeof st_name);
     snprintf(out, sizeof out, "output/%s", st_name);
-    if (!(sc->output_directory = ipcc_scene_ipc_copy_string(out))) return ipcc_scene_ipc_oom(L);
+    if (!(sc->output_directory = ipcc_scene_copy_string(out))) return ipcc_scene_ipc_oom(L);
     sc->output_fps = 0;
     return IPCC_OK;
 }
@@ -615,20 +609,13 @@ ipcc_status ipcc_scene_load_ipc(const char *path, bool strict, ipcc_scene **out)
     ipcc_status st = ipcc_txt_parse(text, path, strict, &L.txt);
     free(text);
     if (st != IPCC_OK) return st;
-    L.dir = ipcc_scene_ipc_copy_string(path);
+    L.dir = ipcc_scene_folder_of(path);
     L.scene = calloc(1, sizeof *L.scene);
     if (!L.dir || !L.scene) {
         st = ipcc_scene_ipc_oom(&L);
     } else {
-        char *slash = strrchr(L.dir, '/');
-        if (!slash)
-            strcpy(L.dir, ".");
-        else if (slash == L.dir)
-            L.dir[1] = '\0';
-        else
-            *slash = '\0';
         L.scene->format = "ipc";
-        L.scene->path = ipcc_scene_ipc_copy_string(path);
+        L.scene->path = ipcc_scene_copy_string(path);
         st = L.scene->path ? build(&L) : ipcc_scene_ipc_oom(&L);
     }
     for (int s = 0; s < L.ns; ++s) {

@@ -49,8 +49,6 @@ typedef struct loader {
     ipcc_scene *scene;
 } loader;
 
-/// malloc'ed copy (NULL when out of memory).
-char *ipcc_scene_ipc_copy_string(const char *s);
 /// "<script>: out of memory".
 ipcc_status ipcc_scene_ipc_oom(const loader *L);
 /// (A, b) <- (M A, M b + c): apply x -> M x + c after the shape's placement.

@@ -271,6 +271,21 @@ char *ipcc_scene_copy_string(const char *s) {
     return c;
 }
 
+char *ipcc_scene_folder_of(const char *path) {
+    char *dir = ipcc_scene_copy_string(path);
+    if (!dir) return NULL;
+    char *slash = strrchr(dir, '/');
+    if (!slash) {
+        free(dir);
+        return ipcc_scene_copy_string(".");
+    }
+    if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    return dir;
+}
+
 // `file` relative to the scene's folder: a malloc'ed path in *full (NULL when
 // `file` is used as is). Returns the path to open.
 const char *ipcc_scene_relative(const parser *p, const char *file, char **full) {

@@ -100,6 +100,9 @@ ipcc_status ipcc_scene_get_stop(const parser *p, const cJSON *obj, const char *p
 bool ipcc_scene_has_extension(const char *path, const char *ext);
 /// malloc'ed copy (NULL when out of memory).
 char *ipcc_scene_copy_string(const char *s);
+/// The folder of `path` (malloc'ed): "." when it has no '/', "/" for a file
+/// in the root; NULL when out of memory.
+char *ipcc_scene_folder_of(const char *path);
 /// `file` relative to the scene's folder; *full (malloc'ed, may stay NULL) backs the result.
 const char *ipcc_scene_relative(const parser *p, const char *file, char **full);
 
@@ -111,5 +114,13 @@ ipcc_status ipcc_scene_load_obstacle_meshes(const parser *p, ipcc_scene *scene);
 /// Apply "key.path=value" overrides to the parsed tree (scene_override.c).
 ipcc_status ipcc_scene_apply_overrides(const char *name, cJSON *root, int count,
                                        const char *const *overrides);
+
+/// The JSON names of material models and integrators (NULL-terminated) and
+/// the values they stand for, in the same order (scene.c); the parser and
+/// the writer (scene_write.c) share them.
+extern const char *const ipcc_scene_model_names[];
+extern const ipcc_material_model ipcc_scene_model_values[];
+extern const char *const ipcc_scene_integrator_names[];
+extern const ipcc_integrator ipcc_scene_integrator_values[];
 
 #endif

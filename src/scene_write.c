@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "scene_parser.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -339,15 +340,8 @@ static char *path_from(const char *dir_real, const char *target) {
 
 // The folder of `path`, resolved (NULL if it does not resolve).
 static char *folder_real(const char *path) {
-    char *dir = strdup(path);
+    char *dir = ipcc_scene_folder_of(path);
     if (!dir) return NULL;
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
     char *real = realpath(dir, NULL);
     free(dir);
     return real;
@@ -357,21 +351,14 @@ static char *folder_real(const char *path) {
 // Scene parts
 
 static const char *model_name(ipcc_material_model m) {
-    switch (m) {
-    case IPCC_NEO_HOOKEAN: return "neo_hookean";
-    case IPCC_FIXED_COROTATED: return "fixed_corotated";
-    case IPCC_STVK: return "stvk";
-    case IPCC_LINEAR: return "linear";
-    }
+    for (int i = 0; ipcc_scene_model_names[i]; i++)
+        if (ipcc_scene_model_values[i] == m) return ipcc_scene_model_names[i];
     return NULL;
 }
 
-static const char *integrator_name(ipcc_integrator i) {
-    switch (i) {
-    case IPCC_IMPLICIT_EULER: return "implicit_euler";
-    case IPCC_NEWMARK: return "newmark";
-    case IPCC_STATIC: return "static";
-    }
+static const char *integrator_name(ipcc_integrator it) {
+    for (int i = 0; ipcc_scene_integrator_names[i]; i++)
+        if (ipcc_scene_integrator_values[i] == it) return ipcc_scene_integrator_names[i];
     return NULL;
 }
 
@@ -704,15 +691,8 @@ static ipcc_status write_scene(writer *w, const ipcc_scene *s) {
 
 // fsync the folder holding `path` so the rename itself is durable (best effort).
 static void sync_folder(const char *path) {
-    char *dir = strdup(path);
+    char *dir = ipcc_scene_folder_of(path);
     if (!dir) return;
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
     int fd = open(dir, O_RDONLY);
     free(dir);
     if (fd < 0) return;
