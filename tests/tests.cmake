@@ -37,3 +37,8 @@ set_tests_properties(mat_twist PROPERTIES LABELS slow TIMEOUT 3600)
 add_test(NAME ipc_scenes_full COMMAND test_ipc_scenes)
 set_tests_properties(ipc_scenes_full PROPERTIES LABELS slow TIMEOUT 14400 ENVIRONMENT "IPCC_IPC_SCENES_STEPS=20;OMP_NUM_THREADS=1")
 set_tests_properties(ipc_scenes PROPERTIES TIMEOUT 3000)
+
+# Test groups kept in their own folders (each file registers its tests).
+foreach(part bad_inputs/bad_inputs fuzz/fuzz scenes/scenes scripts/scripts install/install batch/batch)
+  include(${CMAKE_CURRENT_SOURCE_DIR}/${part}.cmake OPTIONAL)
+endforeach()

@@ -23,6 +23,8 @@
 
 #include "ipcc/ipcc.h"
 
+#include "commands.h"
+
 enum { EXIT_USAGE = 1, EXIT_SOLVER = 2, EXIT_UNCONVERGED = 3 };
 
 static int verbosity = 1; // 0 quiet, 1 normal, 2 verbose
@@ -375,6 +377,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "convert")) return cmd_convert(argc - 2, argv + 2);
     if (!strcmp(cmd, "check")) return cmd_check(argc - 2, argv + 2);
     if (!strcmp(cmd, "info")) return cmd_info(argc - 2, argv + 2);
+    if (!strcmp(cmd, "compare")) return ipcc_cli_compare(argc - 2, argv + 2);
     fprintf(stderr, "ipcc: error: unknown command '%s' (see ipcc --help)\n", cmd);
     return EXIT_USAGE;
 }
