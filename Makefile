@@ -1,11 +1,16 @@
 # Quick start:  make demo   (install missing Debian packages when root, build Release, run the beam scene)
-#               make test   (build with sanitizers and run the whole ctest/cmocka suite)
-# Under CI=true warnings are errors and tests labelled "slow" are skipped.
+#               make test   (build and run the whole ctest/cmocka suite)
+# make test-sanitize runs the suite once more under ASan + UBSan, in its own
+# build folder (.ci/run does both). Under CI=true warnings are errors and
+# tests labelled "slow" are skipped.
 
 BUILD_DIR   ?= build
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 DEPS        := cmake make gcc pkg-config libsuitesparse-dev liblapacke-dev libopenblas-dev libcmocka-dev libcjson-dev
-TEST_DEPS   := python3-vtk9 libgmp-dev
+# Tests: VTK's own readers (vtk_check.py), exact arithmetic (GMP), the
+# plotting and rendering scripts (matplotlib, Xvfb), the GNU parallel recipe
+# of docs/batch-runs.md.
+TEST_DEPS   := python3-vtk9 libgmp-dev python3-matplotlib xvfb xauth parallel
 DEMO_SCENE  ?= examples/beam.json
 DEMO_OUT    ?= out/beam
 
@@ -14,7 +19,7 @@ ifeq ($(CI),true)
   CTEST_FLAGS += -LE slow
 endif
 
-.PHONY: demo test test-all deps test-deps release debug bench clean format
+.PHONY: demo test test-sanitize test-all deps test-deps release debug sanitize bench fuzz clean format
 
 demo: deps release
 	$(BUILD_DIR)/release/ipcc run $(DEMO_SCENE) -o $(DEMO_OUT)
@@ -22,6 +27,10 @@ demo: deps release
 
 test: deps test-deps debug
 	cd $(BUILD_DIR)/test && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
+
+# The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
+test-sanitize: deps test-deps sanitize
+	cd $(BUILD_DIR)/sanitize && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
 
 # Everything, including the slow scenes.
 test-all: deps test-deps debug
@@ -32,8 +41,12 @@ release:
 	cmake --build $(BUILD_DIR)/release -j $(JOBS)
 
 debug:
-	cmake -S . -B $(BUILD_DIR)/test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIPCC_SANITIZE=ON $(WERROR)
+	cmake -S . -B $(BUILD_DIR)/test -DCMAKE_BUILD_TYPE=RelWithDebInfo $(WERROR)
 	cmake --build $(BUILD_DIR)/test -j $(JOBS)
+
+sanitize:
+	cmake -S . -B $(BUILD_DIR)/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIPCC_SANITIZE=ON $(WERROR)
+	cmake --build $(BUILD_DIR)/sanitize -j $(JOBS)
 
 # Install missing Debian packages (as root), or print the command to do it.
 deps:
@@ -46,8 +59,13 @@ bench: deps release
 	@scripts/install-deps.sh time
 	bench/run.sh
 
+# libFuzzer on the file readers (clang): FUZZ_SECONDS per target (bench/fuzz.sh).
+fuzz:
+	@scripts/install-deps.sh clang
+	bench/fuzz.sh $(or $(FUZZ_SECONDS),60)
+
 format:
-	clang-format -i src/*.c src/*.h src/cli/*.c include/ipcc/*.h tests/*.c tests/support/*.c tests/support/*.h
+	clang-format -i src/*.c src/*.h src/cli/*.c src/cli/*.h include/ipcc/*.h tests/*.c tests/support/*.c tests/support/*.h tests/*/*.c
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -746,6 +746,7 @@ void ipcc_contact_begin_step(ipcc_contact *c) {
 
 double ipcc_contact_dhat(const ipcc_contact *c) { return c->dhat; }
 double ipcc_contact_kappa(const ipcc_contact *c) { return c->kappa; }
+void ipcc_contact_set_kappa(ipcc_contact *c, double kappa) { c->kappa = kappa; }
 void ipcc_contact_kappa_bounds(const ipcc_contact *c, double *kappa_min, double *kappa_max) {
     *kappa_min = c->kappa_fixed ? c->kappa : c->kappa_min;
     *kappa_max = c->kappa_fixed ? c->kappa : c->kappa_max;

@@ -83,6 +83,9 @@ int ipcc_contact_active(ipcc_contact *c, const ipcc_world *w, const double *x, c
 /// d̂ (metres) and the current kappa.
 double ipcc_contact_dhat(const ipcc_contact *c);
 double ipcc_contact_kappa(const ipcc_contact *c);
+/// Restore the stiffness saved by a checkpoint (the adaptive state between
+/// steps is kappa alone; ipcc_contact_begin_step resets the rest).
+void ipcc_contact_set_kappa(ipcc_contact *c, double kappa);
 /// [kappa_min, kappa_max] of the adaptive stiffness (both the value when fixed).
 void ipcc_contact_kappa_bounds(const ipcc_contact *c, double *kappa_min, double *kappa_max);
 

@@ -33,6 +33,31 @@ const char *ipcc_last_error(void) { return last_error; }
 
 void ipcc_clear_error(void) { last_error[0] = '\0'; }
 
+// Messages quote tokens of input files, which may be binary garbage: every
+// control character (a message is one line) and every byte that is not part
+// of a valid UTF-8 sequence, or that encodes a C1 control (U+0080..U+009F),
+// is replaced in place by '?', so a message never sends escape sequences or
+// broken text to a terminal or a log. A sequence cut by truncation ends in '?'.
+static void make_printable(char *s) {
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        unsigned char c = *p;
+        int n = c < 0x80                 ? 1
+                : c >= 0xC2 && c <= 0xDF ? 2
+                : (c & 0xF0) == 0xE0     ? 3
+                : c >= 0xF0 && c <= 0xF4 ? 4
+                                         : 0;
+        int ok = n > 0 && !(n == 1 && (c < 0x20 || c == 0x7F)) && !(c == 0xC2 && p[1] < 0xA0);
+        for (int k = 1; ok && k < n; k++)
+            ok = (p[k] & 0xC0) == 0x80;
+        if (!ok) {
+            *p++ = '?';
+            continue;
+        }
+        p += n;
+    }
+}
+
 // Formats into a local buffer first, so a caller may pass the previous
 // message (ipcc_last_error()) as an argument to wrap it with context.
 ipcc_status ipcc_fail(ipcc_status status, const char *fmt, ...) {
@@ -41,6 +66,7 @@ ipcc_status ipcc_fail(ipcc_status status, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
+    make_printable(message);
     memcpy(last_error, message, sizeof last_error);
     return status;
 }
@@ -57,6 +83,7 @@ void ipcc_log(ipcc_log_level level, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    make_printable(msg);
     log_fn(level, msg, log_user);
 }
 

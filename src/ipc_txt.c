@@ -681,6 +681,7 @@ static ipcc_status kw_script(parser *p) {
         return fail_at(p, IPCC_ERR_PARSE, "script: name longer than %zu characters (got '%.60s')",
                        sizeof s->script - 1, name);
     snprintf(s->script, sizeof s->script, "%s", name);
+    s->script_line = p->lx.line;
     IPCC_FREE(s->script_folder);
     s->num_script_params = 0;
     int i = 2;

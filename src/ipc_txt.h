@@ -90,6 +90,7 @@ typedef struct ipcc_txt_script {
     double rotate_axis[3];      ///< `rotateModel` axis
     double rotate_degrees;      ///< 0: none
     char script[64];            ///< `script` name ("null")
+    int script_line;            ///< line of the `script` keyword that set it (0: none)
     int num_script_params;
     double script_params[16];
     char *script_folder;  ///< `script meshSeqFromFile <folder> ...`: the folder, or NULL (owned)

@@ -37,6 +37,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -210,6 +211,8 @@ static ipcc_status read_double(reader *r, int cross, const char *what, double *v
     if (!token_copy(t, tmp, sizeof tmp)) return bad_number(r, t, what);
     *v = strtod(tmp, &end);
     if (*end) return bad_number(r, t, what);
+    // nan, inf, 1e999: named here with the line (binary files: by ipcc_mesh_create).
+    if (!isfinite(*v)) return parse_error(r, "non-finite %s '%s'", what, tmp);
     return IPCC_OK;
 }
 
@@ -795,6 +798,15 @@ static ipcc_status read_msh(reader *r, raw_mesh *m) {
 // ---------------------------------------------------------------------------
 // TetGen.
 
+// Only blanks and comments may follow the records a TetGen header counts: a
+// wrong count must not silently drop (or ignore) part of the mesh.
+static ipcc_status expect_tetgen_end(reader *r, long long n, const char *what) {
+    token t;
+    if (!next_token(r, 1, &t)) return IPCC_OK;
+    return parse_error(r, "'%.*s' after the %lld %s the header declares (wrong count in the header?)",
+                       (int)(t.n > 32 ? 32 : t.n), t.s, n, what);
+}
+
 static ipcc_status read_tetgen_node(reader *r, raw_mesh *m) {
     long long n, dim, nattr, nmark;
     ipcc_status s;
@@ -819,7 +831,7 @@ static ipcc_status read_tetgen_node(reader *r, raw_mesh *m) {
         if (s != IPCC_OK || (s = add_node(r, m, tag, x)) != IPCC_OK) return s;
         skip_line(r);
     }
-    return IPCC_OK;
+    return expect_tetgen_end(r, n, "points");
 }
 
 static ipcc_status read_tetgen_ele(reader *r, raw_mesh *m) {
@@ -840,7 +852,7 @@ static ipcc_status read_tetgen_ele(reader *r, raw_mesh *m) {
         if ((s = add_tet(r, m, id, v, r->line)) != IPCC_OK) return s;
         skip_line(r);
     }
-    return IPCC_OK;
+    return expect_tetgen_end(r, n, "tetrahedra");
 }
 
 // Replaces the extension `from` (at the end of path) with `to`; NULL if OOM.

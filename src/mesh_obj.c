@@ -626,6 +626,7 @@ static ipcc_status read_mesh_file(const char *path, reader_mode mode, ipcc_trime
     }
     free(text);
     fclose(f);
+    if (s == IPCC_OK && r.line == 0) s = ipcc_fail(IPCC_ERR_MESH, "%s: the file is empty", path);
     if (s == IPCC_OK && r.num_unknown > 0)
         ipcc_log(IPCC_LOG_WARNING, "%s:%ld: skipped unsupported statement '%s' (%d such line%s in the file)",
                  path, r.first_unknown, r.unknown, r.num_unknown, r.num_unknown == 1 ? "" : "s");

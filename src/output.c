@@ -45,6 +45,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "core.h"
 #include "vtk.h"
 
@@ -74,7 +75,8 @@ struct ipcc_output {
     int obstacle_lines_cap;
     int *obstacle_verts; ///< vertex cells of the .vtp (point sets' vertices)
     int obstacle_verts_cap;
-    FILE *stats; ///< stats.csv, open after the first row
+    FILE *stats;     ///< stats.csv, open after the first row
+    long stats_rows; ///< rows in stats.csv (written by this output, or kept by a reopen)
 };
 
 static const char *output_path(ipcc_output *o, const char *name) {
@@ -343,6 +345,8 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
                                      ipcc_world_contact_forces(world), ipcc_world_friction_forces(world)};
     const char *cell_names[1] = {"body_id"};
     const int *cell_fields[1] = {ipcc_world_tet_bodies(world)};
+    const char *field_names[2] = {"TimeValue", "length_scale"};
+    const double field_values[2] = {ipcc_world_time(world), ipcc_world_bbox_diagonal(world)};
     ipcc_vtk_frame frame = {
         .num_points = nd,
         .points = x,
@@ -354,6 +358,9 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
         .num_cell_fields = 1,
         .cell_field_names = cell_names,
         .cell_fields = cell_fields,
+        .num_field_values = 2,
+        .field_value_names = field_names,
+        .field_values = field_values,
     };
     ipcc_status s = ipcc_vtk_write_vtu(output_path(o, vtu), &frame);
     if (s != IPCC_OK) return s;
@@ -401,12 +408,105 @@ ipcc_status ipcc_output_write_stats(ipcc_output *o, const ipcc_step_stats *st) {
                 st->friction_contacts, st->friction_dissipation) < 0 ||
         fflush(o->stats) != 0)
         return ipcc_fail(IPCC_ERR_IO, "output: cannot write '%s': %s", p, strerror(errno ? errno : EIO));
+    o->stats_rows++;
     return IPCC_OK;
 }
 
 int ipcc_output_frame_count(const ipcc_output *o) {
     IPCC_ASSERT(o);
     return o->num_frames;
+}
+
+const double *ipcc_output_frame_times(const ipcc_output *o) {
+    IPCC_ASSERT(o);
+    return o->times;
+}
+
+long ipcc_output_stats_rows(const ipcc_output *o) {
+    IPCC_ASSERT(o);
+    return o->stats_rows;
+}
+
+/// Cut stats.csv back to its header and first `rows` rows (atomically), and
+/// open it for appending. Keeps fewer rows if the file has fewer.
+static ipcc_status output_cut_stats(ipcc_output *o, long rows) {
+    char *p = malloc(strlen(o->dir) + sizeof "/" OUTPUT_STATS);
+    if (!p) return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory");
+    sprintf(p, "%s/%s", o->dir, OUTPUT_STATS);
+    FILE *in = fopen(p, "rb");
+    if (!in) {
+        ipcc_log(IPCC_LOG_WARNING, "output: '%s' is missing (%s); it restarts with the next step", p,
+                 strerror(errno));
+        free(p);
+        return IPCC_OK; // the next row writes a fresh file and header
+    }
+    ipcc_atomic_file f;
+    ipcc_status s = ipcc_atomic_open(&f, p, "output");
+    long lines = 0, keep = rows + 1; // the header, then the rows
+    char buf[4096];
+    size_t n;
+    while (s == IPCC_OK && lines < keep && (n = fread(buf, 1, sizeof buf, in)) > 0) {
+        size_t take = 0;
+        while (take < n && lines < keep)
+            if (buf[take++] == '\n') lines++;
+        ipcc_atomic_write(&f, buf, take);
+    }
+    fclose(in);
+    if (s == IPCC_OK) s = ipcc_atomic_commit(&f);
+    if (s == IPCC_OK) {
+        o->stats = fopen(p, "ab");
+        if (!o->stats) s = ipcc_fail(IPCC_ERR_IO, "output: cannot append to '%s': %s", p, strerror(errno));
+        o->stats_rows = lines > 0 ? lines - 1 : 0;
+        if (o->stats_rows < rows)
+            ipcc_log(IPCC_LOG_WARNING, "output: '%s' had %ld of the %ld rows of the checkpoint", p,
+                     o->stats_rows, rows);
+    }
+    free(p);
+    return s;
+}
+
+ipcc_status ipcc_output_reopen(const char *directory, const ipcc_world *world, int num_frames,
+                               const double *times, long stats_rows, ipcc_output **out) {
+    IPCC_ASSERT(directory && world && out && num_frames >= 0 && (times || num_frames == 0));
+    *out = NULL;
+    ipcc_output *o;
+    ipcc_status s = ipcc_output_open(directory, &o);
+    if (s != IPCC_OK) return s;
+    const bool obstacles = output_has_obstacles(world);
+    if (ipcc_reserve((void **)&o->times, &o->times_cap, num_frames + 1, sizeof(double)) != 0 ||
+        ipcc_reserve((void **)&o->files, &o->files_cap, OUTPUT_PARTS * (num_frames + 1), sizeof(char *)) !=
+            0) {
+        ipcc_output_close(o);
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory reopening '%s'", directory);
+    }
+    for (int k = 0; k < num_frames && s == IPCC_OK; k++) {
+        char vtu[OUTPUT_NAME_MAX], vtp[OUTPUT_NAME_MAX];
+        snprintf(vtu, sizeof vtu, "frame_%06d.vtu", k);
+        snprintf(vtp, sizeof vtp, "obstacles_%06d.vtp", k);
+        o->files[OUTPUT_PARTS * k] = o->files[OUTPUT_PARTS * k + 1] = NULL;
+        o->num_named = k + 1;
+        if (output_set_name(&o->files[OUTPUT_PARTS * k], vtu) != 0 ||
+            output_set_name(&o->files[OUTPUT_PARTS * k + 1], obstacles ? vtp : NULL) != 0)
+            s = ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory reopening '%s'", directory);
+        for (int part = 0; part < (obstacles ? 2 : 1) && s == IPCC_OK; part++) {
+            const char *p = output_path(o, part ? vtp : vtu);
+            if (access(p, R_OK) != 0)
+                s = ipcc_fail(IPCC_ERR_IO, "output: cannot continue in '%s': frame %d's file '%s' is missing",
+                              directory, k, p);
+        }
+        o->times[k] = times[k];
+    }
+    if (s == IPCC_OK && num_frames > 0)
+        s = ipcc_vtk_write_pvd(output_path(o, OUTPUT_PVD), num_frames, OUTPUT_PARTS, o->times,
+                               (const char *const *)o->files);
+    if (s == IPCC_OK) o->num_frames = num_frames;
+    if (s == IPCC_OK && stats_rows > 0) s = output_cut_stats(o, stats_rows);
+    if (s != IPCC_OK) {
+        ipcc_output_close(o);
+        return s;
+    }
+    *out = o;
+    return IPCC_OK;
 }
 
 void ipcc_output_close(ipcc_output *o) {

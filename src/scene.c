@@ -454,7 +454,7 @@ static ipcc_status parse_newton(const parser *p, const cJSON *obj, ipcc_world_de
 }
 
 static ipcc_status parse_output(const parser *p, const cJSON *obj, ipcc_scene *scene) {
-    static const char *const keys[] = {"directory", "fps", NULL};
+    static const char *const keys[] = {"directory", "fps", "checkpoint_every", NULL};
     ipcc_status st = ipcc_scene_check_object(p, obj, "output", keys);
     if (st != IPCC_OK) return st;
     const char *dir = NULL;
@@ -464,6 +464,9 @@ static ipcc_status parse_output(const parser *p, const cJSON *obj, ipcc_scene *s
         if (!(scene->output_directory = ipcc_scene_copy_string(dir)))
             return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, "output.directory", "out of memory");
     }
+    if ((st = ipcc_scene_get_int(p, obj, "output", "checkpoint_every", 0, &scene->checkpoint_every)) !=
+        IPCC_OK)
+        return st;
     return ipcc_scene_get_number(p, obj, "output", "fps", NON_NEGATIVE, &scene->output_fps);
 }
 
@@ -531,6 +534,10 @@ static ipcc_status parse_root(parser *p, const cJSON *root, ipcc_scene *scene) {
                                       "missing (required unless \"steps\" is given or \"integrator\" is "
                                       "\"static\")");
     }
+    if (scene->num_steps == 0 && !(scene->duration / w->time_step <= MAX_SCENE_STEPS))
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "duration",
+                                  "%g s at a time_step of %g s is more than %g steps", scene->duration,
+                                  w->time_step, MAX_SCENE_STEPS);
     const cJSON *newton = ipcc_scene_get(root, "newton");
     if (newton && (st = parse_newton(p, newton, w)) != IPCC_OK) return st;
     const cJSON *materials = ipcc_scene_get(root, "materials");
@@ -706,7 +713,32 @@ static ipcc_status strip_comments(const parser *p, char *s) {
     return IPCC_OK;
 }
 
+// Nesting depth of arrays and objects at `where` (brackets inside strings do
+// not count), to tell cJSON's nesting limit from a plain syntax error.
+static int json_depth(const char *text, const char *where) {
+    int depth = 0, in_string = 0;
+    for (const char *c = text; c < where && *c; c++) {
+        if (in_string) {
+            if (*c == '\\' && c + 1 < where && c[1])
+                c++;
+            else if (*c == '"')
+                in_string = 0;
+        } else if (*c == '"') {
+            in_string = 1;
+        } else if (*c == '[' || *c == '{') {
+            depth++;
+        } else if (*c == ']' || *c == '}') {
+            depth--;
+        }
+    }
+    return depth;
+}
+
 static ipcc_status syntax_error(const parser *p, const char *text, const char *where) {
+    size_t blank = strspn(text, " \t\r\n");
+    if (!text[blank])
+        return ipcc_fail(IPCC_ERR_PARSE, "%s: no JSON value (the file is empty or holds only comments)",
+                         p->name);
     int line = 1, col = 1;
     for (const char *c = text; c < where && *c; c++) {
         if (*c == '\n')
@@ -714,6 +746,9 @@ static ipcc_status syntax_error(const parser *p, const char *text, const char *w
         else
             col++;
     }
+    if ((*where == '[' || *where == '{') && json_depth(text, where) >= CJSON_NESTING_LIMIT)
+        return ipcc_fail(IPCC_ERR_PARSE, "%s:%d:%d: arrays and objects nested deeper than %d levels", p->name,
+                         line, col, CJSON_NESTING_LIMIT);
     char near[24];
     size_t n = 0;
     while (where[n] && where[n] != '\n' && where[n] != '\r' && n < sizeof near - 1)
@@ -751,6 +786,7 @@ static ipcc_status parse_text(const char *text, const char *name, const char *ba
     cJSON *root = NULL;
     scene->path = ipcc_scene_copy_string(p.name);
     scene->output_directory = ipcc_scene_copy_string("out");
+    scene->checkpoint_every = 10;
     scene->format = "json";
     scene->world = ipcc_default_world_def();
     // Newmark's defaults, should the world's defaults predate them.
@@ -829,12 +865,13 @@ ipcc_status ipcc_scene_load_with_options(const char *path, const ipcc_scene_opti
         len += got;
         if (got == 0) break;
     }
-    int read_error = ferror(f);
+    int read_error = ferror(f), read_errno = errno; // EISDIR: the scene is a folder
     fclose(f);
     text[len] = '\0';
     if (read_error) {
         free(text);
-        return ipcc_fail(IPCC_ERR_IO, "cannot read scene \"%s\": read error", path);
+        return ipcc_fail(IPCC_ERR_IO, "cannot read scene \"%s\": %s", path,
+                         read_errno ? strerror(read_errno) : "read error");
     }
     if (strlen(text) != len) {
         size_t at = strlen(text);

@@ -560,6 +560,7 @@ static ipcc_status build(loader *L) {
     snprintf(out, sizeof out, "output/%s", st_name);
     if (!(sc->output_directory = ipcc_scene_copy_string(out))) return ipcc_scene_ipc_oom(L);
     sc->output_fps = 0;
+    sc->checkpoint_every = 10;
     return IPCC_OK;
 }
 
@@ -585,6 +586,7 @@ static char *read_text(const char *path) {
         cap *= 2;
     }
     bool bad = ferror(f);
+    int read_errno = errno; // EISDIR: the script is a folder
     fclose(f);
     if (!text) {
         ipcc_fail(IPCC_ERR_NO_MEMORY, "%s: out of memory", path);
@@ -594,7 +596,9 @@ static char *read_text(const char *path) {
     if (bad || strlen(text) != len) {
         free(text);
         ipcc_fail(bad ? IPCC_ERR_IO : IPCC_ERR_PARSE, "%s: %s", path,
-                  bad ? "read error" : "NUL byte (not a text file?)");
+                  !bad         ? "NUL byte (not a text file?)"
+                  : read_errno ? strerror(read_errno)
+                               : "read error");
         return NULL;
     }
     return text;

@@ -324,10 +324,10 @@ ipcc_status ipcc_scene_ipc_apply_script(loader *L) {
     if (!presets[i])
         return ipcc_fail(
             IPCC_ERR_INVALID_ARGUMENT,
-            "%s: script \"%s\" is not supported (ipcc implements null, fall, fallNoShift, twist, "
+            "%s:%d: script \"%s\" is not supported (ipcc implements null, fall, fallNoShift, twist, "
             "dragright, DCOFix, DCORotCylinders, DCOSegBedSquash, DCOBallHitWall, stretchAndPause, "
             "pushRightMost1, fixLowerHalf)",
-            L->path, name);
+            L->path, t->script_line, name);
     if (!is_preset(name, "null")) warn_ignored_extras(L);
     if (!fixes_kinematic(name))
         for (int s = 0; s < L->ns; ++s)

@@ -33,11 +33,15 @@ static ipcc_status apply_one(const char *name, cJSON *root, const char *ov) {
     if (!value) value = cJSON_CreateString(eq + 1);
     ipcc_status st = IPCC_OK;
     cJSON *node = root;
-    char *save = NULL;
-    for (char *seg = strtok_r(path, ".", &save); seg; seg = strtok_r(NULL, ".", &save)) {
+    // Split at every '.' (not strtok_r, which would merge "a..b" into "a.b"
+    // and drop a leading or trailing '.'): an empty key is an error.
+    for (char *seg = path, *next; seg; seg = next) {
+        char *dot = strchr(seg, '.');
+        if (dot) *dot = '\0';
+        next = dot ? dot + 1 : NULL;
         char *bracket = strchr(seg, '[');
         if (bracket) *bracket = '\0';
-        bool last_key = !bracket && (save == NULL || *save == '\0');
+        bool last_key = !bracket && !next;
         if (!seg[0] || !cJSON_IsObject(node)) {
             st = bad(name, ov,
                      !seg[0] ? "empty key in the path"
@@ -83,7 +87,7 @@ static ipcc_status apply_one(const char *name, cJSON *root, const char *ov) {
                 st = bad(name, ov, "unexpected text after ]");
                 break;
             }
-            bool last = !b && (save == NULL || *save == '\0');
+            bool last = !b && !next;
             if (last) {
                 cJSON_ReplaceItemInArray(node, (int)i, value);
                 value = NULL;

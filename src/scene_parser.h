@@ -17,6 +17,10 @@ enum { PATH_LEN = 512, MESSAGE_LEN = 1024 };
 // Upper bound on the cells of a generated box mesh (6 tets per cell).
 #define MAX_BOX_CELLS 10000000.0
 
+// Upper bound on ceil(duration / time_step) without "steps" (IPC scripts: the
+// same bound), so the step count is a representable integer.
+#define MAX_SCENE_STEPS 1e9
+
 // A body's mesh as written in the scene, loaded in the third pass.
 typedef struct mesh_spec {
     const char *file; // path as written (points into the cJSON tree); NULL for a box

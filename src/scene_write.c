@@ -24,10 +24,9 @@
 // source scene.
 //
 // Atomicity: the text is built in memory first (so a bad value writes
-// nothing), then written to a new temporary beside the target (created with
-// O_EXCL, mode 0666 less the umask), fsync'ed, closed and rename()d over it.
-// On any failure the temporary is removed, an existing file is left
-// untouched, and IPCC_ERR_IO names the path and strerror.
+// nothing), then written through atomic_file.c ("<path>.tmp", fsync,
+// rename). On any failure the temporary is removed, an existing file is
+// left untouched, and IPCC_ERR_IO names the path and strerror.
 #define _XOPEN_SOURCE 700 // realpath
 #include "ipcc/scene.h"
 
@@ -42,6 +41,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "core.h"
 #include "scene_parser.h"
 
@@ -434,6 +434,7 @@ static void write_world(writer *w, const ipcc_scene *s) {
         string_value(w, s->output_directory);
     }
     key_number(w, "fps", s->output_fps);
+    key_number(w, "checkpoint_every", s->checkpoint_every);
     end(w);
 }
 
@@ -689,56 +690,12 @@ static ipcc_status write_scene(writer *w, const ipcc_scene *s) {
 // ---------------------------------------------------------------------------
 // Atomic write
 
-// fsync the folder holding `path` so the rename itself is durable (best effort).
-static void sync_folder(const char *path) {
-    char *dir = ipcc_scene_folder_of(path);
-    if (!dir) return;
-    int fd = open(dir, O_RDONLY);
-    free(dir);
-    if (fd < 0) return;
-    (void)fsync(fd);
-    close(fd);
-}
-
 static ipcc_status write_atomically(const char *path, const char *text, size_t len) {
-    size_t n = strlen(path) + 48;
-    char *tmp = malloc(n);
-    if (!tmp) return ipcc_fail(IPCC_ERR_NO_MEMORY, "cannot write scene \"%s\": out of memory", path);
-    int fd = -1;
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        snprintf(tmp, n, "%s.%ld.%d.tmp", path, (long)getpid(), attempt);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-        if (fd < 0 && errno != EEXIST) break;
-    }
-    if (fd < 0) {
-        ipcc_status st = ipcc_fail(IPCC_ERR_IO, "cannot write scene \"%s\": cannot create \"%s\": %s", path,
-                                   tmp, strerror(errno));
-        free(tmp);
-        return st;
-    }
-    int err = 0;
-    const char *what = "write";
-    for (size_t done = 0; done < len && !err;) {
-        ssize_t k = write(fd, text + done, len - done);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0)
-            err = k < 0 ? errno : EIO;
-        else
-            done += (size_t)k;
-    }
-    if (!err && fsync(fd) != 0) err = errno, what = "fsync";
-    if (close(fd) != 0 && !err) err = errno, what = "close";
-    if (!err && rename(tmp, path) != 0) err = errno, what = "rename";
-    if (err) {
-        unlink(tmp);
-        ipcc_status st = ipcc_fail(IPCC_ERR_IO, "cannot write scene \"%s\": %s \"%s\": %s", path, what, tmp,
-                                   strerror(err));
-        free(tmp);
-        return st;
-    }
-    free(tmp);
-    sync_folder(path);
-    return IPCC_OK;
+    ipcc_atomic_file f;
+    ipcc_status st = ipcc_atomic_open(&f, path, "scene");
+    if (st != IPCC_OK) return st;
+    ipcc_atomic_write(&f, text, len);
+    return ipcc_atomic_commit(&f);
 }
 
 // ---------------------------------------------------------------------------

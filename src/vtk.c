@@ -8,7 +8,7 @@
 // DataArray's `offset` counts bytes from the first byte after the '_'. The
 // data are in the host's byte order, which byte_order declares (probed at run
 // time), so double arrays go to the file untouched and a reader sees the same
-// bits. Block order in a .vtu: point fields, cell fields, Points (Float64 x3),
+// bits. Block order in a .vtu: field data (one Float64 each), point fields, cell fields, Points (Float64 x3),
 // connectivity (Int64), offsets (Int64), types (UInt8, 10 = VTK_TETRA). In a
 // .vtp: point fields, Points, then the connectivity and offsets (Int64) of
 // the Verts (one point each: offsets 1, 2, 3, ...), of the Lines (two points
@@ -25,7 +25,7 @@
 // generated offsets and types, int -> Int32 cell fields) are streamed through
 // a fixed stack buffer, so a frame allocates nothing proportional to the mesh.
 //
-// Atomicity: everything is written to "<path>.tmp" in the same folder,
+// Atomicity (atomic_file.c): everything is written to "<path>.tmp" in the same folder,
 // flushed, fsync'ed, closed and only then rename()d over <path>, so a reader
 // (ParaView, a crash, a kill) sees either the old file or the complete new
 // one. Every write is checked; the first failure (ENOSPC, EFBIG, EIO...)
@@ -48,19 +48,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "core.h"
 
 #define VTK_TETRA 10
 #define VTK_TRIANGLE 5
 #define VTK_CHUNK 512 // elements per conversion chunk (4 KiB of Int64)
 
-/// A file being written atomically. `err` holds the first errno met (sticky).
-typedef struct vtk_file {
-    const char *path;
-    char *tmp;
-    FILE *fp;
-    int err;
-} vtk_file;
+typedef ipcc_atomic_file vtk_file;
 
 static const char *host_byte_order(void) {
     const uint16_t probe = 1;
@@ -69,44 +64,9 @@ static const char *host_byte_order(void) {
     return first ? "LittleEndian" : "BigEndian";
 }
 
-static ipcc_status vtk_open(vtk_file *f, const char *path) {
-    memset(f, 0, sizeof *f);
-    f->path = path;
-    size_t n = strlen(path);
-    f->tmp = malloc(n + 5);
-    if (!f->tmp) return ipcc_fail(IPCC_ERR_NO_MEMORY, "vtk: out of memory writing '%s'", path);
-    memcpy(f->tmp, path, n);
-    memcpy(f->tmp + n, ".tmp", 5);
-    f->fp = fopen(f->tmp, "wb");
-    if (!f->fp) {
-        int e = errno;
-        ipcc_status s = ipcc_fail(IPCC_ERR_IO, "vtk: cannot write '%s': cannot create '%s': %s", path, f->tmp,
-                                  strerror(e));
-        IPCC_FREE(f->tmp);
-        return s;
-    }
-    return IPCC_OK;
-}
+static void vtk_put(vtk_file *f, const void *data, size_t bytes) { ipcc_atomic_write(f, data, bytes); }
 
-static void vtk_note_error(vtk_file *f) {
-    if (!f->err) f->err = errno ? errno : EIO;
-}
-
-static void vtk_put(vtk_file *f, const void *data, size_t bytes) {
-    if (f->err || bytes == 0) return;
-    errno = 0;
-    if (fwrite(data, 1, bytes, f->fp) != bytes) vtk_note_error(f);
-}
-
-static void vtk_printf(vtk_file *f, const char *fmt, ...) IPCC_PRINTF(2, 3);
-static void vtk_printf(vtk_file *f, const char *fmt, ...) {
-    if (f->err) return;
-    va_list ap;
-    va_start(ap, fmt);
-    errno = 0;
-    if (vfprintf(f->fp, fmt, ap) < 0) vtk_note_error(f);
-    va_end(ap);
-}
+#define vtk_printf ipcc_atomic_printf
 
 /// Write `s` as an XML attribute value (escaping & < > " ').
 static void vtk_put_escaped(vtk_file *f, const char *s) {
@@ -126,65 +86,6 @@ static void vtk_put_escaped(vtk_file *f, const char *s) {
         run = s + 1;
     }
     vtk_put(f, run, (size_t)(s - run));
-}
-
-/// fsync the folder holding `path` so the rename itself is durable (best effort).
-static void vtk_sync_folder(const char *path) {
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    if (!slash) {
-        strcpy(dir, ".");
-    } else if (slash == path) {
-        strcpy(dir, "/");
-    } else {
-        size_t n = (size_t)(slash - path);
-        if (n >= sizeof dir) return;
-        memcpy(dir, path, n);
-        dir[n] = '\0';
-    }
-    int fd = open(dir, O_RDONLY);
-    if (fd < 0) return;
-    (void)fsync(fd);
-    close(fd);
-}
-
-/// Drop a failed write: close and remove the temporary we created.
-static void vtk_abort(vtk_file *f) {
-    if (f->fp) fclose(f->fp);
-    f->fp = NULL;
-    if (f->tmp) remove(f->tmp);
-    IPCC_FREE(f->tmp);
-}
-
-/// Flush, fsync, close and rename over the target; on any failure abort.
-static ipcc_status vtk_commit(vtk_file *f) {
-    if (!f->err) {
-        errno = 0;
-        if (fflush(f->fp) != 0 || ferror(f->fp)) vtk_note_error(f);
-    }
-    if (!f->err && fsync(fileno(f->fp)) != 0) vtk_note_error(f);
-    if (!f->err) {
-        FILE *fp = f->fp;
-        f->fp = NULL;
-        errno = 0;
-        if (fclose(fp) != 0) vtk_note_error(f);
-    }
-    if (!f->err && rename(f->tmp, f->path) != 0) {
-        int e = errno;
-        ipcc_status s =
-            ipcc_fail(IPCC_ERR_IO, "vtk: cannot rename '%s' to '%s': %s", f->tmp, f->path, strerror(e));
-        vtk_abort(f);
-        return s;
-    }
-    if (f->err) {
-        ipcc_status s = ipcc_fail(IPCC_ERR_IO, "vtk: cannot write '%s' (via '%s'): %s", f->path, f->tmp,
-                                  strerror(f->err));
-        vtk_abort(f);
-        return s;
-    }
-    IPCC_FREE(f->tmp);
-    vtk_sync_folder(f->path);
-    return IPCC_OK;
 }
 
 static void vtk_put_header(vtk_file *f, uint64_t bytes) { vtk_put(f, &bytes, sizeof bytes); }
@@ -274,7 +175,7 @@ ipcc_status ipcc_vtk_write_vtu(const char *path, const ipcc_vtk_frame *frame) {
     const uint64_t type_bytes = (uint64_t)nt;
 
     vtk_file f;
-    s = vtk_open(&f, path);
+    s = ipcc_atomic_open(&f, path, "vtk");
     if (s != IPCC_OK) return s;
 
     uint64_t offset = 0;
@@ -283,6 +184,17 @@ ipcc_status ipcc_vtk_write_vtu(const char *path, const ipcc_vtk_frame *frame) {
         &f, "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n",
         host_byte_order());
     vtk_printf(&f, "  <UnstructuredGrid>\n");
+    if (frame->num_field_values > 0) {
+        vtk_printf(&f, "    <FieldData>\n");
+        for (int k = 0; k < frame->num_field_values; k++) {
+            vtk_printf(&f, "      <DataArray type=\"Float64\" Name=\"");
+            vtk_put_escaped(&f, frame->field_value_names[k]);
+            vtk_printf(&f, "\" NumberOfTuples=\"1\" format=\"appended\" offset=\"%llu\"/>\n",
+                       (unsigned long long)offset);
+            offset += sizeof(uint64_t) + sizeof(double);
+        }
+        vtk_printf(&f, "    </FieldData>\n");
+    }
     vtk_printf(&f, "    <Piece NumberOfPoints=\"%lld\" NumberOfCells=\"%lld\">\n", (long long)np,
                (long long)nt);
     vtk_printf(&f, "      <PointData>\n");
@@ -300,6 +212,10 @@ ipcc_status ipcc_vtk_write_vtu(const char *path, const ipcc_vtk_frame *frame) {
     vtk_printf(&f, "      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n");
     vtk_printf(&f, "  <AppendedData encoding=\"raw\">\n   _");
 
+    for (int k = 0; k < frame->num_field_values; k++) {
+        vtk_put_header(&f, sizeof(double));
+        vtk_put(&f, &frame->field_values[k], sizeof(double));
+    }
     for (int k = 0; k < frame->num_point_fields; k++) {
         vtk_put_header(&f, point_bytes);
         vtk_put(&f, frame->point_fields[k], (size_t)point_bytes);
@@ -317,7 +233,7 @@ ipcc_status ipcc_vtk_write_vtu(const char *path, const ipcc_vtk_frame *frame) {
     vtk_put_header(&f, type_bytes);
     vtk_put_tet_types(&f, nt);
     vtk_printf(&f, "\n  </AppendedData>\n</VTKFile>\n");
-    return vtk_commit(&f);
+    return ipcc_atomic_commit(&f);
 }
 
 static ipcc_status vtk_check_surface(const char *path, const ipcc_vtk_surface *sf) {
@@ -385,7 +301,7 @@ ipcc_status ipcc_vtk_write_vtp_codim(const char *path, const ipcc_vtk_surface *s
     const uint64_t point_bytes = (uint64_t)np * 3 * sizeof(double);
 
     vtk_file f;
-    s = vtk_open(&f, path);
+    s = ipcc_atomic_open(&f, path, "vtk");
     if (s != IPCC_OK) return s;
 
     uint64_t offset = 0;
@@ -419,7 +335,7 @@ ipcc_status ipcc_vtk_write_vtp_codim(const char *path, const ipcc_vtk_surface *s
     if (nl > 0) vtk_put_cell_blocks(&f, cd->lines, nl, 2);
     vtk_put_cell_blocks(&f, surface->triangles, nf, 3);
     vtk_printf(&f, "\n  </AppendedData>\n</VTKFile>\n");
-    return vtk_commit(&f);
+    return ipcc_atomic_commit(&f);
 }
 
 ipcc_status ipcc_vtk_write_pvd(const char *path, int num_steps, int num_parts, const double *times,
@@ -435,7 +351,7 @@ ipcc_status ipcc_vtk_write_pvd(const char *path, int num_steps, int num_parts, c
                          path, i, first ? first : "no dataset", times[i]);
     }
     vtk_file f;
-    ipcc_status s = vtk_open(&f, path);
+    ipcc_status s = ipcc_atomic_open(&f, path, "vtk");
     if (s != IPCC_OK) return s;
     vtk_printf(&f, "<?xml version=\"1.0\"?>\n");
     vtk_printf(&f, "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"%s\">\n", host_byte_order());
@@ -450,5 +366,5 @@ ipcc_status ipcc_vtk_write_pvd(const char *path, int num_steps, int num_parts, c
         }
     }
     vtk_printf(&f, "  </Collection>\n</VTKFile>\n");
-    return vtk_commit(&f);
+    return ipcc_atomic_commit(&f);
 }

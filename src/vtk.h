@@ -18,6 +18,9 @@ typedef struct ipcc_vtk_frame {
     int num_cell_fields;
     const char *const *cell_field_names; ///< Int32, one per cell
     const int *const *cell_fields;       ///< num_tets each
+    int num_field_values;                ///< FieldData: one Float64 per name (e.g. TimeValue)
+    const char *const *field_value_names;
+    const double *field_values;
 } ipcc_vtk_frame;
 
 /// Write an UnstructuredGrid .vtu (binary appended, raw, UInt64 headers).

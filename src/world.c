@@ -662,6 +662,25 @@ ipcc_status ipcc_world_start(ipcc_world *w) {
     IPCC_ASSERT(w);
     if (w->started) return IPCC_OK;
     if (w->n == 0) return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "the world has no bodies");
+    // Finite but absurd values (a velocity of 1e308 m/s) overflow the first
+    // step's prediction x + h v + h^2 g or its inertia energy m |h v + h^2 g|^2:
+    // refuse them here, before any output.
+    const double h = w->def.time_step;
+    for (int b = 0; b < w->num_bodies; ++b)
+        for (int i = w->bodies[b].first_vertex; i < w->bodies[b].first_vertex + w->bodies[b].num_vertices;
+             ++i)
+            for (int k = 0; k < 3; ++k) {
+                double d = h * w->v[3 * i + k] + h * h * w->def.gravity[k];
+                if (!isfinite(w->x[3 * i + k] + d) || !isfinite(w->mass[i] * d * d) ||
+                    !isfinite(w->mass[i] * w->v[3 * i + k] * w->v[3 * i + k]))
+                    return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                                     "body \"%s\": vertex %d: the initial velocity (%g m/s) or gravity (%g "
+                                     "m/s^2) overflows the first step",
+                                     w->bodies[b].name, i - w->bodies[b].first_vertex, w->v[3 * i + k],
+                                     w->def.gravity[k]);
+            }
+    if (w->def.contact.enabled && !isfinite(w->def.contact.dhat * w->def.contact.dhat))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "contact dhat %g m is out of range", w->def.contact.dhat);
     for (int c = 0; c < w->num_dirichlet; ++c) {
         const ipcc_stop_trigger *t = &w->dirichlet[c].def.stop;
         if (t->axis >= 0 && t->first_vertex + t->num_vertices > w->n)

@@ -93,7 +93,7 @@ static void test_read_seg_errors(void **state) {
         {"v 0 0 0\nv 1 0 0\ns 1 2.5\n", IPCC_ERR_PARSE, ":3: bad segment vertex '2.5'"},
         {"v 0 0 0\nv 1 nan 0\ns 1 2\n", IPCC_ERR_PARSE, ":2: non-finite coordinate 'nan'"},
         {"v 0 0 0\nv 1 0 0\n# no segments\n", IPCC_ERR_MESH, ":3: end of file, and no segments"},
-        {"", IPCC_ERR_MESH, ":0: end of file, and no segments"},
+        {"", IPCC_ERR_MESH, ": the file is empty"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const char *path = write_temp(cases[i].text, ".seg");

@@ -22,6 +22,16 @@ static void test_fail_wraps_previous_message(void **state) {
     assert_string_equal(ipcc_last_error(), "");
 }
 
+// Tokens quoted from binary files: control characters, invalid UTF-8 and C1
+// controls become '?'; valid UTF-8 (a file name with an accent) is kept.
+static void test_fail_makes_message_printable(void **state) {
+    (void)state;
+    ipcc_fail(IPCC_ERR_PARSE, "%s: unexpected '%s'", "caf\xc3\xa9.msh", "\x1b[31m\xff\x01\t\xc2\x9b\xe2\x82");
+    assert_string_equal(ipcc_last_error(), "caf\xc3\xa9.msh: unexpected '?[31m"
+                                           "???????" // split: "??'" would be a trigraph
+                                           "'");
+}
+
 static void test_status_names(void **state) {
     (void)state;
     assert_string_equal(ipcc_status_name(IPCC_OK), "IPCC_OK");
@@ -44,6 +54,10 @@ static void test_log_hook(void **state) {
     ipcc_log(IPCC_LOG_WARNING, "flipped %d tets", 3);
     assert_string_equal(logged, "flipped 3 tets");
     assert_int_equal(logged_level, IPCC_LOG_WARNING);
+    ipcc_log(IPCC_LOG_WARNING, "keyword '%s'",
+             "a\x7f\x80"
+             "b");
+    assert_string_equal(logged, "keyword 'a??b'");
     ipcc_set_log(NULL, NULL);
 }
 
@@ -72,6 +86,7 @@ static void test_grow_capacity(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fail_wraps_previous_message),
+        cmocka_unit_test(test_fail_makes_message_printable),
         cmocka_unit_test(test_status_names),
         cmocka_unit_test(test_log_hook),
         cmocka_unit_test(test_reserve_grows),

@@ -244,11 +244,32 @@ static void drag_right(void **state) {
     ipcc_world_destroy(w);
 }
 
+// A preset ipcc lacks is an error naming the script's line and the preset.
+static void unsupported_preset(void **state) {
+    (void)state;
+    write_script("hang.txt", "shapes input 1\n"
+                             "input/tetMeshes/cube.msh 0 0 0  0 0 0  1 1 1\n"
+                             "\n"
+                             "script hang\n");
+    char path[256];
+    snprintf(path, sizeof path, "%s/hang.txt", dir);
+    ipcc_scene *scene = NULL;
+    assert_int_equal(ipcc_scene_load(path, &scene), IPCC_ERR_INVALID_ARGUMENT);
+    assert_null(scene);
+    char expect[300];
+    snprintf(expect, sizeof expect, "%s:4: script \"hang\" is not supported", path);
+    if (!strstr(ipcc_last_error(), expect)) fail_msg("'%s' lacks '%s'", ipcc_last_error(), expect);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(stretch_and_pause), cmocka_unit_test(push_right_most),
-        cmocka_unit_test(fix_lower_half),    cmocka_unit_test(ball_hit_wall_and_fall_no_shift),
-        cmocka_unit_test(seg_bed_squash),    cmocka_unit_test(drag_right),
+        cmocka_unit_test(unsupported_preset),
+        cmocka_unit_test(stretch_and_pause),
+        cmocka_unit_test(push_right_most),
+        cmocka_unit_test(fix_lower_half),
+        cmocka_unit_test(ball_hit_wall_and_fall_no_shift),
+        cmocka_unit_test(seg_bed_squash),
+        cmocka_unit_test(drag_right),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -260,6 +260,40 @@ static void test_binary_byte_order(void **state) {
     }
 }
 
+// A non-finite coordinate in a text file is named with its line, in both
+// formats, even on a node no tet uses.
+static void test_non_finite_coordinate_names_line(void **state) {
+    (void)state;
+    const struct {
+        const char *suffix, *text, *needle;
+    } cases[] = {
+        {".msh",
+         "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n5\n1 0 0 0\n2 1 0 nan\n3 0 1 0\n4 0 0 1\n"
+         "5 0 0 0\n$EndNodes\n$Elements\n1\n1 4 0 1 2 3 4\n$EndElements\n",
+         ":7: non-finite node coordinate 'nan'"},
+        {".msh",
+         "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n5\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n"
+         "5 -inf 0 0\n$EndNodes\n$Elements\n1\n1 4 0 1 2 3 4\n$EndElements\n",
+         ":10: non-finite node coordinate '-inf'"},
+        {".node", "4 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1e999 0\n4 0 0 1\n",
+         ":4: non-finite point coordinate '1e999'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *path = temp_file(cases[i].suffix);
+        write_file(path, cases[i].text, strlen(cases[i].text));
+        char ele[300];
+        snprintf(ele, sizeof ele, "%.*s.ele", (int)(strlen(path) - 5), path);
+        if (!strcmp(cases[i].suffix, ".node")) write_file(ele, "1 4 0\n1 1 2 3 4\n", 16);
+        ipcc_mesh *m = NULL;
+        assert_int_equal(ipcc_mesh_read(path, &m), IPCC_ERR_PARSE);
+        assert_null(m);
+        if (!strstr(ipcc_last_error(), path) || !strstr(ipcc_last_error(), cases[i].needle))
+            fail_msg("case %zu: '%s' lacks '%s'", i, ipcc_last_error(), cases[i].needle);
+        remove(path);
+        if (!strcmp(cases[i].suffix, ".node")) remove(ele);
+    }
+}
+
 // Every prefix (in steps) and many single-byte corruptions of each fixture
 // must either read or fail with a message naming the file; never crash.
 static void test_damaged_copies_never_crash(void **state) {
@@ -335,6 +369,7 @@ int main(void) {
         cmocka_unit_test(test_example_meshes),
         cmocka_unit_test(test_malformed_files_rejected),
         cmocka_unit_test(test_binary_byte_order),
+        cmocka_unit_test(test_non_finite_coordinate_names_line),
         cmocka_unit_test(test_damaged_copies_never_crash),
         cmocka_unit_test(test_original_ipc_meshes),
     };

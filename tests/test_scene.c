@@ -209,6 +209,11 @@ static const bad_case bad_cases[] = {
      "time_step: duplicate key", NULL},
     {"{'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT, "scene.json: duration: missing", NULL},
     {"{'duration': 0, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT, "duration: must be > 0", NULL},
+    // A step count that no integer holds (the CLI would cast it).
+    {"{'duration': 1e300, 'time_step': 1e-300, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "scene.json: duration: 1e+300 s at a time_step of 1e-300 s is more than 1e+09 steps", NULL},
+    {"{'duration': 10.01, 'time_step': 1e-8, 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
+     "duration: 10.01 s at a time_step of 1e-08 s is more than", NULL},
     {"{'duration': 1, 'gravity': [0, -9.81], 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
      "gravity: expected an array of 3 numbers", NULL},
     {"{'duration': 1, 'gravity': [0, 'down', 0], 'bodies': [" BODY "]}", IPCC_ERR_INVALID_ARGUMENT,
@@ -513,7 +518,25 @@ static void test_syntax_error_line(void **state) {
     assert_contains(ipcc_last_error(), "scene.json:2:3: unterminated /* comment");
 
     assert_int_equal(scene_parse("", NULL, &s), IPCC_ERR_PARSE);
-    assert_contains(ipcc_last_error(), "scene.json:1:1:");
+    assert_contains(ipcc_last_error(), "scene.json: no JSON value (the file is empty");
+    assert_int_equal(scene_parse("  // nothing but a comment\n", NULL, &s), IPCC_ERR_PARSE);
+    assert_contains(ipcc_last_error(), "scene.json: no JSON value");
+
+    // cJSON's nesting limit is reported as such, with the place.
+    enum { DEEP = 1200 };
+    char deep[2 * DEEP + 16];
+    size_t k = 0;
+    k += (size_t)snprintf(deep, sizeof deep, "{'bodies': ");
+    for (int i = 0; i < DEEP; i++)
+        deep[k++] = '[';
+    for (int i = 0; i < DEEP; i++)
+        deep[k++] = ']';
+    deep[k++] = '}';
+    deep[k] = '\0';
+    assert_int_equal(scene_parse(deep, NULL, &s), IPCC_ERR_PARSE);
+    assert_null(s);
+    assert_contains(ipcc_last_error(),
+                    "scene.json:1:1011: arrays and objects nested deeper than 1000 levels");
 
     assert_int_equal(scene_parse("{'duration': 1, 'bodies': [" BODY "]} trailing", NULL, &s), IPCC_ERR_PARSE);
     assert_contains(ipcc_last_error(), "near 'trailing'");
@@ -794,6 +817,54 @@ static void test_new_keys(void **state) {
 
 // The format follows the extension: .txt and .ipc (any case) go to the IPC
 // script reader, everything else is JSON.
+// --set overrides: applied before validation, so a bad key or value gets the
+// usual key-path message; a malformed path names the override.
+static void test_overrides(void **state) {
+    (void)state;
+    char dir[64] = "scene_set_XXXXXX";
+    if (!mkdtemp(dir)) fail_msg("mkdtemp failed");
+    char path[256];
+    snprintf(path, sizeof path, "%s/a.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"duration\": 1, \"bodies\": [{\"mesh\": {\"box\": {\"size\": [1, 1, 1]}}, \"material\": {}}]}\n",
+          f);
+    fclose(f);
+    const char *good[] = {"contact.friction=0.25", "bodies[0].friction=0.5"};
+    ipcc_scene_options opt = {.num_overrides = 2, .overrides = good};
+    ipcc_scene *s = NULL;
+    if (ipcc_scene_load_with_options(path, &opt, &s) != IPCC_OK) fail_msg("%s", ipcc_last_error());
+    assert_near(s->world.contact.friction, 0.25, 0, 0);
+    assert_near(s->bodies[0].friction, 0.5, 0, 0);
+    ipcc_scene_destroy(s);
+    const struct {
+        const char *set, *needle;
+    } bad[] = {
+        {"contact..friction=1", "--set contact..friction=1: empty key in the path"},
+        {".contact.friction=1", "--set .contact.friction=1: empty key in the path"},
+        {"contact.friction.=1", "--set contact.friction.=1: empty key in the path"},
+        {"=1", "--set =1: expected key.path=value"},
+        {"bodies[3].friction=1", "index out of range"},
+        {"bodies[x].friction=1", "expected [index] with a non-negative integer"},
+        {"duration.x=1", "the path goes through a value that is not an object"},
+        {"contact.dhatt=1", "contact.dhatt: unknown key; did you mean \"dhat\"?"},
+        {"time_step=fast", "time_step: expected a number (got a string)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        opt = (ipcc_scene_options){.num_overrides = 1, .overrides = &bad[i].set};
+        s = NULL;
+        assert_true(ipcc_scene_load_with_options(path, &opt, &s) < 0);
+        assert_null(s);
+        assert_contains(ipcc_last_error(), path);
+        assert_contains(ipcc_last_error(), bad[i].needle);
+    }
+    // A folder given as the scene: the reason, not just "read error".
+    assert_int_equal(ipcc_scene_load(dir, &s), IPCC_ERR_IO);
+    assert_null(s);
+    assert_contains(ipcc_last_error(), "Is a directory");
+    ipcc_test_remove_tree(dir);
+}
+
 static void test_format_by_extension(void **state) {
     (void)state;
     char dir[64] = "scene_ext_XXXXXX";
@@ -829,17 +900,12 @@ static void test_format_by_extension(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_full_scene),
-        cmocka_unit_test(test_defaults),
-        cmocka_unit_test(test_comments),
-        cmocka_unit_test(test_bad_scenes),
-        cmocka_unit_test(test_syntax_error_line),
-        cmocka_unit_test(test_missing_files),
-        cmocka_unit_test(test_box_mesh),
-        cmocka_unit_test(test_relative_paths),
-        cmocka_unit_test(test_create_world),
-        cmocka_unit_test(test_new_keys),
-        cmocka_unit_test(test_format_by_extension),
+        cmocka_unit_test(test_full_scene),        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_comments),          cmocka_unit_test(test_bad_scenes),
+        cmocka_unit_test(test_syntax_error_line), cmocka_unit_test(test_missing_files),
+        cmocka_unit_test(test_box_mesh),          cmocka_unit_test(test_relative_paths),
+        cmocka_unit_test(test_create_world),      cmocka_unit_test(test_new_keys),
+        cmocka_unit_test(test_overrides),         cmocka_unit_test(test_format_by_extension),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

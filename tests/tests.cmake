@@ -19,6 +19,14 @@ if(TARGET ipcc)
                             ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/cli_work)
 endif()
 
+# resume: runs killed (SIGKILL, SIGINT, SIGTERM, a full disk) and resumed end
+# bit-identical to an uninterrupted run; the progress bar. See resume_test.sh.
+if(TARGET ipcc)
+  add_test(NAME resume COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/resume_test.sh $<TARGET_FILE:ipcc>
+                               ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/resume_work)
+  set_tests_properties(resume PROPERTIES TIMEOUT 900)
+endif()
+
 # example_minimal: the C API example runs and its frames open in VTK.
 add_test(NAME example_minimal
          COMMAND sh -c "rm -rf \"$1\" && \"$0\" \"$1\" >/dev/null && { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import vtk' 2>/dev/null || exit 0; } && exec /usr/bin/python3 \"$2\" \"$1\" 51 - -"
@@ -29,6 +37,20 @@ add_test(NAME example_minimal
 set_tests_properties(vtk_reader example_minimal PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=1")
 if(TARGET ipcc)
   set_tests_properties(cli PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=1")
+endif()
+
+# valgrind_contact: one contact scene (and its resume) under valgrind's
+# memcheck: no invalid access, no leak (docs/testing.md). Needs a build
+# without sanitizers; labelled slow (about a minute), skipped when valgrind
+# is missing.
+if(TARGET ipcc AND NOT IPCC_SANITIZE)
+  add_test(NAME valgrind_contact
+           COMMAND sh -c "command -v valgrind >/dev/null || exit 77; rm -rf \"$1\" && \
+vg='valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=9' && \
+$vg \"$0\" run \"$2\" --steps 16 --checkpoint-every 5 -o \"$1\" -q && $vg \"$0\" resume \"$1\" --steps 20 -q"
+                   $<TARGET_FILE:ipcc> ${CMAKE_CURRENT_BINARY_DIR}/valgrind_out ${PROJECT_SOURCE_DIR}/examples/contact_cubes.json)
+  set_tests_properties(valgrind_contact PROPERTIES LABELS slow SKIP_RETURN_CODE 77 TIMEOUT 900
+                       ENVIRONMENT "OMP_NUM_THREADS=1")
 endif()
 
 # Slow scenes: skipped in CI (ctest -LE slow); `make test-all` runs them.

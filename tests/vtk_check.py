@@ -13,7 +13,8 @@ part), then reads every listed .vtu with vtkXMLUnstructuredGridReader and every
   parts distinct, part 0 a .vtu (the bodies) and part 1, if any, a .vtp (the
   obstacles); no other parts;
 - every file reads without VTK errors; points and arrays are finite;
-- .vtu: point and cell counts; every cell is VTK_TETRA; point arrays
+- .vtu: field data TimeValue (if present) equal to the .pvd timestep, with
+  length_scale > 0; point and cell counts; every cell is VTK_TETRA; point arrays
   `velocity`, `displacement` and `contact_force` (3 components) and cell array
   `body_id` (1 component) with the right lengths; points - displacement (the
   rest positions) is the same in every frame;
@@ -138,8 +139,17 @@ def check_counts(path, data, want_points, want_cells):
     return npts, ncells
 
 
-def check_vtu(path, want_points, want_tets):
+def check_vtu(path, want_points, want_tets, want_time=None):
     grid = read_xml(path, vtk.vtkXMLUnstructuredGridReader())
+    # Field data TimeValue (the frame's time) and length_scale (L, > 0), when written.
+    fd = grid.GetFieldData()
+    tv = fd.GetArray("TimeValue") if fd is not None else None
+    if tv is not None:
+        if tv.GetNumberOfTuples() != 1 or (want_time is not None and tv.GetTuple1(0) != want_time):
+            raise CheckError(f"{path}: field TimeValue {tv.GetTuple1(0)!r}, expected the .pvd timestep {want_time!r}")
+        ls = fd.GetArray("length_scale")
+        if ls is None or ls.GetNumberOfTuples() != 1 or not ls.GetTuple1(0) > 0:
+            raise CheckError(f"{path}: field length_scale missing or not > 0")
     npts, ncells = check_counts(path, grid, want_points, want_tets)
     if numpy is not None and ncells > 0:
         types = vtk_to_numpy(grid.GetCellTypesArray())
@@ -194,7 +204,7 @@ def check(outdir, want_frames, want_points, want_tets, want_obst_points=None, wa
         if not parts[0].endswith(".vtu"):
             raise CheckError(f"{pvd}: part 0 at timestep {t!r} is {parts[0]}, expected a .vtu")
         path = os.path.join(outdir, parts[0])
-        rest = check_vtu(path, want_points, want_tets)
+        rest = check_vtu(path, want_points, want_tets, t)
         if rest0 is None:
             rest0 = rest
         elif len(rest) == len(rest0):

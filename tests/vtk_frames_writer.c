@@ -89,7 +89,9 @@ int main(int argc, char **argv) {
     const double *pfields[3] = {v, u, fc};
     const char *cnames[1] = {"body_id"};
     const int *cfields[1] = {body};
-    ipcc_vtk_frame frame = {NP, x, NT, t, 3, pnames, pfields, 1, cnames, cfields};
+    const char *fnames[2] = {"TimeValue", "length_scale"};
+    double fvalues[2] = {0, 1.5};
+    ipcc_vtk_frame frame = {NP, x, NT, t, 3, pnames, pfields, 1, cnames, cfields, 2, fnames, fvalues};
     const char *onames[1] = {"velocity"};
     const double *ofields[1] = {ov};
     ipcc_vtk_surface obstacles = {OP, ox, OF, otri, 1, onames, ofields};
@@ -99,6 +101,7 @@ int main(int argc, char **argv) {
     char path[4096];
     for (int f = 0; f < FRAMES; f++) {
         times[f] = 0.01 * f;
+        fvalues[0] = times[f];
         double a = 0.3 * times[f];
         for (int i = 0; i < NP; i++) {
             const double *r = rest + 3 * i;

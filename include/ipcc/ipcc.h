@@ -3,6 +3,7 @@
 #define IPCC_IPCC_H
 
 #include "ipcc/base.h"
+#include "ipcc/checkpoint.h"
 #include "ipcc/elastic.h"
 #include "ipcc/mesh.h"
 #include "ipcc/output.h"

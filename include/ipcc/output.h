@@ -32,6 +32,23 @@ IPCC_API ipcc_status ipcc_output_write_stats(ipcc_output *output, const ipcc_ste
 /// Number of frames written so far.
 IPCC_API int ipcc_output_frame_count(const ipcc_output *output);
 
+/// Simulated time of each frame written so far (ipcc_output_frame_count
+/// entries; valid until the next write or close).
+IPCC_API const double *ipcc_output_frame_times(const ipcc_output *output);
+
+/// Number of rows written to stats.csv so far (by this output).
+IPCC_API long ipcc_output_stats_rows(const ipcc_output *output);
+
+/// Reopen an output directory to continue a run from a checkpoint taken
+/// when it had `num_frames` frames (with these `times`) and `stats_rows`
+/// rows in stats.csv: frames.pvd is rewritten to list exactly those frames
+/// (the next frame written is number num_frames, replacing any later file a
+/// killed run left), and stats.csv is cut back, atomically, to its header
+/// and first stats_rows rows (fewer if the file has fewer). Frame files of
+/// the kept frames must exist (IPCC_ERR_IO names a missing one).
+IPCC_API ipcc_status ipcc_output_reopen(const char *directory, const ipcc_world *world, int num_frames,
+                                        const double *times, long stats_rows, ipcc_output **out);
+
 /// Flush and free. NULL is fine.
 IPCC_API void ipcc_output_close(ipcc_output *output);
 

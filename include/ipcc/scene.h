@@ -45,6 +45,8 @@ typedef struct ipcc_scene {
     ipcc_scene_mesh_source *body_sources; ///< one per body
     char **obstacle_paths;                ///< one per mesh obstacle: its file as resolved
     const char *format;                   ///< "json" or "ipc" (static string)
+    int checkpoint_every; ///< "output.checkpoint_every": steps between checkpoints; 0 = only at start and
+                          ///< exit (10)
 } ipcc_scene;
 
 /// Loading options.

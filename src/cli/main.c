@@ -1,18 +1,16 @@
-// The ipcc command-line tool.
+// The ipcc command-line tool: dispatch, the shared helpers (commands.h),
+// and the small subcommands (convert, check, info). run and resume live in
+// run.c, compare in compare.c; docs/cli.md documents them all.
 //
-//   ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--set K=V]... [--strict] [--quiet | --verbose]
-//   ipcc convert SCENE -o OUT.json [--strict]
-//   ipcc check SCENE [--strict]
-//   ipcc info MESH
-//   ipcc --help | --version
+//   ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--checkpoint-every N] [--set K=V]... [--strict]
+//   [-q|-v] ipcc resume DIR [--steps N] [--threads N] [--checkpoint-every N] [-q|-v] ipcc compare DIR_A DIR_B
+//   [--tol X] ipcc convert SCENE -o OUT.json [--set K=V]... [--strict] ipcc check SCENE [--set K=V]...
+//   [--strict] ipcc info MESH ipcc --help | --version
 //
-// SCENE is native JSON, or an original IPC script (.txt / .ipc).
-//
-// Exit codes: 0 success; 1 bad usage or bad input (scene, mesh, output
-// directory); 2 the solver failed (the frames written so far stay valid);
-// 3 the run finished but some steps hit newton.max_iterations.
-// Everything is validated (scene, meshes, materials, initial state) before
-// the output directory is touched, so a bad run never clobbers earlier output.
+// SCENE is native JSON, or an original IPC script (.txt / .ipc). Exit codes
+// are in commands.h. Everything is validated (scene, meshes, materials,
+// initial state) before the output directory is touched, so a bad run never
+// clobbers earlier output.
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,13 +22,15 @@
 #include "ipcc/ipcc.h"
 
 #include "commands.h"
+#include "progress.h"
 
-enum { EXIT_USAGE = 1, EXIT_SOLVER = 2, EXIT_UNCONVERGED = 3 };
+int ipcc_cli_verbosity = 1;
 
-static int verbosity = 1; // 0 quiet, 1 normal, 2 verbose
-
-static void print_usage(FILE *f) {
-    fputs("usage: ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--set K=V]... [--strict] [-q | -v]\n"
+void ipcc_cli_usage(FILE *f) {
+    fputs("usage: ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--checkpoint-every N] [--set K=V]...\n"
+          "                [--strict] [-q | -v]\n"
+          "       ipcc resume DIR [--steps N] [--threads N] [--checkpoint-every N] [-q | -v]\n"
+          "       ipcc compare DIR_A DIR_B [--tol X] [--length L] [-q]\n"
           "       ipcc convert SCENE -o OUT.json [--set K=V]... [--strict]\n"
           "       ipcc check SCENE [--set K=V]... [--strict]\n"
           "       ipcc info MESH\n"
@@ -42,17 +42,22 @@ static void print_usage(FILE *f) {
           "  run SCENE      simulate a scene and write VTK frames. SCENE is a JSON scene\n"
           "                 (docs/scene-format.md) or an original IPC script, .txt or .ipc\n"
           "                 (docs/ipc-compatibility.md)\n"
+          "  resume DIR     continue the run in DIR from its last checkpoint; the frames come\n"
+          "                 out bit-identical to an uninterrupted run\n"
+          "  compare A B    compare two output folders frame by frame (max vertex distance / L)\n"
           "  convert SCENE  write SCENE (JSON or IPC script) as an equivalent native JSON scene\n"
           "  check SCENE    validate SCENE without simulating (scene, meshes, materials, initial\n"
           "                 intersections) and print a summary: bodies, vertices, tets, surface\n"
           "                 triangles, L, d-hat, kappa\n"
           "  info MESH      mesh statistics and quality (dihedral angles, aspect ratio), bad tets\n"
           "\n"
-          "run options:\n"
+          "run and resume options:\n"
           "  -o, --output DIR   output directory (default: the scene's output.directory, or \"out\";\n"
           "                     output/<script name> for IPC scripts)\n"
-          "  --steps N          stop after N steps (default: duration / time_step; IPC scripts:\n"
-          "                     ceil(T / h) as IPC)\n"
+          "  --steps N          stop after N steps in total (default: duration / time_step; IPC\n"
+          "                     scripts: ceil(T / h) as IPC); resume: run on to step N\n"
+          "  --checkpoint-every N  write DIR/checkpoint.bin every N steps (default: the scene's\n"
+          "                     output.checkpoint_every, 10); 0 = only at the start and at exit\n"
           "  --strict           IPC scripts: an unknown keyword is an error, not a warning\n"
           "  --set K=V          JSON scenes: set key path K (contact.friction, bodies[0].friction,\n"
           "                     materials.rubber.youngs_modulus) to the JSON value V before\n"
@@ -60,12 +65,16 @@ static void print_usage(FILE *f) {
           "  --threads N        worker threads (default: OMP_NUM_THREADS, else all cores);\n"
           "                     results are bit-identical for any N\n"
           "  -q, --quiet        print only warnings, errors and the summary\n"
-          "  -v, --verbose      also print the library's debug messages (for IPC scripts: every\n"
-          "                     viewer-only or ignored keyword, with its line)\n"
+          "  -v, --verbose      one line per step even on a terminal, and the library's debug\n"
+          "                     messages (for IPC scripts: every ignored keyword, with its line)\n"
           "\n"
           "output: DIR/frame_NNNNNN.vtu (one per frame), DIR/frames.pvd (open in ParaView),\n"
-          "        DIR/stats.csv (one row per step)\n"
-          "exit codes: 0 ok, 1 bad usage or input, 2 solver failure, 3 unconverged steps\n",
+          "        DIR/stats.csv (one row per step), DIR/scene.json (the scene as run),\n"
+          "        DIR/checkpoint.bin (for resume). On a terminal run shows a progress bar,\n"
+          "        elsewhere one line per step. Ctrl-C (SIGINT) or SIGTERM finishes the step,\n"
+          "        writes a checkpoint and exits with code 4.\n"
+          "exit codes: 0 ok, 1 bad usage, input or output, 2 solver failure, 3 unconverged steps,\n"
+          "            4 interrupted (resume it), 5 compare: the outputs differ\n",
           f);
 }
 
@@ -74,16 +83,17 @@ static void log_to_stderr(ipcc_log_level level, const char *message, void *user)
     static const char *names[] = {"error", "warning", "info", "debug"};
     // quiet: errors and warnings; normal: + info (reoriented tets, selected
     // Dirichlet vertices); verbose: + debug.
-    if ((int)level > verbosity + 1) return;
+    if ((int)level > ipcc_cli_verbosity + 1) return;
+    ipcc_progress_clear(ipcc_progress_active()); // a progress bar would garble the message
     fprintf(stderr, "ipcc: %s: %s\n", names[level], message);
 }
 
-static int fail(int code, const char *what) {
+int ipcc_cli_fail(int code, const char *what) {
     fprintf(stderr, "ipcc: error: %s%s%s\n", what, *ipcc_last_error() ? ": " : "", ipcc_last_error());
     return code;
 }
 
-static int parse_int(const char *s, long *out) {
+int ipcc_cli_parse_int(const char *s, long *out) {
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
@@ -98,7 +108,7 @@ static const char *overrides[MAX_OVERRIDES];
 // The arguments every scene command shares, at argv[*i]: --set KEY=VALUE,
 // --strict, -q, -v, an unknown option, and the scene path. Returns 1 when
 // consumed, -1 after printing a usage error.
-static int take_common(int argc, char **argv, int *i, ipcc_scene_options *opt, const char **scene_path) {
+int ipcc_cli_take_common(int argc, char **argv, int *i, ipcc_scene_options *opt, const char **scene_path) {
     const char *a = argv[*i];
     if (!strcmp(a, "--set")) {
         if (++*i >= argc || !strchr(argv[*i], '='))
@@ -110,9 +120,9 @@ static int take_common(int argc, char **argv, int *i, ipcc_scene_options *opt, c
     } else if (!strcmp(a, "--strict")) {
         opt->strict = true;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-        verbosity = 0;
+        ipcc_cli_verbosity = 0;
     } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-        verbosity = 2;
+        ipcc_cli_verbosity = 2;
     } else if (a[0] == '-' && a[1]) {
         return fprintf(stderr, "ipcc: error: unknown option '%s' (see ipcc --help)\n", a), -1;
     } else if (!*scene_path) {
@@ -124,25 +134,25 @@ static int take_common(int argc, char **argv, int *i, ipcc_scene_options *opt, c
 }
 
 // Load the scene and build its world; with `start`, also the contact
-// surfaces and the initial intersection check. Returns 0, or EXIT_USAGE
+// surfaces and the initial intersection check. Returns 0, or IPCC_EXIT_USAGE
 // after printing the error (nothing is left allocated).
-static int load_world(const char *path, const ipcc_scene_options *opt, bool start, ipcc_scene **scene,
-                      ipcc_world **world) {
+int ipcc_cli_load_world(const char *path, const ipcc_scene_options *opt, bool start, ipcc_scene **scene,
+                        ipcc_world **world) {
     *scene = NULL;
     *world = NULL;
     if (ipcc_scene_load_with_options(path, opt, scene) != IPCC_OK)
-        return fail(EXIT_USAGE, "cannot load scene");
+        return ipcc_cli_fail(IPCC_EXIT_USAGE, "cannot load scene");
     if (ipcc_scene_create_world(*scene, world) != IPCC_OK) {
         ipcc_scene_destroy(*scene);
         *scene = NULL;
-        return fail(EXIT_USAGE, "invalid scene");
+        return ipcc_cli_fail(IPCC_EXIT_USAGE, "invalid scene");
     }
     if (start && ipcc_world_start(*world) != IPCC_OK) {
         ipcc_world_destroy(*world);
         ipcc_scene_destroy(*scene);
         *world = NULL;
         *scene = NULL;
-        return fail(EXIT_USAGE, path);
+        return ipcc_cli_fail(IPCC_EXIT_USAGE, path);
     }
     return 0;
 }
@@ -153,25 +163,26 @@ static int cmd_convert(int argc, char **argv) {
     for (int i = 0; i < argc; ++i) {
         const char *a = argv[i];
         if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-            if (++i >= argc) return fprintf(stderr, "ipcc: error: %s needs a file name\n", a), EXIT_USAGE;
+            if (++i >= argc)
+                return fprintf(stderr, "ipcc: error: %s needs a file name\n", a), IPCC_EXIT_USAGE;
             out_path = argv[i];
-        } else if (take_common(argc, argv, &i, &opt, &scene_path) < 0) {
-            return EXIT_USAGE;
+        } else if (ipcc_cli_take_common(argc, argv, &i, &opt, &scene_path) < 0) {
+            return IPCC_EXIT_USAGE;
         }
     }
     if (!scene_path || !out_path) {
         fprintf(stderr, "ipcc: error: convert needs a scene and -o OUT.json\n");
-        return EXIT_USAGE;
+        return IPCC_EXIT_USAGE;
     }
     // The scene must also make a valid world (materials, selections, transforms).
     ipcc_scene *scene;
     ipcc_world *world;
-    if (load_world(scene_path, &opt, false, &scene, &world) != 0) return EXIT_USAGE;
+    if (ipcc_cli_load_world(scene_path, &opt, false, &scene, &world) != 0) return IPCC_EXIT_USAGE;
     ipcc_world_destroy(world);
     int code = 0;
     if (ipcc_scene_write_json(scene, out_path) != IPCC_OK)
-        code = fail(EXIT_USAGE, "cannot write the JSON scene");
-    else if (verbosity >= 1)
+        code = ipcc_cli_fail(IPCC_EXIT_USAGE, "cannot write the JSON scene");
+    else if (ipcc_cli_verbosity >= 1)
         printf("ipcc: wrote %s (%d bodies, %d obstacles, %d half-spaces)\n", out_path, scene->num_bodies,
                scene->num_obstacles, scene->num_half_spaces);
     ipcc_scene_destroy(scene);
@@ -182,11 +193,11 @@ static int cmd_check(int argc, char **argv) {
     const char *scene_path = NULL;
     ipcc_scene_options opt = {.strict = false};
     for (int i = 0; i < argc; ++i)
-        if (take_common(argc, argv, &i, &opt, &scene_path) < 0) return EXIT_USAGE;
-    if (!scene_path) return fprintf(stderr, "ipcc: error: check needs a scene file\n"), EXIT_USAGE;
+        if (ipcc_cli_take_common(argc, argv, &i, &opt, &scene_path) < 0) return IPCC_EXIT_USAGE;
+    if (!scene_path) return fprintf(stderr, "ipcc: error: check needs a scene file\n"), IPCC_EXIT_USAGE;
     ipcc_scene *scene;
     ipcc_world *world;
-    if (load_world(scene_path, &opt, true, &scene, &world) != 0) return EXIT_USAGE;
+    if (ipcc_cli_load_world(scene_path, &opt, true, &scene, &world) != 0) return IPCC_EXIT_USAGE;
     printf("%s: ok (%s scene)\n", scene_path, scene->format ? scene->format : "json");
     int nb = ipcc_world_num_bodies(world), total_faces = 0;
     const int *tet_body = ipcc_world_tet_bodies(world);
@@ -220,10 +231,10 @@ static int cmd_check(int argc, char **argv) {
 
 static int cmd_info(int argc, char **argv) {
     if (argc != 1 || argv[0][0] == '-')
-        return fprintf(stderr, "ipcc: error: info needs exactly one mesh file\n"), EXIT_USAGE;
+        return fprintf(stderr, "ipcc: error: info needs exactly one mesh file\n"), IPCC_EXIT_USAGE;
     const char *path = argv[0];
     ipcc_mesh *mesh = NULL;
-    if (ipcc_mesh_read(path, &mesh) != IPCC_OK) return fail(EXIT_USAGE, "cannot read mesh");
+    if (ipcc_mesh_read(path, &mesh) != IPCC_OK) return ipcc_cli_fail(IPCC_EXIT_USAGE, "cannot read mesh");
     ipcc_mesh_quality q;
     int bad[10];
     ipcc_mesh_quality_of(mesh, &q, 10, bad);
@@ -251,133 +262,27 @@ static int cmd_info(int argc, char **argv) {
     return 0;
 }
 
-static int cmd_run(int argc, char **argv) {
-    const char *scene_path = NULL, *out_dir = NULL;
-    long max_steps = -1;
-    ipcc_scene_options opt = {.strict = false};
-    for (int i = 0; i < argc; ++i) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-            if (++i >= argc) return fprintf(stderr, "ipcc: error: %s needs a directory\n", a), EXIT_USAGE;
-            out_dir = argv[i];
-        } else if (!strcmp(a, "--steps")) {
-            if (++i >= argc || parse_int(argv[i], &max_steps) != 0 || max_steps < 0)
-                return fprintf(stderr, "ipcc: error: --steps needs a non-negative integer\n"), EXIT_USAGE;
-        } else if (!strcmp(a, "--threads")) {
-            long threads;
-            if (++i >= argc || parse_int(argv[i], &threads) != 0 || threads < 1 || threads > 1024)
-                return fprintf(stderr, "ipcc: error: --threads needs an integer from 1 to 1024\n"),
-                       EXIT_USAGE;
-            omp_set_num_threads((int)threads);
-        } else if (take_common(argc, argv, &i, &opt, &scene_path) < 0) {
-            return EXIT_USAGE;
-        }
-    }
-    if (!scene_path) {
-        fprintf(stderr, "ipcc: error: run needs a scene file\n");
-        print_usage(stderr);
-        return EXIT_USAGE;
-    }
-
-    // Validate everything (scene, meshes, the initial intersection check)
-    // before touching the output directory.
-    ipcc_scene *scene;
-    ipcc_world *world;
-    if (load_world(scene_path, &opt, true, &scene, &world) != 0) return EXIT_USAGE;
-    double h = scene->world.time_step;
-    long steps = scene->world.integrator == IPCC_STATIC && scene->duration <= h
-                     ? 1
-                     : (long)ceil(scene->duration / h - 1e-9);
-    if (scene->num_steps > 0) steps = scene->num_steps;
-    if (max_steps >= 0 && max_steps < steps) steps = max_steps;
-    if (!out_dir) out_dir = scene->output_directory ? scene->output_directory : "out";
-    double fps = scene->output_fps;
-
-    ipcc_output *output = NULL;
-    int code = 0;
-    if (ipcc_output_open(out_dir, &output) != IPCC_OK || ipcc_output_write_frame(output, world) != IPCC_OK) {
-        code = fail(EXIT_USAGE, "cannot write output");
-        goto done;
-    }
-    if (verbosity >= 1)
-        printf("ipcc %s: %s: %d bodies, %d vertices, %d tets, h = %g s, %ld steps, %d threads -> %s/\n",
-               ipcc_version(), scene_path, ipcc_world_num_bodies(world), ipcc_world_num_vertices(world),
-               ipcc_world_num_tets(world), h, steps, omp_get_max_threads(), out_dir);
-
-    long unconverged = 0, newton_total = 0;
-    double wall = 0;
-    int next_frame = 1;
-    for (long s = 0; s < steps; ++s) {
-        ipcc_step_stats st;
-        ipcc_status status = ipcc_world_step(world, &st);
-        if (status < 0) {
-            code = fail(EXIT_SOLVER, "simulation failed");
-            break;
-        }
-        newton_total += st.newton_iterations;
-        wall += st.time_total;
-        if (!st.converged) {
-            unconverged++;
-            fprintf(stderr,
-                    "ipcc: warning: step %d (t = %.6g s) did not converge in %d Newton iterations "
-                    "(|p|_inf = %.3g m)\n",
-                    st.step, st.time, st.newton_iterations, st.residual);
-        }
-        if (verbosity >= 1)
-            printf("step %6d  t %10.5f s  newton %3d  line-search %3d  contacts %5d  dmin %9.3g m  wall "
-                   "%8.4f s%s\n",
-                   st.step, st.time, st.newton_iterations, st.line_search_steps, st.num_contacts,
-                   st.min_distance, st.time_total, st.converged ? "" : "  UNCONVERGED");
-        if (ipcc_output_write_stats(output, &st) != IPCC_OK) {
-            code = fail(EXIT_USAGE, "cannot write stats");
-            break;
-        }
-        // A frame every step, or whenever t passes the next multiple of 1/fps.
-        bool frame = fps <= 0 || s + 1 == steps;
-        while (fps > 0 && st.time >= next_frame / fps - 1e-9 * h) {
-            frame = true;
-            next_frame++;
-        }
-        if (frame && ipcc_output_write_frame(output, world) != IPCC_OK) {
-            code = fail(EXIT_USAGE, "cannot write frame");
-            break;
-        }
-        fflush(stdout);
-    }
-    long done_steps = ipcc_world_step_count(world);
-    printf("summary: %ld steps, %.6g s simulated, %d frames, %.3f s wall (%.4f s/step), %.2f Newton "
-           "iterations/step, %ld unconverged steps; output in %s/\n",
-           done_steps, ipcc_world_time(world), ipcc_output_frame_count(output), wall,
-           done_steps ? wall / done_steps : 0.0, done_steps ? (double)newton_total / done_steps : 0.0,
-           unconverged, out_dir);
-    if (code == 0 && unconverged > 0) code = EXIT_UNCONVERGED;
-done:
-    ipcc_output_close(output);
-    ipcc_world_destroy(world);
-    ipcc_scene_destroy(scene);
-    return code;
-}
-
 int main(int argc, char **argv) {
     ipcc_set_log(log_to_stderr, NULL);
     if (argc < 2) {
-        print_usage(stderr);
-        return EXIT_USAGE;
+        ipcc_cli_usage(stderr);
+        return IPCC_EXIT_USAGE;
     }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-        print_usage(stdout);
+        ipcc_cli_usage(stdout);
         return 0;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         printf("ipcc %s\n", ipcc_version());
         return 0;
     }
-    if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "run")) return ipcc_cli_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "resume")) return ipcc_cli_resume(argc - 2, argv + 2);
     if (!strcmp(cmd, "convert")) return cmd_convert(argc - 2, argv + 2);
     if (!strcmp(cmd, "check")) return cmd_check(argc - 2, argv + 2);
     if (!strcmp(cmd, "info")) return cmd_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "compare")) return ipcc_cli_compare(argc - 2, argv + 2);
     fprintf(stderr, "ipcc: error: unknown command '%s' (see ipcc --help)\n", cmd);
-    return EXIT_USAGE;
+    return IPCC_EXIT_USAGE;
 }

@@ -1,0 +1,869 @@
+// Reading ipcc's output back: frames.pvd and the Points of .vtu/.vtp files
+// (the format is in docs/output.md; src/vtk.c writes it).
+//
+// A file is read whole into memory. Its XML part is scanned tag by tag (a
+// small scanner: element tags with quoted attributes; <?...?>, <!...> and
+// comments skipped) up to <AppendedData encoding="raw">, whose '_' marks the
+// start of the binary blocks; the scanner never looks past it. Arrays are
+// found by their attribute names, never by position: the first DataArray
+// inside <Points>, and the DataArrays named `length_scale` and `TimeValue`
+// inside <FieldData> (wherever that block is). A block at `offset` is a
+// UInt64 (or UInt32, per the VTKFile's header_type) byte count followed by
+// that many bytes; byte_order says whether to swap.
+//
+// Failure modes: every offset, byte count and point count is checked
+// against the bytes actually in the file before it is used, and a file must
+// end with </VTKFile> (ipcc writes atomically, so a shorter file is
+// corrupt), so a truncated or garbage file gives a message naming it and
+// what is wrong, never a read out of bounds. No fixed-size buffers: names
+// and messages are malloc'ed to size.
+#include "frames_read.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#if defined(__GNUC__)
+#define FRAMES_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define FRAMES_PRINTF(a, b)
+#endif
+
+// --- messages and small helpers ----------------------------------------------
+
+/// Set *error to a malloc'ed message (NULL if even that fails); returns -1.
+static int frames_fail(char **error, const char *fmt, ...) FRAMES_PRINTF(2, 3);
+static int frames_fail(char **error, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (msg) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    *error = msg;
+    return -1;
+}
+
+static char *frames_strdup(const char *s, size_t n) {
+    char *c = malloc(n + 1);
+    if (!c) return NULL;
+    memcpy(c, s, n);
+    c[n] = '\0';
+    return c;
+}
+
+/// dir + '/' + name, or name itself when it is absolute. malloc'ed.
+static char *frames_join(const char *dir, const char *name) {
+    if (name[0] == '/') return frames_strdup(name, strlen(name));
+    size_t nd = strlen(dir), nn = strlen(name);
+    while (nd > 1 && dir[nd - 1] == '/')
+        nd--;
+    char *p = malloc(nd + 1 + nn + 1);
+    if (!p) return NULL;
+    memcpy(p, dir, nd);
+    size_t k = nd;
+    if (nd == 0 || dir[nd - 1] != '/') p[k++] = '/';
+    memcpy(p + k, name, nn + 1);
+    return p;
+}
+
+/// The whole file, NUL-terminated (the NUL is not counted in *size).
+static int frames_slurp(const char *path, char **data, size_t *size, char **error) {
+    *data = NULL;
+    *size = 0;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return frames_fail(error, "cannot open '%s': %s", path, strerror(errno));
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
+    for (;;) {
+        if (n == cap) {
+            size_t grown = cap ? 2 * cap : 65536;
+            char *b = grown > cap ? realloc(buf, grown + 1) : NULL;
+            if (!b) {
+                free(buf);
+                fclose(fp);
+                return frames_fail(error, "cannot read '%s': out of memory", path);
+            }
+            buf = b;
+            cap = grown;
+        }
+        size_t got = fread(buf + n, 1, cap - n, fp);
+        n += got;
+        if (got == 0) break;
+    }
+    if (ferror(fp)) {
+        int e = errno;
+        free(buf);
+        fclose(fp);
+        return frames_fail(error, "cannot read '%s': %s", path, strerror(e ? e : EIO));
+    }
+    fclose(fp);
+    buf[n] = '\0';
+    *data = buf;
+    *size = n;
+    return 0;
+}
+
+/// 1-based line of p in text (for messages).
+static int frames_line(const char *text, const char *p) {
+    int line = 1;
+    for (const char *q = text; q < p; q++)
+        line += *q == '\n';
+    return line;
+}
+
+static bool host_is_little_endian(void) {
+    const uint16_t probe = 1;
+    unsigned char first;
+    memcpy(&first, &probe, 1);
+    return first == 1;
+}
+
+static void swap_bytes(unsigned char *b, size_t n) {
+    for (size_t i = 0; i < n / 2; i++) {
+        unsigned char t = b[i];
+        b[i] = b[n - 1 - i];
+        b[n - 1 - i] = t;
+    }
+}
+
+/// A whole string as a finite or infinite double (no trailing garbage).
+static bool parse_double(const char *s, double *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s) return false;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end) return false;
+    *out = v;
+    return true;
+}
+
+/// A whole string as a non-negative integer below 2^63.
+static bool parse_count(const char *s, int64_t *out) {
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!isdigit((unsigned char)*s)) return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno == ERANGE || v > (unsigned long long)INT64_MAX) return false;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end) return false;
+    *out = (int64_t)v;
+    return true;
+}
+
+// --- the XML scanner -----------------------------------------------------------
+
+typedef struct xml_tag {
+    const char *start; ///< its '<'
+    const char *name;  ///< element name (not NUL-terminated)
+    size_t name_len;
+    const char *attrs; ///< the attribute text, [attrs, attrs_end)
+    const char *attrs_end;
+    const char *end; ///< one past its '>'
+    bool closing;    ///< </name>
+    bool empty;      ///< <name .../>
+} xml_tag;
+
+/// The next element tag in [p, end), skipping <?...?>, <!--...--> and <!...>.
+/// 1 found, 0 none left, -1 a tag or comment runs past the end (t->start
+/// is then its '<').
+static int xml_next_tag(const char *p, const char *end, xml_tag *t) {
+    for (;;) {
+        p = p < end ? memchr(p, '<', (size_t)(end - p)) : NULL;
+        if (!p) return 0;
+        t->start = p;
+        if (end - p >= 4 && !memcmp(p, "<!--", 4)) {
+            const char *q = p + 4;
+            while (end - q >= 3 && memcmp(q, "-->", 3))
+                q++;
+            if (end - q < 3) return -1;
+            p = q + 3;
+            continue;
+        }
+        if (end - p >= 2 && (p[1] == '?' || p[1] == '!')) {
+            const char *q = memchr(p, '>', (size_t)(end - p));
+            if (!q) return -1;
+            p = q + 1;
+            continue;
+        }
+        break;
+    }
+    const char *q = p + 1;
+    t->closing = q < end && *q == '/';
+    if (t->closing) q++;
+    t->name = q;
+    while (q < end && !isspace((unsigned char)*q) && *q != '/' && *q != '>')
+        q++;
+    t->name_len = (size_t)(q - t->name);
+    t->attrs = q;
+    char quote = 0;
+    for (; q < end && (quote || *q != '>'); q++) {
+        if (quote) {
+            if (*q == quote) quote = 0;
+        } else if (*q == '"' || *q == '\'') {
+            quote = *q;
+        }
+    }
+    if (q >= end) return -1;
+    t->empty = q > t->attrs && q[-1] == '/';
+    t->attrs_end = t->empty ? q - 1 : q;
+    t->end = q + 1;
+    return 1;
+}
+
+static bool xml_is(const xml_tag *t, const char *name) {
+    return t->name_len == strlen(name) && !memcmp(t->name, name, t->name_len);
+}
+
+/// Decode the five XML entities and &#N; / &#xN; below 128 in [s, e).
+/// The malloc'ed result, or NULL (*bad set when the text is malformed).
+static char *xml_unescape(const char *s, const char *e, bool *bad) {
+    static const struct {
+        const char *name;
+        char c;
+    } entities[] = {{"amp;", '&'}, {"lt;", '<'}, {"gt;", '>'}, {"quot;", '"'}, {"apos;", '\''}};
+    *bad = false;
+    char *out = malloc((size_t)(e - s) + 1), *o = out;
+    if (!out) return NULL;
+    while (s < e) {
+        if (*s != '&') {
+            *o++ = *s++;
+            continue;
+        }
+        s++;
+        bool done = false;
+        for (size_t k = 0; k < sizeof entities / sizeof entities[0] && !done; k++) {
+            size_t n = strlen(entities[k].name);
+            if ((size_t)(e - s) >= n && !memcmp(s, entities[k].name, n)) {
+                *o++ = entities[k].c;
+                s += n;
+                done = true;
+            }
+        }
+        if (!done && s < e && *s == '#') {
+            s++;
+            int base = 10;
+            if (s < e && (*s == 'x' || *s == 'X')) {
+                base = 16;
+                s++;
+            }
+            long v = 0;
+            const char *digits = s;
+            for (; s < e && v < 128; s++) {
+                const int c = tolower((unsigned char)*s);
+                const int d = isdigit(c) ? c - '0' : base == 16 && c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+                if (d < 0) break;
+                v = v * base + d;
+            }
+            if (s > digits && s < e && *s == ';' && v > 0 && v < 128) {
+                *o++ = (char)v;
+                s++;
+                done = true;
+            }
+        }
+        if (!done) {
+            free(out);
+            *bad = true;
+            return NULL;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+/// Attribute `name` of tag t: 1 with *value (malloc'ed, decoded), 0 absent,
+/// -1 with *error set (malformed attributes, or out of memory).
+static int xml_attr(const char *path, const char *text, const xml_tag *t, const char *name, char **value,
+                    char **error) {
+    *value = NULL;
+    const char *p = t->attrs, *end = t->attrs_end;
+    const size_t want = strlen(name);
+    for (;;) {
+        while (p < end && isspace((unsigned char)*p))
+            p++;
+        if (p >= end) return 0;
+        const char *an = p;
+        while (p < end && !isspace((unsigned char)*p) && *p != '=')
+            p++;
+        const size_t alen = (size_t)(p - an);
+        while (p < end && isspace((unsigned char)*p))
+            p++;
+        if (alen == 0 || p >= end || *p != '=') break;
+        p++;
+        while (p < end && isspace((unsigned char)*p))
+            p++;
+        if (p >= end || (*p != '"' && *p != '\'')) break;
+        const char quote = *p++, *v = p;
+        while (p < end && *p != quote)
+            p++;
+        if (p >= end) break;
+        if (alen == want && !memcmp(an, name, want)) {
+            bool bad;
+            *value = xml_unescape(v, p, &bad);
+            if (*value) return 1;
+            if (!bad) return frames_fail(error, "cannot read '%s': out of memory", path);
+            return frames_fail(error, "'%s', line %d: <%.*s>: attribute %s has a malformed '&' entity", path,
+                               frames_line(text, t->start), (int)t->name_len, t->name, name);
+        }
+        p++;
+    }
+    return frames_fail(error, "'%s', line %d: <%.*s>: malformed attributes", path,
+                       frames_line(text, t->start), (int)t->name_len, t->name);
+}
+
+/// A required attribute (absent is an error naming it).
+static int xml_required(const char *path, const char *text, const xml_tag *t, const char *name, char **value,
+                        char **error) {
+    int r = xml_attr(path, text, t, name, value, error);
+    if (r == 0)
+        r = frames_fail(error, "'%s', line %d: <%.*s> has no %s attribute", path, frames_line(text, t->start),
+                        (int)t->name_len, t->name, name);
+    return r < 0 ? -1 : 0;
+}
+
+// --- frames.pvd ----------------------------------------------------------------
+
+/// A growing list of (time, file) datasets of one part.
+typedef struct pvd_part {
+    int n, cap;
+    double *times;
+    char **files;
+    int *lines;
+} pvd_part;
+
+static void pvd_part_free(pvd_part *p) {
+    for (int i = 0; i < p->n; i++)
+        free(p->files[i]);
+    free(p->times);
+    free(p->files);
+    free(p->lines);
+    memset(p, 0, sizeof *p);
+}
+
+/// Append (time, file); takes `file`. -1 when out of memory (file freed).
+static int pvd_part_push(pvd_part *p, double time, char *file, int line) {
+    if (p->n == p->cap) {
+        if (p->cap > INT_MAX / 2) {
+            free(file);
+            return -1;
+        }
+        int cap = p->cap ? 2 * p->cap : 64;
+        double *t = realloc(p->times, sizeof *t * (size_t)cap);
+        if (t) p->times = t;
+        char **f = t ? realloc(p->files, sizeof *f * (size_t)cap) : NULL;
+        if (f) p->files = f;
+        int *l = f ? realloc(p->lines, sizeof *l * (size_t)cap) : NULL;
+        if (l) p->lines = l;
+        if (!l || cap <= p->cap) {
+            free(file);
+            return -1;
+        }
+        p->cap = cap;
+    }
+    p->times[p->n] = time;
+    p->files[p->n] = file;
+    p->lines[p->n] = line;
+    p->n++;
+    return 0;
+}
+
+void ipcc_frames_list_free(ipcc_frames_list *list) {
+    if (!list) return;
+    for (int i = 0; i < list->num_frames; i++) {
+        if (list->bodies) free(list->bodies[i]);
+        if (list->obstacles) free(list->obstacles[i]);
+    }
+    free(list->pvd);
+    free(list->times);
+    free(list->bodies);
+    free(list->obstacles);
+    memset(list, 0, sizeof *list);
+}
+
+/// One <DataSet> (at `line`): its part, time and file, appended to parts[0] or parts[1].
+static int pvd_dataset(const char *pvd, const char *text, const xml_tag *t, int line, pvd_part parts[2],
+                       char **error) {
+    char *part = NULL, *time = NULL, *file = NULL;
+    int r = xml_attr(pvd, text, t, "part", &part, error);
+    if (r >= 0) r = xml_required(pvd, text, t, "timestep", &time, error);
+    if (r >= 0) r = xml_required(pvd, text, t, "file", &file, error);
+    int64_t p = 0;
+    double tv = 0;
+    if (r >= 0 && part && !parse_count(part, &p))
+        r = frames_fail(error, "'%s', line %d: <DataSet>: part \"%s\" is not a non-negative integer", pvd,
+                        line, part);
+    if (r >= 0 && (!parse_double(time, &tv) || !isfinite(tv)))
+        r = frames_fail(error, "'%s', line %d: <DataSet>: timestep \"%s\" is not a finite number", pvd, line,
+                        time);
+    if (r >= 0 && !file[0])
+        r = frames_fail(error, "'%s', line %d: <DataSet>: the file name is empty", pvd, line);
+    free(part);
+    free(time);
+    if (r < 0) {
+        free(file);
+        return -1;
+    }
+    if (p > 1) { // parts ipcc does not write: ignored
+        free(file);
+        return 0;
+    }
+    if (pvd_part_push(&parts[p], tv, file, line) != 0)
+        return frames_fail(error, "cannot read '%s': out of memory", pvd);
+    return 0;
+}
+
+/// Turn the parts into the list: part 1, when present, must pair up with part 0.
+static int pvd_finish(const char *dir, pvd_part parts[2], ipcc_frames_list *out, char **error) {
+    const char *pvd = out->pvd;
+    if (parts[0].n == 0)
+        return frames_fail(error, "'%s' lists no frames (no <DataSet> with part=\"0\")", pvd);
+    if (parts[1].n > 0 && parts[1].n != parts[0].n)
+        return frames_fail(error,
+                           "'%s' lists %d frames (part 0) but %d obstacle files (part 1); ipcc writes one of "
+                           "each per frame",
+                           pvd, parts[0].n, parts[1].n);
+    for (int i = 0; i < parts[1].n; i++)
+        if (parts[1].times[i] != parts[0].times[i])
+            return frames_fail(error,
+                               "'%s', line %d: obstacle file %d has timestep %.17g but frame %d has %.17g",
+                               pvd, parts[1].lines[i], i, parts[1].times[i], i, parts[0].times[i]);
+    const int n = parts[0].n;
+    out->times = malloc(sizeof(double) * (size_t)n);
+    out->bodies = calloc((size_t)n, sizeof(char *));
+    out->obstacles = parts[1].n ? calloc((size_t)n, sizeof(char *)) : NULL;
+    if (!out->times || !out->bodies || (parts[1].n && !out->obstacles))
+        return frames_fail(error, "cannot read '%s': out of memory", pvd);
+    out->num_frames = n;
+    for (int i = 0; i < n; i++) {
+        out->times[i] = parts[0].times[i];
+        out->bodies[i] = frames_join(dir, parts[0].files[i]);
+        if (!out->bodies[i]) return frames_fail(error, "cannot read '%s': out of memory", pvd);
+        if (out->obstacles) {
+            out->obstacles[i] = frames_join(dir, parts[1].files[i]);
+            if (!out->obstacles[i]) return frames_fail(error, "cannot read '%s': out of memory", pvd);
+        }
+    }
+    return 0;
+}
+
+int ipcc_frames_list_read(const char *dir, ipcc_frames_list *out, char **error) {
+    memset(out, 0, sizeof *out);
+    *error = NULL;
+    struct stat st;
+    if (stat(dir, &st) != 0) return frames_fail(error, "cannot open folder '%s': %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return frames_fail(error, "'%s' is not a folder (expected an ipcc output folder holding frames.pvd)",
+                           dir);
+    out->pvd = frames_join(dir, "frames.pvd");
+    if (!out->pvd) return frames_fail(error, "out of memory");
+    if (stat(out->pvd, &st) != 0 && errno == ENOENT) {
+        frames_fail(error, "'%s' has no frames.pvd: not an ipcc output folder (or no frame was written)",
+                    dir);
+        ipcc_frames_list_free(out);
+        return -1;
+    }
+    char *text;
+    size_t size;
+    if (frames_slurp(out->pvd, &text, &size, error) != 0) {
+        ipcc_frames_list_free(out);
+        return -1;
+    }
+    const char *p = text, *end = text + size;
+    pvd_part parts[2];
+    memset(parts, 0, sizeof parts);
+    bool seen_root = false;
+    int r = 0, line = 1;
+    const char *line_pos = text;
+    xml_tag t;
+    while (r == 0) {
+        int k = xml_next_tag(p, end, &t);
+        if (k == 0) break;
+        if (k < 0) {
+            r = frames_fail(error, "'%s', line %d: unterminated tag or comment", out->pvd,
+                            frames_line(text, t.start));
+            break;
+        }
+        p = t.end;
+        if (t.closing) continue;
+        if (!seen_root) {
+            char *type = NULL;
+            if (!xml_is(&t, "VTKFile")) {
+                r = frames_fail(error, "'%s' is not a VTK file: it starts with <%.*s>, not <VTKFile>",
+                                out->pvd, (int)t.name_len, t.name);
+            } else if ((r = xml_required(out->pvd, text, &t, "type", &type, error)) == 0 &&
+                       strcmp(type, "Collection") != 0) {
+                r = frames_fail(error, "'%s' is a VTK %s file, not a Collection (.pvd)", out->pvd, type);
+            }
+            free(type);
+            seen_root = true;
+        } else if (xml_is(&t, "DataSet")) {
+            // Lines counted incrementally: a long collection stays linear.
+            for (; line_pos < t.start; line_pos++)
+                line += *line_pos == '\n';
+            r = pvd_dataset(out->pvd, text, &t, line, parts, error);
+        }
+    }
+    if (r == 0 && !seen_root) r = frames_fail(error, "'%s' is not a VTK file (no <VTKFile> tag)", out->pvd);
+    if (r == 0) r = pvd_finish(dir, parts, out, error);
+    pvd_part_free(&parts[0]);
+    pvd_part_free(&parts[1]);
+    free(text);
+    if (r != 0) ipcc_frames_list_free(out);
+    return r;
+}
+
+// --- .vtu / .vtp points ------------------------------------------------------------
+
+/// A DataArray tag's layout, as far as reading one array needs.
+typedef struct array_ref {
+    bool found;
+    int line;
+    size_t elem;        ///< bytes per value: 8 (Float64) or 4 (Float32)
+    int64_t components; ///< NumberOfComponents (default 1)
+    int64_t tuples;     ///< NumberOfTuples, or -1 when absent
+    bool appended;      ///< format="appended"; else ascii
+    uint64_t offset;    ///< appended: from the byte after '_'
+    const char *text;   ///< ascii: the element's content, [text, text_end)
+    const char *text_end;
+} array_ref;
+
+/// The file being read and what its header says.
+typedef struct vtk_read {
+    const char *path;
+    const char *text; ///< whole file
+    const char *end;
+    const char *base; ///< first byte after '_', or NULL without appended data
+    int header_bytes; ///< 8 (UInt64) or 4 (UInt32)
+    bool swap;        ///< the file's byte order differs from the host's
+} vtk_read;
+
+/// Fill *a from a DataArray tag (`what` names the array in messages).
+static int array_ref_parse(const vtk_read *f, const xml_tag *t, const char *what, array_ref *a,
+                           char **error) {
+    char *type = NULL, *comps = NULL, *tuples = NULL, *format = NULL, *offset = NULL;
+    memset(a, 0, sizeof *a);
+    a->found = true;
+    a->line = frames_line(f->text, t->start);
+    a->components = 1;
+    a->tuples = -1;
+    int r = xml_required(f->path, f->text, t, "type", &type, error);
+    if (r == 0) r = xml_attr(f->path, f->text, t, "NumberOfComponents", &comps, error) < 0 ? -1 : 0;
+    if (r == 0) r = xml_attr(f->path, f->text, t, "NumberOfTuples", &tuples, error) < 0 ? -1 : 0;
+    if (r == 0) r = xml_attr(f->path, f->text, t, "format", &format, error) < 0 ? -1 : 0;
+    if (r == 0) {
+        if (!strcmp(type, "Float64"))
+            a->elem = 8;
+        else if (!strcmp(type, "Float32"))
+            a->elem = 4;
+        else
+            r = frames_fail(error, "'%s', line %d: %s has type %s; only Float64 and Float32 are supported",
+                            f->path, a->line, what, type);
+    }
+    if (r == 0 && comps && (!parse_count(comps, &a->components) || a->components < 1))
+        r = frames_fail(error, "'%s', line %d: %s: NumberOfComponents \"%s\" is not a positive integer",
+                        f->path, a->line, what, comps);
+    if (r == 0 && tuples && !parse_count(tuples, &a->tuples))
+        r = frames_fail(error, "'%s', line %d: %s: NumberOfTuples \"%s\" is not a non-negative integer",
+                        f->path, a->line, what, tuples);
+    if (r == 0) {
+        if (format && !strcmp(format, "appended")) {
+            a->appended = true;
+            int64_t o = 0;
+            if ((r = xml_required(f->path, f->text, t, "offset", &offset, error)) == 0 &&
+                !parse_count(offset, &o))
+                r = frames_fail(error, "'%s', line %d: %s: offset \"%s\" is not a non-negative integer",
+                                f->path, a->line, what, offset);
+            a->offset = (uint64_t)o;
+        } else if (format && !strcmp(format, "ascii")) {
+            a->text = t->end;
+            const char *lt = t->empty ? t->end : memchr(t->end, '<', (size_t)(f->end - t->end));
+            a->text_end = lt ? lt : t->end;
+        } else {
+            r = frames_fail(
+                error, "'%s', line %d: %s has format \"%s\"; only appended (raw) and ascii are supported",
+                f->path, a->line, what, format ? format : "(none)");
+        }
+    }
+    free(type);
+    free(comps);
+    free(tuples);
+    free(format);
+    free(offset);
+    return r;
+}
+
+/// The appended block of array a: *data and *bytes, checked against the file.
+static int array_block(const vtk_read *f, const array_ref *a, const char *what, const unsigned char **data,
+                       uint64_t *bytes, char **error) {
+    if (!f->base)
+        return frames_fail(error,
+                           "'%s': %s is appended but the file has no <AppendedData encoding=\"raw\"> section",
+                           f->path, what);
+    const uint64_t avail = (uint64_t)(f->end - f->base), hb = (uint64_t)f->header_bytes;
+    if (a->offset > avail || avail - a->offset < hb)
+        return frames_fail(error,
+                           "'%s': %s: offset %" PRIu64 " is past the end of the appended data (%" PRIu64
+                           " bytes): the file is truncated or corrupt",
+                           f->path, what, a->offset, avail);
+    const unsigned char *h = (const unsigned char *)f->base + a->offset;
+    uint64_t n;
+    if (hb == 8) {
+        unsigned char b[8];
+        memcpy(b, h, 8);
+        if (f->swap) swap_bytes(b, 8);
+        memcpy(&n, b, 8);
+    } else {
+        unsigned char b[4];
+        uint32_t v;
+        memcpy(b, h, 4);
+        if (f->swap) swap_bytes(b, 4);
+        memcpy(&v, b, 4);
+        n = v;
+    }
+    if (n > avail - a->offset - hb)
+        return frames_fail(error,
+                           "'%s': %s: its block at offset %" PRIu64 " claims %" PRIu64
+                           " bytes but only %" PRIu64 " follow: the file is truncated or corrupt",
+                           f->path, what, a->offset, n, avail - a->offset - hb);
+    *data = h + hb;
+    *bytes = n;
+    return 0;
+}
+
+/// Value k of a block of elem-byte floats, in host order, as a double.
+static double block_value(const vtk_read *f, const unsigned char *data, size_t elem, uint64_t k) {
+    unsigned char b[8];
+    memcpy(b, data + k * elem, elem);
+    if (f->swap) swap_bytes(b, elem);
+    if (elem == 8) {
+        double v;
+        memcpy(&v, b, 8);
+        return v;
+    }
+    float v;
+    memcpy(&v, b, 4);
+    return (double)v;
+}
+
+/// The first value of a FieldData array (`length_scale`, `TimeValue`).
+static int field_value(const vtk_read *f, const array_ref *a, const char *name, double *value, char **error) {
+    if (a->appended) {
+        const unsigned char *data;
+        uint64_t bytes;
+        if (array_block(f, a, name, &data, &bytes, error) != 0) return -1;
+        uint64_t expect = a->tuples >= 0 ? (uint64_t)a->tuples * (uint64_t)a->components * a->elem : bytes;
+        if (bytes < a->elem || bytes != expect)
+            return frames_fail(
+                error, "'%s', line %d: FieldData %s: its block has %" PRIu64 " bytes, expected %" PRIu64,
+                f->path, a->line, name, bytes, expect < a->elem ? (uint64_t)a->elem : expect);
+        *value = block_value(f, data, a->elem, 0);
+        return 0;
+    }
+    char *s = frames_strdup(a->text, (size_t)(a->text_end - a->text));
+    if (!s) return frames_fail(error, "cannot read '%s': out of memory", f->path);
+    char *end;
+    double v = strtod(s, &end);
+    bool ok = end != s;
+    free(s);
+    if (!ok)
+        return frames_fail(error, "'%s', line %d: FieldData %s has no ascii value", f->path, a->line, name);
+    *value = v;
+    return 0;
+}
+
+/// The Points: a block of exactly num_points * 3 floats.
+static int points_value(const vtk_read *f, const array_ref *a, int64_t num_points, ipcc_frames_points *out,
+                        char **error) {
+    if (a->components != 3)
+        return frames_fail(error, "'%s', line %d: Points have %" PRId64 " components, expected 3", f->path,
+                           a->line, a->components);
+    if (!a->appended)
+        return frames_fail(error, "'%s', line %d: Points are ascii; only appended raw data is supported",
+                           f->path, a->line);
+    const unsigned char *data;
+    uint64_t bytes;
+    if (array_block(f, a, "Points", &data, &bytes, error) != 0) return -1;
+    const uint64_t per_point = 3 * (uint64_t)a->elem;
+    if ((uint64_t)num_points > bytes / per_point || bytes != (uint64_t)num_points * per_point)
+        return frames_fail(error,
+                           "'%s': Points: the block has %" PRIu64 " bytes but NumberOfPoints=%" PRId64
+                           " needs %" PRId64 " x %" PRIu64,
+                           f->path, bytes, num_points, num_points, per_point);
+    out->num_points = num_points;
+    if (num_points == 0) return 0;
+    out->xyz = malloc((size_t)num_points * 3 * sizeof(double));
+    if (!out->xyz)
+        return frames_fail(error, "cannot read '%s': out of memory for %" PRId64 " points", f->path,
+                           num_points);
+    for (uint64_t k = 0; k < 3 * (uint64_t)num_points; k++)
+        out->xyz[k] = block_value(f, data, a->elem, k);
+    return 0;
+}
+
+/// The <VTKFile> tag: a dataset type with points, raw byte order and header type.
+static int vtkfile_tag(vtk_read *f, const xml_tag *t, char **error) {
+    char *type = NULL, *order = NULL, *header = NULL, *compressor = NULL;
+    int r = xml_required(f->path, f->text, t, "type", &type, error);
+    if (r == 0) r = xml_attr(f->path, f->text, t, "byte_order", &order, error) < 0 ? -1 : 0;
+    if (r == 0) r = xml_attr(f->path, f->text, t, "header_type", &header, error) < 0 ? -1 : 0;
+    if (r == 0) r = xml_attr(f->path, f->text, t, "compressor", &compressor, error) < 0 ? -1 : 0;
+    if (r == 0 && strcmp(type, "UnstructuredGrid") && strcmp(type, "PolyData"))
+        r = frames_fail(error, "'%s' is a VTK %s file; expected UnstructuredGrid (.vtu) or PolyData (.vtp)",
+                        f->path, type);
+    if (r == 0 && compressor && compressor[0])
+        r = frames_fail(error, "'%s' is compressed (%s); ipcc writes uncompressed files and reads only those",
+                        f->path, compressor);
+    bool little = host_is_little_endian();
+    if (r == 0 && order) {
+        if (!strcmp(order, "LittleEndian"))
+            f->swap = !little;
+        else if (!strcmp(order, "BigEndian"))
+            f->swap = little;
+        else
+            r = frames_fail(error, "'%s': byte_order \"%s\" is neither LittleEndian nor BigEndian", f->path,
+                            order);
+    }
+    f->header_bytes = 4; // VTK's default header type is UInt32
+    if (r == 0 && header) {
+        if (!strcmp(header, "UInt64"))
+            f->header_bytes = 8;
+        else if (strcmp(header, "UInt32"))
+            r = frames_fail(error, "'%s': header_type \"%s\" is neither UInt64 nor UInt32", f->path, header);
+    }
+    free(type);
+    free(order);
+    free(header);
+    free(compressor);
+    return r;
+}
+
+/// <AppendedData encoding="raw">: base = the byte after its '_'.
+static int appended_tag(vtk_read *f, const xml_tag *t, char **error) {
+    char *encoding = NULL;
+    int r = xml_required(f->path, f->text, t, "encoding", &encoding, error);
+    if (r == 0 && strcmp(encoding, "raw"))
+        r = frames_fail(error, "'%s': the appended data is %s-encoded; only raw is supported", f->path,
+                        encoding);
+    free(encoding);
+    if (r != 0) return r;
+    const char *q = t->end;
+    while (q < f->end && isspace((unsigned char)*q))
+        q++;
+    if (q >= f->end || *q != '_')
+        return frames_fail(error, "'%s': no '_' opens the appended data after <AppendedData> (line %d)",
+                           f->path, frames_line(f->text, t->start));
+    f->base = q + 1;
+    return 0;
+}
+
+/// True when the file ends with </VTKFile> (and whitespace).
+static bool ends_with_root(const char *text, const char *end) {
+    static const char tail[] = "</VTKFile>";
+    const size_t n = sizeof tail - 1;
+    while (end > text && isspace((unsigned char)end[-1]))
+        end--;
+    return (size_t)(end - text) >= n && !memcmp(end - n, tail, n);
+}
+
+void ipcc_frames_points_free(ipcc_frames_points *points) {
+    if (!points) return;
+    free(points->xyz);
+    memset(points, 0, sizeof *points);
+}
+
+int ipcc_frames_points_read(const char *path, ipcc_frames_points *out, char **error) {
+    memset(out, 0, sizeof *out);
+    *error = NULL;
+    char *text;
+    size_t size;
+    if (frames_slurp(path, &text, &size, error) != 0) return -1;
+    vtk_read f = {.path = path, .text = text, .end = text + size, .header_bytes = 4};
+    array_ref points = {0}, length = {0}, time = {0};
+    bool seen_root = false, in_points = false, in_field = false;
+    int64_t num_points = -1;
+    int r = 0;
+    const char *p = text;
+    xml_tag t;
+    if (!ends_with_root(text, f.end))
+        r = frames_fail(
+            error, "'%s' does not end with </VTKFile>: the file is truncated or not a VTK XML file", path);
+    while (r == 0 && !f.base) {
+        int k = xml_next_tag(p, f.end, &t);
+        if (k == 0) break;
+        if (k < 0) {
+            r = frames_fail(error, "'%s', line %d: unterminated tag or comment", path,
+                            frames_line(text, t.start));
+            break;
+        }
+        p = t.end;
+        if (!seen_root) {
+            if (t.closing || !xml_is(&t, "VTKFile"))
+                r = frames_fail(error, "'%s' is not a VTK XML file: it starts with <%s%.*s>, not <VTKFile>",
+                                path, t.closing ? "/" : "", (int)t.name_len, t.name);
+            else
+                r = vtkfile_tag(&f, &t, error);
+            seen_root = true;
+        } else if (xml_is(&t, "Points")) {
+            in_points = !t.closing && !t.empty;
+        } else if (xml_is(&t, "FieldData")) {
+            in_field = !t.closing && !t.empty;
+        } else if (xml_is(&t, "Piece") && !t.closing) {
+            if (num_points >= 0) {
+                r = frames_fail(error, "'%s', line %d: a second <Piece>; ipcc writes one piece per file",
+                                path, frames_line(text, t.start));
+                break;
+            }
+            char *n = NULL;
+            r = xml_required(path, text, &t, "NumberOfPoints", &n, error);
+            if (r == 0 && !parse_count(n, &num_points))
+                r = frames_fail(error, "'%s', line %d: NumberOfPoints \"%s\" is not a non-negative integer",
+                                path, frames_line(text, t.start), n);
+            free(n);
+        } else if (xml_is(&t, "DataArray") && !t.closing) {
+            if (in_points && !points.found) {
+                r = array_ref_parse(&f, &t, "Points", &points, error);
+            } else if (in_field) {
+                char *name = NULL;
+                r = xml_attr(path, text, &t, "Name", &name, error) < 0 ? -1 : 0;
+                if (r == 0 && name && !strcmp(name, "length_scale") && !length.found)
+                    r = array_ref_parse(&f, &t, "FieldData length_scale", &length, error);
+                else if (r == 0 && name && !strcmp(name, "TimeValue") && !time.found)
+                    r = array_ref_parse(&f, &t, "FieldData TimeValue", &time, error);
+                free(name);
+            }
+        } else if (xml_is(&t, "AppendedData") && !t.closing) {
+            r = appended_tag(&f, &t, error);
+        }
+    }
+    if (r == 0 && !seen_root) r = frames_fail(error, "'%s' is not a VTK XML file (no <VTKFile> tag)", path);
+    if (r == 0 && num_points < 0) r = frames_fail(error, "'%s' has no <Piece NumberOfPoints=...>", path);
+    if (r == 0 && !points.found) r = frames_fail(error, "'%s' has no <Points> DataArray", path);
+    if (r == 0) r = points_value(&f, &points, num_points, out, error);
+    if (r == 0 && length.found) {
+        r = field_value(&f, &length, "length_scale", &out->length_scale, error);
+        out->has_length_scale = r == 0;
+    }
+    if (r == 0 && time.found) {
+        r = field_value(&f, &time, "TimeValue", &out->time, error);
+        out->has_time = r == 0;
+    }
+    free(text);
+    if (r != 0) ipcc_frames_points_free(out);
+    return r;
+}

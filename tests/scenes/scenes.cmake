@@ -1,0 +1,33 @@
+# Regression scenes (docs/regression-testing.md), included from tests/tests.cmake.
+#
+#   scene_<name>     tests/scenes/<name>.json run with the ipcc CLI, compared with
+#                    the committed reference/<name>/ (ipcc compare, --tol 1e-6), and
+#                    every written frame checked inversion- and intersection-free
+#                    (scene_frames_check); see scenes_test.sh
+#   scenes_compare   ipcc compare itself: identical, perturbed, truncated, missing
+#                    and malformed outputs (compare_test.sh)
+#
+# After a deliberate change of results, regenerate the references with
+# tests/scenes/update_references.sh BUILD/ipcc and commit them.
+if(TARGET ipcc)
+  set(IPCC_SCENES_DIR ${CMAKE_CURRENT_SOURCE_DIR}/scenes)
+  add_executable(scene_frames_check ${IPCC_SCENES_DIR}/frames_check.c
+                                    ${PROJECT_SOURCE_DIR}/src/cli/frames_read.c)
+  target_include_directories(scene_frames_check PRIVATE ${PROJECT_SOURCE_DIR}/src/cli)
+  target_link_libraries(scene_frames_check PRIVATE ipcc_test_support)
+
+  file(GLOB IPCC_REGRESSION_SCENES CONFIGURE_DEPENDS ${IPCC_SCENES_DIR}/*.json)
+  foreach(scene ${IPCC_REGRESSION_SCENES})
+    get_filename_component(name ${scene} NAME_WE)
+    add_test(NAME scene_${name}
+             COMMAND sh ${IPCC_SCENES_DIR}/scenes_test.sh $<TARGET_FILE:ipcc>
+                        $<TARGET_FILE:scene_frames_check> ${scene} ${IPCC_SCENES_DIR}/reference/${name}
+                        ${CMAKE_CURRENT_BINARY_DIR}/scenes_work/${name})
+    set_tests_properties(scene_${name} PROPERTIES LABELS scenes ENVIRONMENT "OMP_NUM_THREADS=1" TIMEOUT 300)
+  endforeach()
+
+  add_test(NAME scenes_compare
+           COMMAND sh ${IPCC_SCENES_DIR}/compare_test.sh $<TARGET_FILE:ipcc> ${IPCC_SCENES_DIR}/reference
+                      ${CMAKE_CURRENT_BINARY_DIR}/scenes_work/compare)
+  set_tests_properties(scenes_compare PROPERTIES LABELS scenes ENVIRONMENT "OMP_NUM_THREADS=1" TIMEOUT 300)
+endif()
