@@ -8,12 +8,16 @@
 #   bench/fuzz.sh [--merge] [SECONDS] [TARGET...]     (from anywhere in the repository)
 #     SECONDS   per target (default 60)
 #     TARGET    msh, tetgen, obj, json (default: all four)
-#     --merge   afterwards, minimize the committed seeds plus what the run found
-#               (libFuzzer -merge=1) back into tests/fuzz/corpus/<target>;
-#               files named regress-* (inputs that once failed) are always kept
+#     --merge   afterwards, rebuild tests/fuzz/corpus/<target>: its named files
+#               (real and hand-written seeds, regress-* inputs that once
+#               failed) are kept, and the inputs named by their SHA-1 (what
+#               fuzzing found) are chosen again with libFuzzer -merge=1
+#               -use_counters=0 from the committed ones and the scratch
+#               corpus: the fewest that reach every edge the named ones miss
 #
 #   bench/fuzz.sh 600 json      ten minutes of the scene parser
 #   bench/fuzz.sh 0             build only
+#   bench/fuzz.sh --merge 0     rebuild the committed corpora from the scratch ones
 #
 # Environment: CC (default clang), BUILD_DIR (default build-fuzz),
 # FUZZ_TIMEOUT (seconds per input before it is a finding, default 10),
@@ -74,7 +78,8 @@ mkdir -p "$BUILD/obj" "$BUILD/logs"
 # Build: every src/*.c once into obj/ (again when it, a header or the flags
 # change), then one fuzzer per target.
 
-DEPS="libcjson lapacke openblas"
+DEPS="libcjson lapacke openblas" # word-split on purpose below
+# shellcheck disable=SC2086
 pkg-config --exists $DEPS || {
     echo "fuzz.sh: pkg-config cannot find $DEPS" >&2
     exit 2
@@ -82,8 +87,10 @@ pkg-config --exists $DEPS || {
 CHOLMOD_INC=/usr/include/suitesparse
 [ -f $CHOLMOD_INC/cholmod.h ] || CHOLMOD_INC=/usr/include
 SAN="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+# shellcheck disable=SC2086
 CFLAGS="-g -O1 $SAN -std=c11 -fopenmp -D_POSIX_C_SOURCE=200809L -Wall -Wextra \
 -I$ROOT/include -I$ROOT/src -I$CHOLMOD_INC $(pkg-config --cflags $DEPS)"
+# shellcheck disable=SC2086
 LIBS="$(pkg-config --libs $DEPS) -lcholmod -lsuitesparseconfig -fopenmp -lm"
 
 flags_file=$BUILD/obj/flags
@@ -91,18 +98,19 @@ if [ ! -f "$flags_file" ] || [ "$(cat "$flags_file")" != "$CC $CFLAGS" ]; then
     rm -f "$BUILD"/obj/*.o
     printf '%s\n' "$CC $CFLAGS" >"$flags_file"
 fi
-newest_header=$(ls -t "$ROOT"/src/*.h "$ROOT"/include/ipcc/*.h | head -1)
 stale=
 for src in "$ROOT"/src/*.c; do
     obj=$BUILD/obj/$(basename "$src" .c).o
-    if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_header" -nt "$obj" ]; then
+    if [ ! -f "$obj" ] ||
+        [ -n "$(find "$src" "$ROOT"/src/*.h "$ROOT"/include/ipcc/*.h -newer "$obj" | head -1)" ]; then
         stale="$stale $src"
     fi
 done
 if [ -n "$stale" ]; then
+    # shellcheck disable=SC2086
     echo "fuzz.sh: compiling $(echo $stale | wc -w) library sources with $CC ($($CC --version | head -1))"
     export CC CFLAGS BUILD
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2016,SC2086
     printf '%s\n' $stale | xargs -P "$JOBS" -I{} sh -c \
         '$CC $CFLAGS -c "$1" -o "$BUILD/obj/$(basename "$1" .c).o" 2>>"$BUILD/logs/build.log"' sh {} || {
         echo "fuzz.sh: build failed, see $BUILD/logs/build.log" >&2
@@ -117,30 +125,31 @@ for t in $TARGETS; do
         exit 2
     }
 done
-[ "$SECONDS_PER_TARGET" -gt 0 ] || exit 0
+[ "$SECONDS_PER_TARGET" -gt 0 ] || [ "$merge" = 1 ] || exit 0
 
 # ---------------------------------------------------------------------------
 # Runs, one target at a time.
 
 scratch=$(mktemp -d /dev/shm/ipcc-fuzz.XXXXXX 2>/dev/null || mktemp -d)
 trap 'rm -rf "$scratch"' EXIT INT TERM
-export TMPDIR=$scratch OMP_NUM_THREADS=1
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export TMPDIR="$scratch" OMP_NUM_THREADS=1
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 TIMEOUT=${FUZZ_TIMEOUT:-10}
 RSS=${FUZZ_RSS_MB:-2048}
+status=0
+summary=$scratch/summary
+printf '%-7s %8s %12s %8s %6s %7s %14s  %s\n' target seconds executions exec/s cov ft corpus findings >"$summary"
 
 # "stat::name: value" from libFuzzer's final statistics.
 final_stat() { sed -n "s/^stat::$1: *//p" "$2" | tail -1; }
 
-status=0
-summary=$scratch/summary
-printf '%-7s %8s %12s %8s %6s %7s %14s  %s\n' target seconds executions exec/s cov ft corpus findings >"$summary"
-for t in $TARGETS; do
-    corpus=$BUILD/corpus/$t
-    findings=$BUILD/findings/$t
+# Runs fuzz_$1 for SECONDS_PER_TARGET and adds its line to the summary.
+run_target() {
+    t=$1
     log=$BUILD/logs/$t.log
-    mkdir -p "$corpus" "$findings"
+    findings=$BUILD/findings/$t
+    mkdir -p "$findings"
     echo "fuzz.sh: fuzz_$t for ${SECONDS_PER_TARGET}s (log: $log)"
     start=$(date +%s)
     rc=0
@@ -149,7 +158,7 @@ for t in $TARGETS; do
     # shellcheck disable=SC2086
     "$BUILD/fuzz_$t" $dict -max_total_time="$SECONDS_PER_TARGET" -timeout="$TIMEOUT" -rss_limit_mb="$RSS" \
         -malloc_limit_mb="$RSS" -print_final_stats=1 -artifact_prefix="$findings/" \
-        ${FUZZ_FLAGS:-} "$corpus" "$ROOT/tests/fuzz/corpus/$t" >"$log" 2>&1 || rc=$?
+        ${FUZZ_FLAGS:-} "$BUILD/corpus/$t" "$ROOT/tests/fuzz/corpus/$t" >"$log" 2>&1 || rc=$?
     elapsed=$(($(date +%s) - start))
     found=$(sed -n 's/.*Test unit written to \([^ ]*\).*/\1/p' "$log" | tr '\n' ' ')
     last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1 || true)
@@ -163,24 +172,33 @@ for t in $TARGETS; do
     printf '%-7s %8s %12s %8s %6s %7s %14s  %s\n' "$t" "$elapsed" "$(final_stat number_of_executed_units "$log")" \
         "$(final_stat average_exec_per_sec "$log")" "${cov:-?}" "${ft:-?}" "${corp:-?}" "${found:-none}" \
         >>"$summary"
+}
 
-    if [ "$merge" = 1 ]; then
-        committed=$ROOT/tests/fuzz/corpus/$t
-        merged=$scratch/merged-$t
-        mkdir -p "$merged" "$committed"
-        for f in "$committed"/regress-*; do
-            [ -e "$f" ] && cp "$f" "$merged/"
-        done
-        if "$BUILD/fuzz_$t" -merge=1 -timeout="$TIMEOUT" -rss_limit_mb="$RSS" "$merged" "$committed" "$corpus" \
-            >"$BUILD/logs/$t.merge.log" 2>&1; then
-            rm -f "$committed"/*
-            cp "$merged"/* "$committed/"
-            echo "fuzz.sh: merged into $committed: $(ls "$committed" | wc -l) files, $(du -sk "$committed" | cut -f1) KB"
-        else
-            echo "fuzz.sh: merge of $t failed, see $BUILD/logs/$t.merge.log" >&2
-            status=1
-        fi
+# Rebuilds tests/fuzz/corpus/$1 (see --merge above).
+merge_target() {
+    t=$1
+    committed=$ROOT/tests/fuzz/corpus/$t
+    merged=$scratch/merged-$t
+    mkdir -p "$merged" "$committed"
+    for f in "$committed"/*; do
+        [ -f "$f" ] || continue
+        basename "$f" | grep -Eqx '[0-9a-f]{40}' || cp "$f" "$merged/"
+    done
+    if "$BUILD/fuzz_$t" -merge=1 -use_counters=0 -timeout="$TIMEOUT" -rss_limit_mb="$RSS" "$merged" \
+        "$committed" "$BUILD/corpus/$t" >"$BUILD/logs/$t.merge.log" 2>&1; then
+        rm -f "$committed"/*
+        cp "$merged"/* "$committed/"
+        echo "fuzz.sh: merged into $committed: $(find "$committed" -type f | wc -l) files, $(cat "$committed"/* | wc -c) bytes"
+    else
+        echo "fuzz.sh: merge of $t failed, see $BUILD/logs/$t.merge.log" >&2
+        status=1
     fi
+}
+
+for t in $TARGETS; do
+    mkdir -p "$BUILD/corpus/$t"
+    [ "$SECONDS_PER_TARGET" -gt 0 ] && run_target "$t"
+    [ "$merge" = 1 ] && merge_target "$t"
 done
-cat "$summary"
+[ "$SECONDS_PER_TARGET" -gt 0 ] && cat "$summary"
 exit $status

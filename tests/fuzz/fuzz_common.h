@@ -78,16 +78,16 @@ static inline void fuzz_init(void) {
 static inline const char *fuzz_scratch(const char *target, const char *suffix) {
     if (fuzz_num_files == FUZZ_MAX_FILES) fuzz_fail("too many scratch files", suffix);
     char *p = fuzz_files[fuzz_num_files++];
-    int n = snprintf(p, FUZZ_PATH_LEN, "%s/ipcc_fuzz_%s_%ld%s", fuzz_tmp_root(), target, (long)getpid(),
-                     suffix);
+    int n =
+        snprintf(p, FUZZ_PATH_LEN, "%s/ipcc_fuzz_%s_%ld%s", fuzz_tmp_root(), target, (long)getpid(), suffix);
     if (n < 0 || n >= FUZZ_PATH_LEN) fuzz_fail("scratch path too long", p);
     return p;
 }
 
 /// A scratch folder (made once); files in it go through fuzz_scratch_in().
 static inline const char *fuzz_scratch_dir(const char *target) {
-    int n = snprintf(fuzz_dir, sizeof fuzz_dir, "%s/ipcc_fuzz_%s_%ld", fuzz_tmp_root(), target,
-                     (long)getpid());
+    int n =
+        snprintf(fuzz_dir, sizeof fuzz_dir, "%s/ipcc_fuzz_%s_%ld", fuzz_tmp_root(), target, (long)getpid());
     if (n < 0 || n >= (int)sizeof fuzz_dir) fuzz_fail("scratch path too long", fuzz_dir);
     if (mkdir(fuzz_dir, 0700) != 0) fuzz_fail("cannot make the scratch folder", fuzz_dir);
     return fuzz_dir;
@@ -101,13 +101,15 @@ static inline void fuzz_write(const char *path, const void *data, size_t size) {
     if (fclose(f) != 0) fuzz_fail("cannot write a scratch file", path);
 }
 
-/// `file` in the scratch folder, written with `text`.
-static inline void fuzz_scratch_in(const char *file, const char *text) {
+/// `file` in the scratch folder (removed at exit), written with `text` unless
+/// that is NULL. Returns its path.
+static inline const char *fuzz_scratch_in(const char *file, const char *text) {
     if (fuzz_num_files == FUZZ_MAX_FILES) fuzz_fail("too many scratch files", file);
     char *p = fuzz_files[fuzz_num_files++];
     int n = snprintf(p, FUZZ_PATH_LEN, "%s/%s", fuzz_dir, file);
     if (n < 0 || n >= FUZZ_PATH_LEN) fuzz_fail("scratch path too long", p);
-    fuzz_write(p, text, strlen(text));
+    if (text) fuzz_write(p, text, strlen(text));
+    return p;
 }
 
 /// A failed call: status negative, output NULL, a message that contains `name`.
