@@ -65,7 +65,7 @@ fuzz:
 	bench/fuzz.sh $(or $(FUZZ_SECONDS),60)
 
 format:
-	clang-format -i src/*.c src/*.h src/cli/*.c src/cli/*.h include/ipcc/*.h tests/*.c tests/support/*.c tests/support/*.h tests/*/*.c
+	clang-format -i src/*.c src/*.h src/cli/*.c src/cli/*.h include/ipcc/*.h tests/*.c tests/support/*.c tests/support/*.h tests/*/*.c examples/*.c examples/*/*.c
 
 clean:
 	rm -rf $(BUILD_DIR)

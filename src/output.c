@@ -168,6 +168,12 @@ static bool output_has_obstacles(const ipcc_world *w) {
     return false;
 }
 
+/// The file names of frame k: its .vtu, and its .vtp when there are obstacles.
+static void output_frame_names(int k, char vtu[OUTPUT_NAME_MAX], char vtp[OUTPUT_NAME_MAX]) {
+    snprintf(vtu, OUTPUT_NAME_MAX, "frame_%06d.vtu", k);
+    snprintf(vtp, OUTPUT_NAME_MAX, "obstacles_%06d.vtp", k);
+}
+
 /// Make *slot a copy of `name` (NULL: no file). Returns 0, or -1 when out of memory (*slot unchanged).
 static int output_set_name(char **slot, const char *name) {
     if (name && *slot && !strcmp(*slot, name)) return 0;
@@ -323,8 +329,7 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
     const int k = o->num_frames;
     const bool obstacles = output_has_obstacles(world);
     char vtu[OUTPUT_NAME_MAX], vtp[OUTPUT_NAME_MAX];
-    snprintf(vtu, sizeof vtu, "frame_%06d.vtu", k);
-    snprintf(vtp, sizeof vtp, "obstacles_%06d.vtp", k);
+    output_frame_names(k, vtu, vtp);
     if (ipcc_reserve((void **)&o->displacement, &o->displacement_cap, 3 * nd, sizeof(double)) != 0 ||
         ipcc_reserve((void **)&o->times, &o->times_cap, k + 1, sizeof(double)) != 0 ||
         ipcc_reserve((void **)&o->files, &o->files_cap, OUTPUT_PARTS * (k + 1), sizeof(char *)) != 0)
@@ -481,8 +486,7 @@ ipcc_status ipcc_output_reopen(const char *directory, const ipcc_world *world, i
     }
     for (int k = 0; k < num_frames && s == IPCC_OK; k++) {
         char vtu[OUTPUT_NAME_MAX], vtp[OUTPUT_NAME_MAX];
-        snprintf(vtu, sizeof vtu, "frame_%06d.vtu", k);
-        snprintf(vtp, sizeof vtp, "obstacles_%06d.vtp", k);
+        output_frame_names(k, vtu, vtp);
         o->files[OUTPUT_PARTS * k] = o->files[OUTPUT_PARTS * k + 1] = NULL;
         o->num_named = k + 1;
         if (output_set_name(&o->files[OUTPUT_PARTS * k], vtu) != 0 ||

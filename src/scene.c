@@ -660,9 +660,7 @@ static ipcc_status check_indices(const parser *p, const ipcc_scene *scene) {
 // ---------------------------------------------------------------------------
 // Text
 
-// Blank out `//` and `/* */` comments in place (outside strings), keeping
-// newlines so that line and column numbers still match the user's file.
-static ipcc_status strip_comments(const parser *p, char *s) {
+bool ipcc_scene_blank_comments(char *s, size_t *unterminated_at) {
     enum { CODE, STRING, LINE, BLOCK } state = CODE;
     size_t block_start = 0;
     for (size_t i = 0; s[i]; i++) {
@@ -700,17 +698,22 @@ static ipcc_status strip_comments(const parser *p, char *s) {
             break;
         }
     }
-    if (state == BLOCK) {
-        int line = 1, col = 1;
-        for (size_t i = 0; i < block_start; i++) {
-            if (s[i] == '\n')
-                line++, col = 1;
-            else
-                col++;
-        }
-        return ipcc_fail(IPCC_ERR_PARSE, "%s:%d:%d: unterminated /* comment", p->name, line, col);
+    *unterminated_at = block_start;
+    return state != BLOCK;
+}
+
+// The parser's use: an unterminated comment is an error naming its line and column.
+static ipcc_status strip_comments(const parser *p, char *s) {
+    size_t block_start;
+    if (ipcc_scene_blank_comments(s, &block_start)) return IPCC_OK;
+    int line = 1, col = 1;
+    for (size_t i = 0; i < block_start; i++) {
+        if (s[i] == '\n')
+            line++, col = 1;
+        else
+            col++;
     }
-    return IPCC_OK;
+    return ipcc_fail(IPCC_ERR_PARSE, "%s:%d:%d: unterminated /* comment", p->name, line, col);
 }
 
 // Nesting depth of arrays and objects at `where` (brackets inside strings do

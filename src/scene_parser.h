@@ -104,6 +104,10 @@ ipcc_status ipcc_scene_get_stop(const parser *p, const cJSON *obj, const char *p
 bool ipcc_scene_has_extension(const char *path, const char *ext);
 /// malloc'ed copy (NULL when out of memory).
 char *ipcc_scene_copy_string(const char *s);
+/// Blank out `//` and `/* */` comments of JSON text in place (outside strings),
+/// keeping newlines so line and column numbers still match the file. False
+/// if a `/*` is never closed; *unterminated_at is then its offset.
+bool ipcc_scene_blank_comments(char *s, size_t *unterminated_at);
 /// The folder of `path` (malloc'ed): "." when it has no '/', "/" for a file
 /// in the root; NULL when out of memory.
 char *ipcc_scene_folder_of(const char *path);

@@ -162,11 +162,12 @@ int main(int argc, char **argv) {
         double com[3], vel[3];
         ipcc_world_body_vertices(world, b, &first, &count);
         double mass = centre_of_mass(world, first, count, com, vel);
-        printf("body %s: %d vertices, %.6g kg, centre of mass %.9g %.9g %.9g m, velocity %.9g %.9g %.9g m/s\n",
-               ipcc_world_body_name(world, b), count, mass, com[0], com[1], com[2], vel[0], vel[1], vel[2]);
+        printf(
+            "body %s: %d vertices, %.6g kg, centre of mass %.9g %.9g %.9g m, velocity %.9g %.9g %.9g m/s\n",
+            ipcc_world_body_name(world, b), count, mass, com[0], com[1], com[2], vel[0], vel[1], vel[2]);
     }
-    printf("done: %d steps, t = %.6g s, %ld not converged", ipcc_world_step_count(world), ipcc_world_time(world),
-           unconverged);
+    printf("done: %d steps, t = %.6g s, %ld not converged", ipcc_world_step_count(world),
+           ipcc_world_time(world), unconverged);
     if (output) printf(", %d frames in %s/frames.pvd", ipcc_output_frame_count(output), out_dir);
     printf("\n");
     if (code == 0 && unconverged > 0) code = EXIT_UNCONVERGED;

@@ -11,7 +11,8 @@
 // absolute or climbs out with "..", which could name a device or a huge file
 // (/dev/zero), and box meshes with more than MAX_CELLS cells in all (the
 // parser allows 10^7 per box). The harness finds them with its own cJSON
-// parse of the text after blanking comments exactly as the parser does; text
+// parse of the text after blanking comments with the parser's own
+// ipcc_scene_blank_comments(); text
 // that this parse rejects is rejected by the parser before it opens a file.
 //
 // A scene that parses is also written back with ipcc_scene_write_json() and
@@ -21,6 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "fuzz_common.h"
+#include "scene_parser.h"
 #include "ipcc/scene.h"
 #include "ipcc/world.h"
 
@@ -37,46 +39,6 @@ static const struct {
     {"seg.seg", "v 0 0 0\nv 1 0 0\nv 1 1 0\ns 1 2\ns 2 3\n"},
     {"pts.pt", "v 0 0 0\nv 1 0 0\nv 0 1 0\n"},
 };
-
-// The parser's comment blanking (scene.c, strip_comments): `//` and `/* */`
-// outside strings become spaces. An unterminated /* is left to the parser.
-static void blank_comments(char *s) {
-    enum { CODE, STRING, LINE, BLOCK } state = CODE;
-    for (size_t i = 0; s[i]; i++) {
-        switch (state) {
-        case CODE:
-            if (s[i] == '"') {
-                state = STRING;
-            } else if (s[i] == '/' && (s[i + 1] == '/' || s[i + 1] == '*')) {
-                state = s[i + 1] == '/' ? LINE : BLOCK;
-                s[i] = s[i + 1] = ' ';
-                i++;
-            }
-            break;
-        case STRING:
-            if (s[i] == '\\' && s[i + 1])
-                i++;
-            else if (s[i] == '"')
-                state = CODE;
-            break;
-        case LINE:
-            if (s[i] == '\n')
-                state = CODE;
-            else
-                s[i] = ' ';
-            break;
-        case BLOCK:
-            if (s[i] == '*' && s[i + 1] == '/') {
-                s[i] = s[i + 1] = ' ';
-                i++;
-                state = CODE;
-            } else if (s[i] != '\n' && s[i] != '\r') {
-                s[i] = ' ';
-            }
-            break;
-        }
-    }
-}
 
 // False if some string value could leave the scratch folder; adds every
 // "cells" array's product to *cells.
@@ -101,7 +63,8 @@ static int acceptable(const char *text) {
         text += 3;
     char *copy = strdup(text);
     if (!copy) fuzz_fail("out of memory", "copying the input");
-    blank_comments(copy);
+    size_t unterminated;
+    (void)ipcc_scene_blank_comments(copy, &unterminated); // an open /* is left to the parser
     cJSON *root = cJSON_ParseWithOpts(copy, NULL, 1);
     double cells = 0;
     int ok = !root || (walk(root, &cells) && cells <= MAX_CELLS);
