@@ -8,18 +8,19 @@
 #   bench/fuzz.sh [--merge] [SECONDS] [TARGET...]     (from anywhere in the repository)
 #     SECONDS   per target (default 60)
 #     TARGET    msh, tetgen, obj, json (default: all four)
-#     --merge   afterwards, rebuild tests/fuzz/corpus/<target>: its named files
-#               (real and hand-written seeds, regress-* inputs that once
-#               failed) are kept, and the inputs named by their SHA-1 (what
-#               fuzzing found) are chosen again with libFuzzer -merge=1
-#               -use_counters=0 from the committed ones and the scratch
-#               corpus: the fewest that reach every edge the named ones miss
+#     --merge   afterwards, add to tests/fuzz/corpus/<target> the inputs of
+#               the scratch corpus that reach code edges the committed ones
+#               miss (libFuzzer -merge=1 -use_counters=0; named by their
+#               SHA-1). With FUZZ_MERGE_FRESH=1 the SHA-1-named files are
+#               chosen again from scratch (fewest inputs for all edges);
+#               named files (real and hand-written seeds, regress-* inputs
+#               that once failed) are always kept
 #
 #   bench/fuzz.sh 600 json      ten minutes of the scene parser
 #   bench/fuzz.sh 0             build only
-#   bench/fuzz.sh --merge 0     rebuild the committed corpora from the scratch ones
+#   bench/fuzz.sh --merge 0     add what the scratch corpora reach beyond the committed ones
 #
-# Environment: CC (default clang), BUILD_DIR (default build-fuzz),
+# Environment: CC (default clang), BUILD_DIR (default build-fuzz), FUZZ_MERGE_FRESH,
 # FUZZ_TIMEOUT (seconds per input before it is a finding, default 10),
 # FUZZ_RSS_MB (memory limit, default 2048), FUZZ_JOBS (compile jobs,
 # default 2), FUZZ_FLAGS (more libFuzzer flags, e.g. -seed=1).
@@ -174,7 +175,7 @@ run_target() {
         >>"$summary"
 }
 
-# Rebuilds tests/fuzz/corpus/$1 (see --merge above).
+# Adds to tests/fuzz/corpus/$1 (see --merge above).
 merge_target() {
     t=$1
     committed=$ROOT/tests/fuzz/corpus/$t
@@ -182,7 +183,10 @@ merge_target() {
     mkdir -p "$merged" "$committed"
     for f in "$committed"/*; do
         [ -f "$f" ] || continue
-        basename "$f" | grep -Eqx '[0-9a-f]{40}' || cp "$f" "$merged/"
+        if [ "${FUZZ_MERGE_FRESH:-0}" = 1 ] && basename "$f" | grep -Eqx '[0-9a-f]{40}'; then
+            continue
+        fi
+        cp "$f" "$merged/"
     done
     if "$BUILD/fuzz_$t" -merge=1 -use_counters=0 -timeout="$TIMEOUT" -rss_limit_mb="$RSS" "$merged" \
         "$committed" "$BUILD/corpus/$t" >"$BUILD/logs/$t.merge.log" 2>&1; then
