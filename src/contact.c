@@ -144,7 +144,7 @@ struct ipcc_contact {
     double kappa, kappa_min, kappa_max;
     bool kappa_fixed, rebalance;
     double prev_min_d2; ///< smallest squared distance at the previous evaluation of this step
-    double time_ccd, time_broad_phase;
+    double time_ccd, time_broad_phase, time_constraint_search;
 
     ipcc_broad_phase *bp;
     ipcc_candidates cand;
@@ -340,7 +340,7 @@ static double plane_signed(const double *plane, const double *x) {
 }
 
 // The constraint set at gathered positions xc from the current candidates.
-static int build_pairs(ipcc_contact *c, const double *xc) {
+static int collect_pairs(ipcc_contact *c, const double *xc) {
     const ipcc_candidates *cd = &c->cand;
     int ncand = cd->num_vf + cd->num_ee + c->nh * c->nc;
     if (grow((void **)&c->scratch, &c->cap_scratch, ncand + 1, sizeof(contact_pair)) != 0) return -1;
@@ -384,6 +384,14 @@ static int build_pairs(ipcc_contact *c, const double *xc) {
         c->cap_slots = cap;
     }
     return 0;
+}
+
+// collect_pairs, timed as the constraint search.
+static int build_pairs(ipcc_contact *c, const double *xc) {
+    double t0 = ipcc_now();
+    int rc = collect_pairs(c, xc);
+    c->time_constraint_search += ipcc_now() - t0;
+    return rc;
 }
 
 // ---------------------------------------------------------------------------
@@ -741,7 +749,7 @@ void ipcc_contact_begin_step(ipcc_contact *c) {
     c->cand_valid = false;
     c->rebalance = !c->kappa_fixed;
     c->prev_min_d2 = INFINITY;
-    c->time_ccd = c->time_broad_phase = 0;
+    c->time_ccd = c->time_broad_phase = c->time_constraint_search = 0;
 }
 
 double ipcc_contact_dhat(const ipcc_contact *c) { return c->dhat; }
@@ -956,6 +964,7 @@ void ipcc_contact_end_step(ipcc_contact *c, const ipcc_world *w, const double *x
         stats->kappa = c->kappa;
         stats->time_ccd = c->time_ccd;
         stats->time_broad_phase = c->time_broad_phase;
+        stats->time_constraint_search = c->time_constraint_search;
     }
 }
 

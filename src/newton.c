@@ -138,7 +138,7 @@ static void diagonal_direction(const ipcc_csc *A, const double *rhs, double *p) 
 // Solve H p = rhs, shifting the diagonal if H is not positive definite.
 static ipcc_status solve_direction(ipcc_newton *nw, ipcc_newton_result *r) {
     ipcc_csc *A = &nw->hessian;
-    double t0 = ipcc_now();
+    double t0 = ipcc_now(), analyze0 = ipcc_linear_solver_get_stats(nw->solver).time_analyze;
     int rc = ipcc_linear_solver_factorize(nw->solver, A, 0.0);
     double shift = 1e-10 * fmax(max_abs_diagonal(A), 1e-300);
     for (int attempt = 0; rc == 1 && attempt < 8; ++attempt, shift *= 100) {
@@ -147,6 +147,7 @@ static ipcc_status solve_direction(ipcc_newton *nw, ipcc_newton_result *r) {
     }
     double t1 = ipcc_now();
     r->time_factorization += t1 - t0;
+    r->time_symbolic += ipcc_linear_solver_get_stats(nw->solver).time_analyze - analyze0;
     if (rc < 0) return ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD factorization failed (out of memory?)");
     if (rc == 1) {
         r->fallbacks++;
@@ -254,7 +255,9 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
             if (pending && alpha == 1.0)
                 for (int d = 0; d < num_dofs; ++d)
                     if (dof_map[d] < 0) xt[d] = target[d]; // exactly, not x + (target - x)
+            double te = ipcc_now();
             double e = obj->energy(obj->ctx, xt);
+            r.time_energy += ipcc_now() - te;
             r.line_search_steps++;
             if (isfinite(e) && (pending || e <= energy + slack)) {
                 accepted = true;

@@ -52,6 +52,8 @@ typedef struct ipcc_newton_result {
     bool converged;
     bool stalled; ///< stopped: the step filter allowed < 1e-10 of the direction 8 times in a row
     double time_assembly, time_factorization, time_solve, time_line_search; ///< wall seconds
+    double time_symbolic; ///< the part of time_factorization spent in symbolic analysis
+    double time_energy;   ///< the part of time_line_search spent evaluating trial energies
 } ipcc_newton_result;
 
 typedef struct ipcc_newton ipcc_newton;

@@ -390,11 +390,12 @@ ipcc_status ipcc_output_write_stats(ipcc_output *o, const ipcc_step_stats *st) {
         o->stats = fopen(p, "w");
         if (!o->stats) return ipcc_fail(IPCC_ERR_IO, "output: cannot create '%s': %s", p, strerror(errno));
         errno = 0;
-        if (fprintf(o->stats, "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,"
-                              "residual,converged,time_assembly,time_factorization,time_solve,"
-                              "time_line_search,time_total,lift_iterations,num_contacts,min_distance,kappa,"
-                              "time_ccd,time_broad_phase,friction_iterations,friction_contacts,"
-                              "friction_dissipation\n") < 0) {
+        if (fprintf(o->stats,
+                    "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,"
+                    "residual,converged,time_assembly,time_factorization,time_solve,"
+                    "time_line_search,time_total,lift_iterations,num_contacts,min_distance,kappa,"
+                    "time_ccd,time_broad_phase,friction_iterations,friction_contacts,"
+                    "friction_dissipation,time_symbolic,time_constraint_search,time_energy\n") < 0) {
             int e = errno ? errno : EIO;
             fclose(o->stats);
             o->stats = NULL; // the next row retries from a fresh file and header
@@ -405,12 +406,13 @@ ipcc_status ipcc_output_write_stats(ipcc_output *o, const ipcc_step_stats *st) {
     if (fprintf(o->stats,
                 "%d,%.17g,%d,%d,%d,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%."
                 "17g,%d,%d,"
-                "%.17g\n",
+                "%.17g,%.17g,%.17g,%.17g\n",
                 st->step, st->time, st->newton_iterations, st->line_search_steps, st->factorization_fallbacks,
                 st->energy, st->residual, st->converged ? 1 : 0, st->time_assembly, st->time_factorization,
                 st->time_solve, st->time_line_search, st->time_total, st->lift_iterations, st->num_contacts,
                 st->min_distance, st->kappa, st->time_ccd, st->time_broad_phase, st->friction_iterations,
-                st->friction_contacts, st->friction_dissipation) < 0 ||
+                st->friction_contacts, st->friction_dissipation, st->time_symbolic,
+                st->time_constraint_search, st->time_energy) < 0 ||
         fflush(o->stats) != 0)
         return ipcc_fail(IPCC_ERR_IO, "output: cannot write '%s': %s", p, strerror(errno ? errno : EIO));
     o->stats_rows++;

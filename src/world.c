@@ -627,6 +627,8 @@ static void accumulate_result(ipcc_newton_result *r, const ipcc_newton_result *p
     r->time_factorization += p->time_factorization;
     r->time_solve += p->time_solve;
     r->time_line_search += p->time_line_search;
+    r->time_symbolic += p->time_symbolic;
+    r->time_energy += p->time_energy;
 }
 
 // |a - b| / |a| (0 when both vanish).
@@ -764,7 +766,7 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
     if (stats) {
         stats->num_contacts = 0;
         stats->min_distance = INFINITY;
-        stats->kappa = stats->time_ccd = stats->time_broad_phase = 0;
+        stats->kappa = stats->time_ccd = stats->time_broad_phase = stats->time_constraint_search = 0;
     }
     if (w->contact) {
         ipcc_contact_end_step(w->contact, w, w->x, w->contact_force, stats);
@@ -787,6 +789,8 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
         stats->time_factorization = r.time_factorization;
         stats->time_solve = r.time_solve;
         stats->time_line_search = r.time_line_search;
+        stats->time_symbolic = r.time_symbolic;
+        stats->time_energy = r.time_energy;
         stats->time_total = ipcc_now() - t_begin;
     }
     return st;

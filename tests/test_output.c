@@ -65,7 +65,7 @@ static ipcc_world *make_box_world(void) {
     "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,residual,"                 \
     "converged,time_assembly,time_factorization,time_solve,time_line_search,time_total,lift_iterations,"     \
     "num_contacts,min_distance,kappa,time_ccd,time_broad_phase,friction_iterations,friction_contacts,"       \
-    "friction_dissipation\n"
+    "friction_dissipation,time_symbolic,time_constraint_search,time_energy\n"
 
 /// Data of the appended array named `name` in a .vtu held in buf, after checking its UInt64 size header.
 static const unsigned char *vtu_array(const char *buf, size_t size, const char *name, uint64_t bytes) {
@@ -161,7 +161,7 @@ static void test_frames_and_stats(void **state) {
         int commas = 0;
         for (const char *p = row; p < end; p++)
             commas += *p == ',';
-        assert_int_equal(commas, 21);
+        assert_int_equal(commas, 24);
         row = end + 1;
     }
     free(csv);
@@ -413,7 +413,7 @@ static void test_stale_stats_truncated(void **state) {
     char *csv = ipcc_test_read_file(path, NULL);
     assert_null(strstr(csv, "stale"));
     assert_int_equal(strncmp(csv, "step,time,", 10), 0);
-    assert_non_null(strstr(csv, "\n1,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"));
+    assert_non_null(strstr(csv, "\n1,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"));
     st.step = 2;
     st.lift_iterations = 1;
     st.num_contacts = 3;
@@ -424,12 +424,16 @@ static void test_stale_stats_truncated(void **state) {
     st.friction_iterations = 2;
     st.friction_contacts = 7;
     st.friction_dissipation = 0.75;
+    st.time_symbolic = 0.5;
+    st.time_constraint_search = 0.0625;
+    st.time_energy = 1.5;
     assert_int_equal(ipcc_output_write_stats(out, &st), IPCC_OK);
     free(csv);
     csv = ipcc_test_read_file(path, NULL);
     assert_int_equal(strncmp(csv, STATS_HEADER, strlen(STATS_HEADER)), 0);
-    assert_non_null(
-        strstr(csv, "\n2,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,1,3,inf,2.5,0.25,0.125,2,7,0.75\n"));
+    assert_non_null(strstr(
+        csv,
+        "\n2,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,1,3,inf,2.5,0.25,0.125,2,7,0.75,0.5,0.0625,1.5\n"));
     free(csv);
     ipcc_output_close(out);
     ipcc_output_close(NULL);

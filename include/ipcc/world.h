@@ -155,28 +155,31 @@ typedef struct ipcc_obstacle_def {
 
 /// Statistics of one step.
 typedef struct ipcc_step_stats {
-    int step;                    ///< index of the step just taken (1-based)
-    double time;                 ///< simulated time at the end of the step, s
-    int newton_iterations;       ///< Newton iterations used
-    int line_search_steps;       ///< total backtracking evaluations
-    int factorization_fallbacks; ///< times the Hessian had to be shifted
-    double energy;               ///< incremental potential at the solution, J
-    double residual;             ///< |p|_inf of the last Newton direction, m
-    bool converged;              ///< false if max_iterations was hit
-    double time_assembly;        ///< wall seconds spent in energy/gradient/Hessian and assembly
-    double time_factorization;   ///< wall seconds in symbolic + numeric factorization
-    double time_solve;           ///< wall seconds in triangular solves
-    double time_line_search;     ///< wall seconds in the line search (incl. step filters)
-    double time_total;           ///< wall seconds of the whole step
-    int lift_iterations;         ///< Newton iterations spent moving prescribed vertices to their targets
-    int num_contacts;            ///< active barrier constraints at the end of the step
-    double min_distance;         ///< smallest contact distance at the end of the step, m (inf if none)
-    double kappa;                ///< barrier stiffness used in the step (0 if no contact yet)
-    double time_ccd;             ///< wall seconds in continuous collision detection
-    double time_broad_phase;     ///< wall seconds in candidate search (broad phase)
-    int friction_iterations;     ///< lagging passes used (0 without friction)
-    int friction_contacts;       ///< contacts with friction in the last pass
-    double friction_dissipation; ///< energy dissipated by friction over the step, J
+    int step;                      ///< index of the step just taken (1-based)
+    double time;                   ///< simulated time at the end of the step, s
+    int newton_iterations;         ///< Newton iterations used
+    int line_search_steps;         ///< total backtracking evaluations
+    int factorization_fallbacks;   ///< times the Hessian had to be shifted
+    double energy;                 ///< incremental potential at the solution, J
+    double residual;               ///< |p|_inf of the last Newton direction, m
+    bool converged;                ///< false if max_iterations was hit
+    double time_assembly;          ///< wall seconds spent in energy/gradient/Hessian and assembly
+    double time_factorization;     ///< wall seconds in symbolic + numeric factorization (see time_symbolic)
+    double time_solve;             ///< wall seconds in triangular solves
+    double time_line_search;       ///< wall seconds in the line search (incl. step filters)
+    double time_total;             ///< wall seconds of the whole step
+    int lift_iterations;           ///< Newton iterations spent moving prescribed vertices to their targets
+    int num_contacts;              ///< active barrier constraints at the end of the step
+    double min_distance;           ///< smallest contact distance at the end of the step, m (inf if none)
+    double kappa;                  ///< barrier stiffness used in the step (0 if no contact yet)
+    double time_ccd;               ///< wall seconds in continuous collision detection
+    double time_broad_phase;       ///< wall seconds in candidate search (broad phase)
+    int friction_iterations;       ///< lagging passes used (0 without friction)
+    int friction_contacts;         ///< contacts with friction in the last pass
+    double friction_dissipation;   ///< energy dissipated by friction over the step, J
+    double time_symbolic;          ///< wall seconds in symbolic analysis (a part of time_factorization)
+    double time_constraint_search; ///< wall seconds building constraint sets from candidates
+    double time_energy;            ///< wall seconds in the line search's trial energies (part of it)
 } ipcc_step_stats;
 
 typedef struct ipcc_world ipcc_world;

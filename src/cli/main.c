@@ -2,10 +2,16 @@
 // and the small subcommands (convert, check, info). run and resume live in
 // run.c, compare in compare.c; docs/cli.md documents them all.
 //
+// clang-format off
 //   ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--checkpoint-every N] [--set K=V]... [--strict]
-//   [-q|-v] ipcc resume DIR [--steps N] [--threads N] [--checkpoint-every N] [-q|-v] ipcc compare DIR_A DIR_B
-//   [--tol X] ipcc convert SCENE -o OUT.json [--set K=V]... [--strict] ipcc check SCENE [--set K=V]...
-//   [--strict] ipcc info MESH ipcc --help | --version
+//            [--profile] [-q|-v]
+//   ipcc resume DIR [--steps N] [--threads N] [--checkpoint-every N] [--profile] [-q|-v]
+//   ipcc compare DIR_A DIR_B [--tol X] [--length L] [-q]
+//   ipcc convert SCENE -o OUT.json [--set K=V]... [--strict]
+//   ipcc check SCENE [--set K=V]... [--strict]
+//   ipcc info MESH
+//   ipcc --help | --version
+// clang-format on
 //
 // SCENE is native JSON, or an original IPC script (.txt / .ipc). Exit codes
 // are in commands.h. Everything is validated (scene, meshes, materials,
@@ -28,8 +34,8 @@ int ipcc_cli_verbosity = 1;
 
 void ipcc_cli_usage(FILE *f) {
     fputs("usage: ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--checkpoint-every N] [--set K=V]...\n"
-          "                [--strict] [-q | -v]\n"
-          "       ipcc resume DIR [--steps N] [--threads N] [--checkpoint-every N] [-q | -v]\n"
+          "                [--strict] [--profile] [-q | -v]\n"
+          "       ipcc resume DIR [--steps N] [--threads N] [--checkpoint-every N] [--profile] [-q | -v]\n"
           "       ipcc compare DIR_A DIR_B [--tol X] [--length L] [-q]\n"
           "       ipcc convert SCENE -o OUT.json [--set K=V]... [--strict]\n"
           "       ipcc check SCENE [--set K=V]... [--strict]\n"
@@ -64,6 +70,9 @@ void ipcc_cli_usage(FILE *f) {
           "                     validation; repeatable (also for check and convert)\n"
           "  --threads N        worker threads (default: OMP_NUM_THREADS, else all cores);\n"
           "                     results are bit-identical for any N\n"
+          "  --profile          after the summary, print where the time went: assembly, symbolic\n"
+          "                     and numeric factorization, solve, line search, trial energies,\n"
+          "                     CCD, broad phase, constraint search, and the peak memory\n"
           "  -q, --quiet        print only warnings, errors and the summary\n"
           "  -v, --verbose      one line per step even on a terminal, and the library's debug\n"
           "                     messages (for IPC scripts: every ignored keyword, with its line)\n"

@@ -2,7 +2,8 @@
 // checkpoints.
 //
 //   ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--checkpoint-every N] [--set K=V]... [--strict]
-//   [-q|-v] ipcc resume DIR [--steps N] [--threads N] [--checkpoint-every N] [-q|-v]
+//            [--profile] [-q|-v]
+//   ipcc resume DIR [--steps N] [--threads N] [--checkpoint-every N] [--profile] [-q|-v]
 //
 // A run folder holds, besides the frames and stats.csv (docs/output.md):
 //   scene.json      the scene as run (overrides applied, IPC scripts
@@ -43,6 +44,7 @@
 #include <omp.h>
 
 #include "commands.h"
+#include "profile.h"
 #include "progress.h"
 
 #define RUN_STATE_VERSION 1
@@ -69,6 +71,8 @@ typedef struct run {
     run_state state;
     int checkpoint_every;
     long last_checkpoint; ///< step of the last checkpoint written (-1: none)
+    bool profile;         ///< --profile: print the timers' table at the end
+    ipcc_profile totals;  ///< this invocation's steps, for --profile
     unsigned char *user;  ///< scratch for the checkpoint's user data
     size_t user_cap;
 } run;
@@ -209,6 +213,7 @@ static int simulate(run *r) {
             break;
         }
         r->state.newton_total += st.newton_iterations;
+        ipcc_profile_add(&r->totals, &st);
         r->state.wall += st.time_total;
         if (!st.converged) {
             r->state.unconverged++;
@@ -259,6 +264,7 @@ static int simulate(run *r) {
            done, ipcc_world_time(r->world), ipcc_output_frame_count(r->output), r->state.wall,
            done ? r->state.wall / done : 0.0, done ? (double)r->state.newton_total / done : 0.0,
            r->state.unconverged, r->dir);
+    if (r->profile) ipcc_profile_print(&r->totals, stdout);
     fflush(stdout);
     if (!outputs_ok) {
         print_resume_hint(r);
@@ -282,11 +288,12 @@ typedef struct run_options {
     const char *scene_path, *dir;
     long max_steps;        ///< -1: the scene's
     long checkpoint_every; ///< -1: the scene's
+    bool profile;          ///< --profile
     ipcc_scene_options scene;
 } run_options;
 
 /// The options run and resume share (--steps, --threads, --checkpoint-every,
-/// -q, -v). 1 when consumed, 0 if not one of them, -1 after an error.
+/// --profile). 1 when consumed, 0 if not one of them, -1 after an error.
 static int take_run_option(int argc, char **argv, int *i, run_options *o) {
     const char *a = argv[*i];
     long v;
@@ -298,6 +305,8 @@ static int take_run_option(int argc, char **argv, int *i, run_options *o) {
         if (++*i >= argc || ipcc_cli_parse_int(argv[*i], &v) != 0 || v < 0 || v > INT32_MAX)
             return fprintf(stderr, "ipcc: error: --checkpoint-every needs a non-negative integer\n"), -1;
         o->checkpoint_every = v;
+    } else if (!strcmp(a, "--profile")) {
+        o->profile = true;
     } else if (!strcmp(a, "--threads")) {
         if (++*i >= argc || ipcc_cli_parse_int(argv[*i], &v) != 0 || v < 1 || v > 1024)
             return fprintf(stderr, "ipcc: error: --threads needs an integer from 1 to 1024\n"), -1;
@@ -361,7 +370,7 @@ int ipcc_cli_run(int argc, char **argv) {
 
     // Validate everything (scene, meshes, the initial intersection check)
     // before touching the output directory.
-    run r = {.last_checkpoint = -1};
+    run r = {.last_checkpoint = -1, .profile = o.profile};
     if (ipcc_cli_load_world(o.scene_path, &o.scene, true, &r.scene, &r.world) != 0) return IPCC_EXIT_USAGE;
     const ipcc_scene *sc = r.scene;
     double h = sc->world.time_step;
@@ -412,7 +421,7 @@ int ipcc_cli_resume(int argc, char **argv) {
         }
     }
     if (!o.dir) return fprintf(stderr, "ipcc: error: resume needs a run folder\n"), IPCC_EXIT_USAGE;
-    run r = {.dir = o.dir, .last_checkpoint = -1};
+    run r = {.dir = o.dir, .last_checkpoint = -1, .profile = o.profile};
     int code = IPCC_EXIT_OK;
     void *user = NULL;
     size_t user_size = 0;
