@@ -2,14 +2,38 @@
 // cholmod.h.
 //
 // Design. The caller's CSC arrays (upper triangle, sorted, no duplicates; see
-// sparse.h) are wrapped in a cholmod_sparse header with stype = +1 and never
-// copied. The symbolic analysis (fill-reducing ordering and supernode
-// structure, CHOLMOD's default strategy: AMD, with METIS tried when AMD's fill
-// is poor; on 3D elasticity meshes of ~1e5 unknowns METIS wins and AMD's
-// factorization would be several times slower) is kept in the factor L and
-// reused while the matrix key holds: the same pattern_version (unique per
-// pattern across all matrices, see sparse.c), n and nnz. Any change frees L
-// and analyses again. The numeric factorization uses cholmod_factorize_p with
+// sparse.h) are wrapped in a cholmod_sparse header with stype = +1. The
+// symbolic analysis (fill-reducing ordering and supernode structure,
+// CHOLMOD's default strategy: AMD, with METIS tried when AMD's fill is poor;
+// on 3D elasticity meshes of ~1e5 unknowns METIS wins and AMD's
+// factorization would be several times slower) is kept in the factor L.
+//
+// Superset pattern. An IPC Hessian's pattern changes whenever a contact
+// pair appears or disappears, often several times per step, and pairs come
+// back (a vertex sliding over a triangle fan). The analysis is therefore
+// done on a superset pattern S, kept here: S is the union of the patterns
+// seen since the last analysis, as long as that union has at most
+// SUPERSET_GROWTH times the current matrix's entries (else S restarts as the
+// current pattern). A matrix whose pattern is a subset of S (checked by a
+// merge of the sorted columns, O(nnz), once per pattern_version) is
+// factorized in S's pattern: its values are scattered into S's slots, the
+// others are explicit zeros, and L's analysis is reused. Only a pattern
+// with an entry outside S triggers a new analysis, of the new union. The
+// factor of A in S's pattern is A's factor (explicit zeros change nothing
+// but the work), so only the fill-reducing ordering differs from analysing
+// A alone, and S depends only on the sequence of patterns, never on
+// timing or threads. A matrix whose pattern is S itself is wrapped without
+// a copy.
+//
+// The union is history, and a resumed run must reproduce an uninterrupted
+// one bit for bit (checkpoint.h), so the history is cut where a checkpoint
+// can be: the caller calls ipcc_linear_solver_restart_superset at the start
+// of each solve (each step), and the next factorization then runs in S only
+// if S is exactly its pattern, else analyses its pattern alone. The
+// ordering, a deterministic function of the analysed pattern, is then the
+// same whether the solver is fresh (a resume) or not.
+//
+// The numeric factorization uses cholmod_factorize_p with
 // beta = {shift, 0}, which factors A + shift*I without touching A (CHOLMOD
 // adds beta[0] to the diagonal entries it reads, so the diagonal must be in
 // the pattern). Solves go through cholmod_solve2 with persistent X, Y and E
@@ -29,6 +53,7 @@
 #include "linear_solver.h"
 
 #include <stdbool.h>
+#include <limits.h>
 #include <string.h>
 
 #include <cblas.h> // openblas_set_num_threads
@@ -37,13 +62,28 @@
 
 #include "core.h"
 
+/// A new analysis may keep a union pattern of up to this many times the
+/// current matrix's entries (see "Superset pattern").
+#define SUPERSET_GROWTH 1.25
+
 struct ipcc_linear_solver {
     cholmod_common common;
     cholmod_factor *L;        // symbolic + numeric factor, NULL before the first analysis
     cholmod_dense *X, *Y, *E; // cholmod_solve2 solution and workspaces
-    long key_version;         // the analysis is valid for this pattern_version ...
-    int key_n, key_nnz;       // ... and these sizes
     bool factored;            // L holds a successful numeric factorization
+    bool restart;             // the next factorization starts a new superset (see "Superset pattern")
+    // The analysed superset pattern S (valid while L is non-NULL).
+    int s_n, s_nnz;
+    int *s_colptr, *s_rowind; // n + 1, nnz
+    double *s_val;            // nnz: the current matrix scattered into S
+    int cap_colptr, cap_rowind, cap_val;
+    int *u_colptr, *u_rowind; // scratch for the next union
+    int cap_u_colptr, cap_u_rowind;
+    // The map of the current matrix's entries into S's slots.
+    long map_version; // pattern_version the map is for (0: none)
+    bool map_direct;  // the matrix's pattern is S: wrap it, no scatter
+    int *map;         // nnz of that matrix
+    int cap_map;
     ipcc_linear_solver_stats stats;
 };
 
@@ -77,20 +117,20 @@ ipcc_linear_solver *ipcc_linear_solver_create(void) {
 static void solver_drop_factor(ipcc_linear_solver *s) {
     if (s->L) cholmod_free_factor(&s->L, &s->common);
     s->L = NULL;
-    s->key_version = 0;
+    s->map_version = 0;
     s->factored = false;
 }
 
-// A cholmod_sparse header over A's arrays (no copy; CHOLMOD only reads them).
-static cholmod_sparse solver_wrap(const ipcc_csc *A) {
+// A cholmod_sparse header over CSC arrays (no copy; CHOLMOD only reads them).
+static cholmod_sparse solver_wrap(int n, int nnz, int *colptr, int *rowind, double *val) {
     cholmod_sparse M;
     memset(&M, 0, sizeof M);
-    M.nrow = (size_t)A->n;
-    M.ncol = (size_t)A->n;
-    M.nzmax = (size_t)A->nnz;
-    M.p = A->colptr;
-    M.i = A->rowind;
-    M.x = A->val;
+    M.nrow = (size_t)n;
+    M.ncol = (size_t)n;
+    M.nzmax = (size_t)nnz;
+    M.p = colptr;
+    M.i = rowind;
+    M.x = val;
     M.stype = 1;
     M.itype = CHOLMOD_INT;
     M.xtype = CHOLMOD_REAL;
@@ -110,6 +150,84 @@ static void solver_cholmod_error(ipcc_linear_solver *s, const char *what) {
         ipcc_fail(IPCC_ERR_SOLVER, "linear solver: CHOLMOD %s failed (status %d)", what, status);
 }
 
+// Map A's entries into S's slots if A's pattern is a subset of S's (column
+// by column, both sorted); records the map for A's pattern_version.
+static bool map_into_superset(ipcc_linear_solver *s, const ipcc_csc *A) {
+    if (A->nnz > s->s_nnz || ipcc_reserve((void **)&s->map, &s->cap_map, A->nnz + 1, sizeof(int)) != 0)
+        return false;
+    for (int j = 0; j < A->n; ++j) {
+        int q = s->s_colptr[j], qend = s->s_colptr[j + 1];
+        for (int k = A->colptr[j]; k < A->colptr[j + 1]; ++k) {
+            while (q < qend && s->s_rowind[q] < A->rowind[k])
+                ++q;
+            if (q == qend || s->s_rowind[q] != A->rowind[k]) return false;
+            s->map[k] = q++;
+        }
+    }
+    s->map_version = A->pattern_version;
+    s->map_direct = A->nnz == s->s_nnz;
+    return true;
+}
+
+// S := pattern(A) united with S (when `unite`, S has A's dimension and the
+// union stays within SUPERSET_GROWTH * nnz(A)), else pattern(A); analyse S and
+// map A into it. 0, or -1 with a message (out of memory, CHOLMOD error).
+static int analyse_superset(ipcc_linear_solver *s, const ipcc_csc *A, bool unite) {
+    int n = A->n;
+    unite = unite && s->L && s->s_n == n;
+    solver_drop_factor(s);
+    long cap_union = (long)A->nnz + (unite ? s->s_nnz : 0);
+    if (cap_union > INT_MAX - 1 ||
+        ipcc_reserve((void **)&s->u_colptr, &s->cap_u_colptr, n + 1, sizeof(int)) != 0 ||
+        ipcc_reserve((void **)&s->u_rowind, &s->cap_u_rowind, (int)cap_union + 1, sizeof(int)) != 0) {
+        ipcc_fail(IPCC_ERR_NO_MEMORY, "linear solver: out of memory for the pattern (n = %d)", n);
+        return -1;
+    }
+    int nnz = 0;
+    s->u_colptr[0] = 0;
+    for (int j = 0; j < n; ++j) { // merge column j of A and (if uniting) of S
+        int a = A->colptr[j], aend = A->colptr[j + 1];
+        int b = unite ? s->s_colptr[j] : 0, bend = unite ? s->s_colptr[j + 1] : 0;
+        while (a < aend || b < bend) {
+            int ra = a < aend ? A->rowind[a] : INT_MAX, rb = b < bend ? s->s_rowind[b] : INT_MAX;
+            int r = ra < rb ? ra : rb;
+            a += ra == r;
+            b += rb == r;
+            s->u_rowind[nnz++] = r;
+        }
+        s->u_colptr[j + 1] = nnz;
+    }
+    const int *colptr = A->colptr, *rowind = A->rowind;
+    if (unite && nnz <= SUPERSET_GROWTH * A->nnz) {
+        colptr = s->u_colptr;
+        rowind = s->u_rowind;
+    } else {
+        nnz = A->nnz;
+    }
+    if (ipcc_reserve((void **)&s->s_colptr, &s->cap_colptr, n + 1, sizeof(int)) != 0 ||
+        ipcc_reserve((void **)&s->s_rowind, &s->cap_rowind, nnz + 1, sizeof(int)) != 0 ||
+        ipcc_reserve((void **)&s->s_val, &s->cap_val, nnz + 1, sizeof(double)) != 0) {
+        ipcc_fail(IPCC_ERR_NO_MEMORY, "linear solver: out of memory for the pattern (n = %d)", n);
+        return -1;
+    }
+    memcpy(s->s_colptr, colptr, sizeof(int) * (size_t)(n + 1));
+    memcpy(s->s_rowind, rowind, sizeof(int) * (size_t)nnz);
+    s->s_n = n;
+    s->s_nnz = nnz;
+    cholmod_sparse M = solver_wrap(n, nnz, s->s_colptr, s->s_rowind, NULL);
+    M.xtype = CHOLMOD_PATTERN;
+    s->L = cholmod_analyze(&M, &s->common);
+    if (!s->L || s->common.status < CHOLMOD_OK) {
+        solver_cholmod_error(s, "analyze");
+        return -1;
+    }
+    s->stats.analyses++;
+    s->stats.analysed_nnz = nnz;
+    bool ok = map_into_superset(s, A);
+    IPCC_ASSERT(ok); // S contains A by construction
+    return 0;
+}
+
 int ipcc_linear_solver_factorize(ipcc_linear_solver *s, const ipcc_csc *A, double shift) {
     IPCC_ASSERT(s && A && shift >= 0.0);
     s->factored = false;
@@ -117,22 +235,25 @@ int ipcc_linear_solver_factorize(ipcc_linear_solver *s, const ipcc_csc *A, doubl
         ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "linear solver: empty or unassembled matrix (n = %d)", A->n);
         return -1;
     }
-    cholmod_sparse M = solver_wrap(A);
-
-    bool same = s->L && s->key_version == A->pattern_version && s->key_n == A->n && s->key_nnz == A->nnz;
-    if (!same) {
-        solver_drop_factor(s);
+    bool mapped = s->L && s->s_n == A->n && (s->map_version == A->pattern_version || map_into_superset(s, A));
+    if (mapped && s->restart && !s->map_direct) mapped = false; // S must be exactly A's pattern
+    bool unite = !s->restart;
+    s->restart = false;
+    if (!mapped) {
         double t0 = ipcc_now();
-        s->L = cholmod_analyze(&M, &s->common);
+        int rc = analyse_superset(s, A, unite);
         s->stats.time_analyze += ipcc_now() - t0;
-        if (!s->L || s->common.status < CHOLMOD_OK) {
-            solver_cholmod_error(s, "analyze");
-            return -1;
-        }
-        s->stats.analyses++;
-        s->key_version = A->pattern_version;
-        s->key_n = A->n;
-        s->key_nnz = A->nnz;
+        if (rc != 0) return -1;
+    }
+    cholmod_sparse M;
+    if (s->map_direct) {
+        M = solver_wrap(A->n, A->nnz, A->colptr, A->rowind, A->val);
+    } else {
+        memset(s->s_val, 0, sizeof(double) * (size_t)s->s_nnz);
+        for (int k = 0; k < A->nnz; ++k)
+            s->s_val[s->map[k]] = A->val[k];
+        M = solver_wrap(s->s_n, s->s_nnz, s->s_colptr, s->s_rowind, s->s_val);
+        s->stats.superset_factorizations++;
     }
 
     double beta[2] = {shift, 0.0};
@@ -161,6 +282,8 @@ int ipcc_linear_solver_factorize(ipcc_linear_solver *s, const ipcc_csc *A, doubl
     s->factored = true;
     return 0;
 }
+
+void ipcc_linear_solver_restart_superset(ipcc_linear_solver *s) { s->restart = true; }
 
 int ipcc_linear_solver_solve(ipcc_linear_solver *s, const double *b, double *x) {
     IPCC_ASSERT(s && b && x);
@@ -199,5 +322,11 @@ void ipcc_linear_solver_destroy(ipcc_linear_solver *s) {
     if (s->Y) cholmod_free_dense(&s->Y, &s->common);
     if (s->E) cholmod_free_dense(&s->E, &s->common);
     cholmod_finish(&s->common);
+    free(s->s_colptr);
+    free(s->s_rowind);
+    free(s->s_val);
+    free(s->u_colptr);
+    free(s->u_rowind);
+    free(s->map);
     free(s);
 }

@@ -169,6 +169,7 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory in Newton buffers (%d unknowns)", num_unknowns);
 
     double *g = nw->gradient, *p = nw->p, *xt = nw->x_trial, *lift = nw->lift;
+    ipcc_linear_solver_restart_superset(nw->solver); // see linear_solver.c, "Superset pattern"
     double energy = INFINITY;
     ipcc_status status = IPCC_OK;
     int stalled = 0;
