@@ -335,6 +335,35 @@ static int pair_cmp(const void *pa, const void *pb) {
     return 0;
 }
 
+// In-place heapsort by pair_cmp (Williams 1964). qsort is glibc's merge sort,
+// which mallocs a buffer for every call above a few hundred bytes, and
+// this runs at every energy evaluation: the Newton loop must not allocate.
+// Equal keys are identical pairs (the key determines the rest), so the
+// order is unique although heapsort is not stable.
+static void sift_down(contact_pair *a, int root, int n) {
+    for (;;) {
+        int child = 2 * root + 1;
+        if (child >= n) return;
+        if (child + 1 < n && pair_cmp(&a[child], &a[child + 1]) < 0) child++;
+        if (pair_cmp(&a[root], &a[child]) >= 0) return;
+        contact_pair t = a[root];
+        a[root] = a[child];
+        a[child] = t;
+        root = child;
+    }
+}
+
+static void sort_pairs(contact_pair *a, int n) {
+    for (int k = n / 2 - 1; k >= 0; --k)
+        sift_down(a, k, n);
+    for (int end = n - 1; end > 0; --end) {
+        contact_pair t = a[0];
+        a[0] = a[end];
+        a[end] = t;
+        sift_down(a, 0, end);
+    }
+}
+
 static bool vertex_free(const ipcc_contact *c, int v) { return !c->kinematic[c->group[v]]; }
 
 static double plane_signed(const double *plane, const double *x) {
@@ -366,7 +395,7 @@ static int collect_pairs(ipcc_contact *c, const double *xc) {
     int np = 0;
     for (int k = 0; k < m; ++k)
         if (s[k].kind >= 0) s[np++] = s[k];
-    qsort(s, (size_t)np, sizeof *s, pair_cmp);
+    sort_pairs(s, np);
     if (grow((void **)&c->pairs, &c->cap_pairs, np + 1, sizeof *c->pairs) != 0) return -1;
     int u = 0;
     for (int k = 0; k < np; ++k)

@@ -33,12 +33,21 @@
 // ordering, a deterministic function of the analysed pattern, is then the
 // same whether the solver is fresh (a resume) or not.
 //
-// The numeric factorization uses cholmod_factorize_p with
-// beta = {shift, 0}, which factors A + shift*I without touching A (CHOLMOD
-// adds beta[0] to the diagonal entries it reads, so the diagonal must be in
-// the pattern). Solves go through cholmod_solve2 with persistent X, Y and E
-// workspaces, so a steady Newton loop performs no allocation in CHOLMOD after
-// the first solve.
+// Factorization without copies. cholmod_factorize_p permutes and
+// transposes its input into a newly allocated matrix at every call (for an
+// upper-stored matrix with a fill-reducing ordering, tril(A(p, p)) is what
+// the supernodal kernel reads): an allocation and a copy of the whole
+// matrix per Newton iteration. Here that matrix, P = tril(S(p, p)), is built
+// once per analysis (build_permuted, with the map S slot -> P slot), each
+// matrix is scattered straight into it, and cholmod_super_numeric (the
+// kernel cholmod_factorize_p calls) factorizes it in place. The factor and
+// the solves are unchanged (L still carries p, which cholmod_solve2
+// applies).
+//
+// The numeric factorization passes beta = {shift, 0}, which factors
+// A + shift*I without touching A (CHOLMOD adds beta[0] to the diagonal
+// entries it reads, so the diagonal must be in the pattern). Solves go through cholmod_solve2 with persistent
+// X, Y and E workspaces, so a steady Newton loop performs no allocation in CHOLMOD after the first solve.
 //
 // Failure modes. A matrix that is not positive definite is a normal event for
 // a Newton solver (it retries with a larger shift): CHOLMOD reports it as the
@@ -75,13 +84,18 @@ struct ipcc_linear_solver {
     // The analysed superset pattern S (valid while L is non-NULL).
     int s_n, s_nnz;
     int *s_colptr, *s_rowind; // n + 1, nnz
-    double *s_val;            // nnz: the current matrix scattered into S
-    int cap_colptr, cap_rowind, cap_val;
-    int *u_colptr, *u_rowind; // scratch for the next union
+    int cap_colptr, cap_rowind;
+    int *u_colptr, *u_rowind; // scratch for the next union (and for build_permuted)
     int cap_u_colptr, cap_u_rowind;
-    // The map of the current matrix's entries into S's slots.
+    // P = tril(S(p, p)) with L's fill-reducing permutation p: what CHOLMOD's
+    // supernodal factorization reads ("Factorization without copies").
+    int *p_colptr, *p_rowind, *p_next; // n + 1, nnz, n + 1
+    double *p_val;                     // nnz: the current matrix, permuted
+    int *s2p;                          // nnz: S slot -> P slot
+    int cap_p_colptr, cap_p_rowind, cap_p_next, cap_p_val, cap_s2p;
+    // The map of the current matrix's entries into P's slots.
     long map_version; // pattern_version the map is for (0: none)
-    bool map_direct;  // the matrix's pattern is S: wrap it, no scatter
+    bool map_full;    // the matrix's pattern is S (every slot of P is written)
     int *map;         // nnz of that matrix
     int cap_map;
     ipcc_linear_solver_stats stats;
@@ -150,7 +164,7 @@ static void solver_cholmod_error(ipcc_linear_solver *s, const char *what) {
         ipcc_fail(IPCC_ERR_SOLVER, "linear solver: CHOLMOD %s failed (status %d)", what, status);
 }
 
-// Map A's entries into S's slots if A's pattern is a subset of S's (column
+// Map A's entries into P's slots if A's pattern is a subset of S's (column
 // by column, both sorted); records the map for A's pattern_version.
 static bool map_into_superset(ipcc_linear_solver *s, const ipcc_csc *A) {
     if (A->nnz > s->s_nnz || ipcc_reserve((void **)&s->map, &s->cap_map, A->nnz + 1, sizeof(int)) != 0)
@@ -161,12 +175,58 @@ static bool map_into_superset(ipcc_linear_solver *s, const ipcc_csc *A) {
             while (q < qend && s->s_rowind[q] < A->rowind[k])
                 ++q;
             if (q == qend || s->s_rowind[q] != A->rowind[k]) return false;
-            s->map[k] = q++;
+            s->map[k] = s->s2p[q++];
         }
     }
     s->map_version = A->pattern_version;
-    s->map_direct = A->nnz == s->s_nnz;
+    s->map_full = A->nnz == s->s_nnz;
     return true;
+}
+
+// P = tril(S(p, p)), sorted, and s2p. The column counts, a counting sort
+// by column, then an insertion sort of each column's rows (a Hessian column
+// holds a few dozen entries), keeping the inverse map in u_rowind.
+static int build_permuted(ipcc_linear_solver *s) {
+    int n = s->s_n, nnz = s->s_nnz;
+    const int *perm = s->L->Perm;
+    if (ipcc_reserve((void **)&s->p_colptr, &s->cap_p_colptr, n + 1, sizeof(int)) != 0 ||
+        ipcc_reserve((void **)&s->p_next, &s->cap_p_next, n + 1, sizeof(int)) != 0 ||
+        ipcc_reserve((void **)&s->p_rowind, &s->cap_p_rowind, nnz + 1, sizeof(int)) != 0 ||
+        ipcc_reserve((void **)&s->p_val, &s->cap_p_val, nnz + 1, sizeof(double)) != 0 ||
+        ipcc_reserve((void **)&s->s2p, &s->cap_s2p, nnz + 1, sizeof(int)) != 0)
+        return -1;
+    int *pinv = s->u_colptr, *p2s = s->u_rowind; // both hold >= n + 1 and >= nnz ints
+    for (int k = 0; k < n; ++k)
+        pinv[perm[k]] = k;
+    memset(s->p_colptr, 0, sizeof(int) * (size_t)(n + 1));
+    for (int j = 0; j < n; ++j)
+        for (int q = s->s_colptr[j]; q < s->s_colptr[j + 1]; ++q) {
+            int a = pinv[s->s_rowind[q]], b = pinv[j];
+            s->p_colptr[(a < b ? a : b) + 1]++;
+        }
+    for (int j = 0; j < n; ++j)
+        s->p_colptr[j + 1] += s->p_colptr[j];
+    memcpy(s->p_next, s->p_colptr, sizeof(int) * (size_t)(n + 1));
+    for (int j = 0; j < n; ++j)
+        for (int q = s->s_colptr[j]; q < s->s_colptr[j + 1]; ++q) {
+            int a = pinv[s->s_rowind[q]], b = pinv[j];
+            int pos = s->p_next[a < b ? a : b]++;
+            s->p_rowind[pos] = a > b ? a : b;
+            p2s[pos] = q;
+        }
+    for (int j = 0; j < n; ++j)
+        for (int k = s->p_colptr[j] + 1; k < s->p_colptr[j + 1]; ++k) {
+            int r = s->p_rowind[k], q = p2s[k], m = k;
+            for (; m > s->p_colptr[j] && s->p_rowind[m - 1] > r; --m) {
+                s->p_rowind[m] = s->p_rowind[m - 1];
+                p2s[m] = p2s[m - 1];
+            }
+            s->p_rowind[m] = r;
+            p2s[m] = q;
+        }
+    for (int k = 0; k < nnz; ++k)
+        s->s2p[p2s[k]] = k;
+    return 0;
 }
 
 // S := pattern(A) united with S (when `unite`, S has A's dimension and the
@@ -205,8 +265,7 @@ static int analyse_superset(ipcc_linear_solver *s, const ipcc_csc *A, bool unite
         nnz = A->nnz;
     }
     if (ipcc_reserve((void **)&s->s_colptr, &s->cap_colptr, n + 1, sizeof(int)) != 0 ||
-        ipcc_reserve((void **)&s->s_rowind, &s->cap_rowind, nnz + 1, sizeof(int)) != 0 ||
-        ipcc_reserve((void **)&s->s_val, &s->cap_val, nnz + 1, sizeof(double)) != 0) {
+        ipcc_reserve((void **)&s->s_rowind, &s->cap_rowind, nnz + 1, sizeof(int)) != 0) {
         ipcc_fail(IPCC_ERR_NO_MEMORY, "linear solver: out of memory for the pattern (n = %d)", n);
         return -1;
     }
@@ -223,6 +282,11 @@ static int analyse_superset(ipcc_linear_solver *s, const ipcc_csc *A, bool unite
     }
     s->stats.analyses++;
     s->stats.analysed_nnz = nnz;
+    if (build_permuted(s) != 0) {
+        solver_drop_factor(s);
+        ipcc_fail(IPCC_ERR_NO_MEMORY, "linear solver: out of memory for the permuted pattern (n = %d)", n);
+        return -1;
+    }
     bool ok = map_into_superset(s, A);
     IPCC_ASSERT(ok); // S contains A by construction
     return 0;
@@ -236,7 +300,7 @@ int ipcc_linear_solver_factorize(ipcc_linear_solver *s, const ipcc_csc *A, doubl
         return -1;
     }
     bool mapped = s->L && s->s_n == A->n && (s->map_version == A->pattern_version || map_into_superset(s, A));
-    if (mapped && s->restart && !s->map_direct) mapped = false; // S must be exactly A's pattern
+    if (mapped && s->restart && !s->map_full) mapped = false; // S must be exactly A's pattern
     bool unite = !s->restart;
     s->restart = false;
     if (!mapped) {
@@ -245,16 +309,14 @@ int ipcc_linear_solver_factorize(ipcc_linear_solver *s, const ipcc_csc *A, doubl
         s->stats.time_analyze += ipcc_now() - t0;
         if (rc != 0) return -1;
     }
-    cholmod_sparse M;
-    if (s->map_direct) {
-        M = solver_wrap(A->n, A->nnz, A->colptr, A->rowind, A->val);
-    } else {
-        memset(s->s_val, 0, sizeof(double) * (size_t)s->s_nnz);
-        for (int k = 0; k < A->nnz; ++k)
-            s->s_val[s->map[k]] = A->val[k];
-        M = solver_wrap(s->s_n, s->s_nnz, s->s_colptr, s->s_rowind, s->s_val);
+    if (!s->map_full) {
+        memset(s->p_val, 0, sizeof(double) * (size_t)s->s_nnz);
         s->stats.superset_factorizations++;
     }
+    for (int k = 0; k < A->nnz; ++k)
+        s->p_val[s->map[k]] = A->val[k];
+    cholmod_sparse M = solver_wrap(s->s_n, s->s_nnz, s->p_colptr, s->p_rowind, s->p_val);
+    M.stype = -1;
 
     double beta[2] = {shift, 0.0};
     double t0 = ipcc_now();
@@ -266,7 +328,7 @@ int ipcc_linear_solver_factorize(ipcc_linear_solver *s, const ipcc_csc *A, doubl
     // thread alone); the caller's setting is restored afterwards.
     int levels = omp_get_max_active_levels();
     omp_set_max_active_levels(0);
-    int ok = cholmod_factorize_p(&M, beta, NULL, 0, s->L, &s->common);
+    int ok = cholmod_super_numeric(&M, NULL, beta, s->L, &s->common);
     omp_set_max_active_levels(levels);
     s->stats.time_factor += ipcc_now() - t0;
     s->stats.factorizations++;
@@ -324,7 +386,11 @@ void ipcc_linear_solver_destroy(ipcc_linear_solver *s) {
     cholmod_finish(&s->common);
     free(s->s_colptr);
     free(s->s_rowind);
-    free(s->s_val);
+    free(s->p_colptr);
+    free(s->p_rowind);
+    free(s->p_next);
+    free(s->p_val);
+    free(s->s2p);
     free(s->u_colptr);
     free(s->u_rowind);
     free(s->map);
