@@ -4,15 +4,26 @@
 // (think stacked cloth). Sphere 0 is kinematic; all groups self-collide.
 // Inflation = 1e-3 * bounding-box diagonal. Times are medians over the
 // repetitions after one warm-up call (which grows the buffers), plus the
-// fastest total (less sensitive to other load on the machine); build and
-// traverse come from ipcc_broad_phase_get_stats.
+// fastest total (less sensitive to other load on the machine); boxes + tree
+// and traverse come from ipcc_broad_phase_get_stats.
 //   bench_broad_phase [repetitions [subdivision level]]   (default 5 and 5:
 //                                                          5 x 20480 = 102400 triangles)
-// Prints a table per thread count (1, 2) and a scaling table (1 thread,
-// levels 3 to 6) to stdout.
+// Prints to stdout:
+// 1. per thread count (1, 2), the same query repeated, with the trees rebuilt
+//    every time (refit limit 0, the behaviour before refitting) and refit;
+// 2. a Newton-like sequence on a deforming mesh (each layer twisted about z a
+//    little more every frame; per frame a static query at x_k and a swept one
+//    x_k -> x_k+1): the persistent object builds on the first query and refits
+//    later ones, against an object that rebuilds on every query;
+// 3. the calibration of the rebuild policy: the layers rotated against each
+//    other by an angle, or every vertex jittered, after a build at rest; the
+//    refit tree (policy off) against a fresh one: area ratio relative to the
+//    build, and traversal times;
+// 4. a scaling table (1 thread, levels 3 to 6).
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <omp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,16 +215,21 @@ typedef struct timing {
     double build, query, total, best; // medians and the fastest total, seconds
 } timing;
 
+static void query(ipcc_broad_phase *bp, const ipcc_collision_topology *topo, const double *x0,
+                  const double *x1, double inflation, int kinds, ipcc_candidates *out) {
+    if (ipcc_broad_phase_query(bp, topo, x0, x1, inflation, kinds, out) != IPCC_OK) {
+        fprintf(stderr, "bench_broad_phase: %s\n", ipcc_last_error());
+        exit(1);
+    }
+}
+
 static timing run(ipcc_broad_phase *bp, const ipcc_collision_topology *topo, const double *x0,
                   const double *x1, double inflation, int kinds, int reps, ipcc_candidates *out) {
     double *b = xmalloc(sizeof(double) * (size_t)reps), *q = xmalloc(sizeof(double) * (size_t)reps);
     double *t = xmalloc(sizeof(double) * (size_t)reps);
     for (int r = -1; r < reps; ++r) {
         double start = ipcc_now();
-        if (ipcc_broad_phase_query(bp, topo, x0, x1, inflation, kinds, out) != IPCC_OK) {
-            fprintf(stderr, "bench_broad_phase: %s\n", ipcc_last_error());
-            exit(1);
-        }
+        query(bp, topo, x0, x1, inflation, kinds, out);
         double end = ipcc_now();
         if (r < 0) continue; // warm-up: grows the buffers
         ipcc_broad_phase_stats st = ipcc_broad_phase_get_stats(bp);
@@ -227,6 +243,115 @@ static timing run(ipcc_broad_phase *bp, const ipcc_collision_topology *topo, con
     free(q);
     free(t);
     return tm;
+}
+
+static void same_lists(const ipcc_candidates *a, const ipcc_candidates *b) {
+    if (a->num_vf != b->num_vf || a->num_ee != b->num_ee || a->num_ef != b->num_ef ||
+        memcmp(a->vf, b->vf, sizeof(int) * 2 * (size_t)a->num_vf) != 0 ||
+        memcmp(a->ee, b->ee, sizeof(int) * 2 * (size_t)a->num_ee) != 0 ||
+        memcmp(a->ef, b->ef, sizeof(int) * 2 * (size_t)a->num_ef) != 0) {
+        fprintf(stderr, "bench_broad_phase: refit and rebuilt trees gave different candidates\n");
+        exit(1);
+    }
+}
+
+// y = x rotated about the unit axis u by `angle` (Rodrigues), one point.
+static void rotate(const double *u, double angle, const double *x, double *y) {
+    double c = cos(angle), s = sin(angle), d = u[0] * x[0] + u[1] * x[1] + u[2] * x[2];
+    double cr[3] = {u[1] * x[2] - u[2] * x[1], u[2] * x[0] - u[0] * x[2], u[0] * x[1] - u[1] * x[0]};
+    for (int k = 0; k < 3; ++k)
+        y[k] = c * x[k] + s * cr[k] + (1 - c) * d * u[k];
+}
+
+// Twist: layer g rotated about z by angle (1 + 0.1 g) * a * z, so the layers
+// also shear against each other.
+static void twist(const mesh *m, const double *rest, double a, double *y) {
+    static const double z[3] = {0, 0, 1};
+    for (int i = 0; i < m->nv; ++i)
+        rotate(z, (1 + 0.1 * m->group[i]) * a * rest[3 * i + 2], rest + 3 * i, y + 3 * i);
+}
+
+// Layer g rotated by angle * g / (NUM_SPHERES - 1) about a fixed axis.
+static void rotate_layers(const mesh *m, const double *rest, double angle, double *y) {
+    static const double u[3] = {0.48, 0.6, 0.64};
+    for (int i = 0; i < m->nv; ++i)
+        rotate(u, angle * m->group[i] / (NUM_SPHERES - 1), rest + 3 * i, y + 3 * i);
+}
+
+static void jitter(const mesh *m, const double *rest, double a, double *y) {
+    for (int i = 0; i < 3 * m->nv; ++i)
+        y[i] = rest[i] + a * uniform();
+}
+
+typedef struct sequence_timing {
+    double build[2], tree[2], traverse[2]; // first query, then medians over the others
+    int builds, refits;                    // trees, over the whole sequence
+    double total;                          // whole sequence, seconds
+} sequence_timing;
+
+// Section 2 for one object (default policy, or rebuild on every query): per frame a static query at
+// x_k and a swept one x_k -> x_k+1. ref (when not NULL) must give the same lists.
+static sequence_timing sequence(const mesh *m, const ipcc_collision_topology *topo, double inflation,
+                                int frames, double rate, bool rebuild, ipcc_candidates (*ref)[2],
+                                ipcc_candidates (*out)[2]) {
+    double *xa = xmalloc(sizeof(double) * 3 * (size_t)m->nv),
+           *xb = xmalloc(sizeof(double) * 3 * (size_t)m->nv);
+    double *tree = xmalloc(sizeof(double) * 2 * (size_t)frames);
+    double *trav = xmalloc(sizeof(double) * 2 * (size_t)frames);
+    ipcc_broad_phase *bp = ipcc_broad_phase_create();
+    if (rebuild) ipcc_broad_phase_set_refit_limit(bp, 0);
+    sequence_timing t = {0};
+    const int kinds = IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE;
+    twist(m, m->x, 0, xa);
+    for (int k = 0; k < frames; ++k) {
+        twist(m, m->x, rate * (k + 1), xb);
+        for (int q = 0; q < 2; ++q) {
+            double start = ipcc_now();
+            query(bp, topo, xa, q ? xb : NULL, inflation, kinds, &out[k][q]);
+            t.total += ipcc_now() - start;
+            if (ref) same_lists(&ref[k][q], &out[k][q]);
+            ipcc_broad_phase_stats st = ipcc_broad_phase_get_stats(bp);
+            tree[2 * k + q] = st.build_seconds;
+            trav[2 * k + q] = st.query_seconds;
+            if (k == 0 && q == 0) t.build[0] = st.build_seconds + st.query_seconds;
+        }
+        double *tmp = xa;
+        xa = xb;
+        xb = tmp;
+    }
+    ipcc_broad_phase_stats st = ipcc_broad_phase_get_stats(bp);
+    t.builds = (int)st.tree_builds;
+    t.refits = (int)st.tree_refits;
+    t.tree[0] = tree[0];
+    t.traverse[0] = trav[0];
+    t.tree[1] = median(tree + 1, 2 * frames - 1);
+    t.traverse[1] = median(trav + 1, 2 * frames - 1);
+    ipcc_broad_phase_destroy(bp);
+    free(xa);
+    free(xb);
+    free(tree);
+    free(trav);
+    return t;
+}
+
+// Section 3, one deformation: quality and traversal of the tree built at rest
+// and refit at y (policy off) against a tree built at y.
+static void calibrate(const ipcc_collision_topology *topo, const double *rest, const double *y,
+                      double inflation, int reps, const char *what, double amount, ipcc_candidates *out) {
+    const int kinds = IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE;
+    ipcc_broad_phase *refit = ipcc_broad_phase_create(), *fresh = ipcc_broad_phase_create();
+    ipcc_broad_phase_set_refit_limit(refit, INFINITY);
+    ipcc_broad_phase_set_refit_limit(fresh, 0);
+    query(refit, topo, rest, NULL, inflation, kinds, out);
+    query(refit, topo, y, NULL, inflation, kinds, out);
+    double quality = ipcc_broad_phase_get_stats(refit).tree_quality;
+    timing r = run(refit, topo, y, NULL, inflation, kinds, reps, out);
+    timing f = run(fresh, topo, y, NULL, inflation, kinds, reps, out);
+    printf("| %s | %g | %.3f | %.1f | %.1f | %.1f | %.1f | %+.0f %% | %+.0f %% | %d |\n", what, amount,
+           quality, 1e3 * r.build, 1e3 * r.query, 1e3 * f.build, 1e3 * f.query, 100 * (r.query / f.query - 1),
+           100 * ((r.build + r.query) / (f.build + f.query) - 1), out->num_vf + out->num_ee);
+    ipcc_broad_phase_destroy(refit);
+    ipcc_broad_phase_destroy(fresh);
 }
 
 int main(int argc, char **argv) {
@@ -248,9 +373,10 @@ int main(int argc, char **argv) {
     printf("inflation %.3e (1e-3 bbox diagonal), swept displacement uniform in [-inflation, inflation]^3, "
            "median of %d\n\n",
            inflation, reps);
-    printf(
-        "| threads | query | build (ms) | traverse (ms) | total (ms) | best total (ms) | VF | EE | EF |\n");
-    printf("|---|---|---|---|---|---|---|---|---|\n");
+    printf("| threads | query | trees | boxes + tree (ms) | traverse (ms) | total (ms) | best total (ms) | "
+           "VF | EE "
+           "| EF |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|\n");
     static const struct {
         const char *name;
         int sweep, kinds;
@@ -260,22 +386,76 @@ int main(int argc, char **argv) {
     ipcc_candidates out = {0};
     for (int threads = 1; threads <= 2; ++threads) {
         omp_set_num_threads(threads);
-        ipcc_broad_phase *bp = ipcc_broad_phase_create();
-        for (int c = 0; c < 3; ++c) {
-            timing t = run(bp, &topo, m.x, cases[c].sweep ? x1 : NULL, inflation, cases[c].kinds, reps, &out);
-            printf("| %d | %s | %.1f | %.1f | %.1f | %.1f | %d | %d | %d |\n", threads, cases[c].name,
-                   1e3 * t.build, 1e3 * t.query, 1e3 * t.total, 1e3 * t.best, out.num_vf, out.num_ee,
-                   out.num_ef);
+        for (int refit = 0; refit < 2; ++refit) {
+            ipcc_broad_phase *bp = ipcc_broad_phase_create();
+            if (!refit) ipcc_broad_phase_set_refit_limit(bp, 0);
+            for (int c = 0; c < 3; ++c) {
+                timing t =
+                    run(bp, &topo, m.x, cases[c].sweep ? x1 : NULL, inflation, cases[c].kinds, reps, &out);
+                printf("| %d | %s | %s | %.1f | %.1f | %.1f | %.1f | %d | %d | %d |\n", threads,
+                       cases[c].name, refit ? "refit" : "rebuilt", 1e3 * t.build, 1e3 * t.query,
+                       1e3 * t.total, 1e3 * t.best, out.num_vf, out.num_ee, out.num_ef);
+            }
+            ipcc_broad_phase_destroy(bp);
         }
-        ipcc_broad_phase_destroy(bp);
     }
     free(x1);
+
+    // 2. A deforming sequence.
+    enum { FRAMES = 20 };
+    double rate = 3 * inflation; // twist per frame, radians per unit z: ~3 inflations of motion per frame
+    printf("\nSequence: %d frames, a static and a swept VF+EE query per frame; layer g twisted about z by "
+           "(1 + 0.1 g) %.2e k z radians at frame k (%.2f rad at the end)\n\n",
+           FRAMES, rate, rate * FRAMES);
+    printf("| threads | object | first query (ms) | later: boxes + tree (ms) | later: traverse (ms) | trees "
+           "built | trees refit | sequence total (ms) |\n");
+    printf("|---|---|---|---|---|---|---|---|\n");
+    ipcc_candidates(*lists)[2] = xmalloc(sizeof(ipcc_candidates) * 2 * 2 * FRAMES);
+    memset(lists, 0, sizeof(ipcc_candidates) * 2 * 2 * FRAMES);
+    for (int threads = 1; threads <= 2; ++threads) {
+        omp_set_num_threads(threads);
+        for (int refit = 0; refit < 2; ++refit) {
+            sequence_timing t = sequence(&m, &topo, inflation, FRAMES, rate, !refit, refit ? lists : NULL,
+                                         refit ? lists + FRAMES : lists);
+            printf("| %d | %s | %.1f | %.1f | %.1f | %d | %d | %.0f |\n", threads,
+                   refit ? "persistent (refit)" : "rebuild every query", 1e3 * t.build[0], 1e3 * t.tree[1],
+                   1e3 * t.traverse[1], t.builds, t.refits, 1e3 * t.total);
+        }
+    }
+    for (int i = 0; i < 4 * FRAMES; ++i)
+        ipcc_candidates_free(&lists[0][0] + i);
+    free(lists);
+
+    // 3. Calibration of the rebuild policy (one thread).
+    omp_set_num_threads(1);
+    printf("\nCalibration (1 thread, static VF+EE): tree built at rest, refit at the deformed state "
+           "(policy off), against a tree built there. quality = area ratio relative to the build.\n\n");
+    printf(
+        "| deformation | amount | quality | refit: boxes + tree (ms) | refit: traverse (ms) | fresh: boxes "
+        "+ tree (ms) | fresh: traverse (ms) | traverse | total | VF + EE |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    double *y = xmalloc(sizeof(double) * 3 * (size_t)m.nv);
+    static const double angles[] = {1, 2, 3, 5, 7, 10, 20, 45}, twists[] = {0.1, 0.3, 0.5, 0.7, 1},
+                        jitters[] = {1, 3, 10};
+    for (int i = 0; i < 8; ++i) {
+        rotate_layers(&m, m.x, angles[i] * acos(-1.0) / 180, y);
+        calibrate(&topo, m.x, y, inflation, reps, "layers rotated (degrees)", angles[i], &out);
+    }
+    for (int i = 0; i < 5; ++i) {
+        twist(&m, m.x, twists[i], y);
+        calibrate(&topo, m.x, y, inflation, reps, "twist (rad per unit z)", twists[i], &out);
+    }
+    for (int i = 0; i < 3; ++i) {
+        jitter(&m, m.x, jitters[i] * inflation, y);
+        calibrate(&topo, m.x, y, inflation, reps, "jitter (inflations)", jitters[i], &out);
+    }
+    free(y);
     free(m.x);
     free(m.group);
     free(m.edges);
     free(m.faces);
 
-    // Scaling: static VF+EE, one thread.
+    // 4. Scaling: static VF+EE, one thread, rebuilt every query.
     printf("\n| level | triangles | build (ms) | traverse (ms) | total (ms) | best total (ms) | ns / "
            "triangle (best) "
            "| VF + EE |\n");
@@ -285,6 +465,7 @@ int main(int argc, char **argv) {
         mesh s = layered_spheres(l, &inflation);
         ipcc_collision_topology t = {s.nv, s.group, s.ne, s.edges, s.nf, s.faces, NUM_SPHERES, self, kin};
         ipcc_broad_phase *bp = ipcc_broad_phase_create();
+        ipcc_broad_phase_set_refit_limit(bp, 0);
         timing tm = run(bp, &t, s.x, NULL, inflation, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE, reps, &out);
         printf("| %d | %d | %.1f | %.1f | %.1f | %.1f | %.0f | %d |\n", l, s.nf, 1e3 * tm.build,
                1e3 * tm.query, 1e3 * tm.total, 1e3 * tm.best, 1e9 * tm.best / s.nf, out.num_vf + out.num_ee);

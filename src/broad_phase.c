@@ -1,11 +1,13 @@
 // Broad phase: candidate vertex-face, edge-edge and edge-face pairs from
 // bounding-volume hierarchies over primitive boxes.
 //
-// Method. Every query builds two BVHs from scratch, one over face boxes and
-// one over edge boxes (only those the requested kinds need), then walks every
-// query primitive's box down a tree: vertex boxes against the face tree (VF),
-// edge boxes against the edge tree keeping b > a (EE), edge boxes against the
-// face tree (EF). Boxes follow the contract in broad_phase.h: the vertices at
+// Method. Two BVHs, one over face boxes and one over edge boxes, live in the
+// ipcc_broad_phase object from one query to the next. A query recomputes the
+// boxes of the primitives the requested kinds need, brings each tree it uses
+// up to date (refit, or build from scratch: see Refit and Policy), then walks
+// every query primitive's box down a tree: vertex boxes against the face tree
+// (VF), edge boxes against the edge tree keeping b > a (EE), edge boxes
+// against the face tree (EF). Boxes follow the contract in broad_phase.h: the vertices at
 // x0 (and x1), enlarged by r = inflation / 2 and a margin 4 eps (|bound| + r).
 // Rounding is monotone, so for finite coordinates boxes enlarged by exactly r
 // already overlap whenever two primitives are within `inflation` in exact
@@ -28,22 +30,83 @@
 // Each node also keeps the largest primitive id below it, so EE (b > a only)
 // skips subtrees of smaller ids.
 //
+// Refit. The contact code queries the same collision topology once or twice
+// per Newton iteration (static at x0, swept x0 -> x1, alternating), so a tree
+// is built once and then refit: its structure (which primitives under which
+// node) is kept, the primitive boxes are recomputed for the new positions,
+// motion and inflation, and node boxes are recomputed bottom-up. In pre-order
+// a subtree is a contiguous run of nodes and children follow their parent, so
+// walking a run from its last node to its first meets both children of a node
+// before it. Subtrees of at least REFIT_TASK_MIN primitives are refit as OpenMP
+// tasks on disjoint node ranges; min and max are exact, so the node boxes do
+// not depend on the schedule. A refit tree is a valid BVH for any boxes (every
+// node bounds its subtree's boxes) and the traversal tests the primitives' own
+// boxes and sorts each run, so the candidates are exactly those of a fresh
+// tree: only the time to find them differs. A refit costs a fifth to an
+// eighth of a build (no partitioning: O(n), one streaming pass).
+//
+// Same primitives. A tree is refit only when the query's primitive count equals
+// the tree's and the primitives' fingerprint equals the one at the tree's last
+// build: the sum modulo 2^64 of a 64-bit mix (MurmurHash3's finalizer) of each
+// primitive's id and vertex ids, accumulated while the boxes are recomputed
+// (four multiplies per primitive, no extra pass). A topology changed in
+// place (same arrays, same counts) is caught; pointers are not compared (equal
+// pointers do not mean equal contents, nor different ones different contents).
+// A fingerprint collision (2^-64) would only cost time, not correctness (see
+// above). A point-tet query, which builds its tree over tets in the face
+// tree's storage, marks the face tree for a build.
+//
+// Policy. A refit keeps the tree's structure while the primitives move, so it
+// can get loose: a node's primitives drift apart and its box, which every walk
+// that overlaps it must enter, grows. Quality is measured by the area ratio:
+// the sum of the half surface areas of all node boxes over the sum of those of
+// the primitive boxes (the surface-area heuristic's node term, normalized by
+// the primitives' own size), taken on the primitives' geometry at x0 without
+// inflation (static mode: every box shrunk by the inflation; sweep mode:
+// separate boxes at x0, kept per node in geom), so that neither the inflation
+// nor the motion of a sweep (which stretches small boxes more than large ones)
+// moves it. It is recorded right after each build; a refit is kept while its
+// ratio is at most IPCC_BROAD_PHASE_REFIT_LIMIT = 1.15 times that, otherwise
+// the tree is rebuilt at once (the refit's work is lost). The sums are taken
+// in an order fixed by the tree (the task split depends on subtree sizes
+// only) on areas scaled by a power of two fixed at the build (exact), so the
+// decision depends on the data only, never on the thread count; a ratio that
+// over- or underflows (coordinates beyond 1e+-150 of the build's scale) fails
+// the test: rebuild, as before refitting. There is no cap on the number of
+// refits: in 2_matKnives and mat_twist the ratio stays between 0.85 and 1 for
+// hundreds of refits, and a cap would rebuild trees as good as new.
+// Calibration (bench/broad_phase.c section 3, 102400 triangles, one thread):
+// the traversal of a refit tree is slower than a fresh tree's on the same
+// boxes by about 0.85 (ratio - 1): +5 to +12 % at 1.14, +25 % at 1.29, +47
+// to +50 % at 1.68 (layers rotated against each other), +4 to +5 % at 1.06,
+// +22 % at 1.27, +43 to +46 % at 1.52 (twist; two runs, +-6 % noise). A build costs 55 ms more than a refit
+// (64 vs 8.5 ms), 0.24 of a 225 ms traversal. A tree drifting by d per query and rebuilt at ratio 1 + q costs
+// 0.24 d / q + 0.85 q / 2 traversals per query on average, least at q = 0.03, 0.08, 0.17 for d = 0.002, 0.01,
+// 0.05; q = 0.15 is within 0.04 traversals of the least for all three, and clear of the ratio's noise (a
+// jitter of one to three inflations moves it by 0.01 to 0.04). A blind spot:
+// every vertex jittered by 10 inflations leaves the ratio at 1.00 but slows
+// the traversal by 17 %.
+//
 // Why a BVH: primitive sizes vary by orders of magnitude between bodies and
 // obstacles (and swept boxes stretch along the motion), which a uniform hash
 // grid handles badly (one cell size for all); the median-split tree adapts,
 // needs no scale parameter and is unaffected by huge or tiny coordinates. A
-// median split rather than SAH keeps the build cheap, which matters because
-// the Newton loop rebuilds twice per iteration. (No hash grid was benchmarked
-// against it.) bench/broad_phase.c, 2-vCPU AMD EPYC VM, medians: 102400
-// triangles in five layers 0.75 inflation apart, 2.17 M VF+EE candidates,
-// take 72 ms to build and 255 ms to traverse on one thread, 38 + 128 ms on
-// two; EF (3.7 M pairs) 253 ms on one thread. From 6.4k to 410k triangles the
-// time per triangle grows 1.5x while the candidates per triangle grow 1.3x
-// (130 to 150 ns per candidate): near-linear.
+// median split rather than SAH keeps the build cheap; builds are rare since
+// trees persist, but the first query, a changed topology and the policy still
+// build. (No hash grid was benchmarked against it.) bench/broad_phase.c,
+// 2-vCPU AMD EPYC VM, medians: 102400 triangles in five layers 0.75
+// inflation apart, 2.17 M VF+EE candidates, take 63 ms to build the trees,
+// 8.5 ms to refit them and 225 ms to traverse on one thread, 35, 6.3 and
+// 122 ms on two (a sweep: build 67, refit 12.6 ms); EF (3.7 M pairs) 220 ms
+// to traverse on one thread. Over a 20-frame twisting sequence (section 2: 40
+// queries, 4 trees built, 76 refit) the persistent object takes 13.5 s
+// instead of 15.3 s on one thread, 5.9 s instead of 6.7 s on two. From 6.4k to 410k triangles the time per
+// triangle grows 1.45x while the candidates per triangle grow 1.3x (130 to 140 ns per candidate):
+// near-linear.
 //
-// Complexity. Build O(n log n) (a linear-time partition per level); query
-// O(log n + k) per primitive for k reported overlaps, in practice; memory
-// O(n + pairs). Nothing is O(n^2) unless the output is.
+// Complexity. Build O(n log n) (a linear-time partition per level); refit
+// O(n); query O(log n + k) per primitive for k reported overlaps, in practice;
+// memory O(n + pairs). Nothing is O(n^2) unless the output is.
 //
 // Determinism. Queries run in blocks of BLOCK_QUERIES consecutive primitive
 // ids, scheduled dynamically. A block is traversed into its thread's scratch:
@@ -53,10 +116,13 @@
 // and its position recorded; finally the blocks are copied from the stage into
 // `out` in block order: sorted by (first, second), duplicate-free (each pair is
 // met once: one leaf per primitive, and EE keeps only b > a), and
-// bit-identical for any number of threads.
+// bit-identical for any number of threads. The list does not depend on
+// whether a tree was refit or built (see Refit), and which one happens
+// depends on the data only (see Policy): the work is deterministic too.
 //
-// Memory. Boxes, trees, stage, block table and thread scratch live in the
-// ipcc_broad_phase object and only grow; `out` grows too. After each pass every
+// Memory. Boxes, trees (with their geometry boxes for sweeps), stage, block
+// table and thread scratch live in the ipcc_broad_phase object and only grow;
+// `out` grows too. A refit allocates nothing. After each pass every
 // thread's scratch is grown to the largest block, and the stage holds all
 // pairs, so the sizes depend on the scene and not on the schedule: a query
 // whose sizes (primitives, pairs per block and in all) do not exceed an
@@ -75,6 +141,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -89,6 +156,7 @@ enum {
     TASK_MIN_ITEMS = 16384, ///< subtrees at least this big are built as separate tasks
     PARALLEL_MIN = 2048,    ///< fewer primitives than this: no parallel region
     STACK_SIZE = 64,        ///< traversal stack; the depth is at most 32
+    REFIT_TASK_MIN = 4096,  ///< subtrees at least this big are refit as separate tasks
 };
 
 typedef struct bp_box {
@@ -114,6 +182,14 @@ typedef struct bp_tree {
     int num_items, cap_items;
     bp_node *nodes;
     int num_nodes, cap_nodes;
+    bp_box *geom; ///< sweep mode: per node, its primitives' box at x0, not inflated (the policy's input)
+    int cap_geom;
+    bool valid;           ///< a tree over the primitives with `fingerprint`: it may be refit
+    uint64_t fingerprint; ///< of the primitives' ids and vertex ids at the last build
+    double scale;         ///< power of two bringing the root box near unit size at the last build
+    double build_ratio;   ///< area ratio (node areas / primitive areas) right after the last build
+    double quality;       ///< area ratio at the last update relative to build_ratio (1 after a build)
+    long builds, refits, rejected; ///< counters (see ipcc_broad_phase_stats)
 } bp_tree;
 
 /// One thread's scratch for the block it is working on: count pairs in
@@ -142,7 +218,8 @@ struct ipcc_broad_phase {
     int *stage; ///< the blocks' pairs in completion order
     int cap_stage;
     double build_seconds, query_seconds;
-    long allocations; ///< buffer growths by queries (thread scratch counted in bp_thread)
+    long allocations;   ///< buffer growths by queries (thread scratch counted in bp_thread)
+    double refit_limit; ///< the policy's quality limit (IPCC_BROAD_PHASE_REFIT_LIMIT unless set)
 };
 
 /// What one traversal pass needs.
@@ -182,7 +259,7 @@ static inline double upper_bound(double m, double r) { return m + (r + 4 * DBL_E
 // Enlarged box of the nv vertices v at x0 (and x1 if not NULL).
 static void primitive_box(const int *v, int nv, int num_vertices, const double *x0, const double *x1,
                           double r, bp_box *b) {
-    double lo[3], hi[3];
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}; // set by the first vertex (nv >= 1)
     bool finite = true;
     for (int i = 0; i < nv; ++i) {
         IPCC_ASSERT(v[i] >= 0 && v[i] < num_vertices);
@@ -311,8 +388,10 @@ static void build_node(bp_tree *t, int node, int begin, int end) {
 }
 
 // Room for a tree over n primitives. Returns 0 or -1 (out of memory).
+// A tree over a different number of primitives can no longer be refit.
 static int tree_reserve(bp_tree *t, int n, long *counter) {
     int leaves = (n + LEAF_SIZE - 1) / LEAF_SIZE;
+    t->valid = t->valid && t->num_items == n;
     t->num_items = n;
     t->num_nodes = n > 0 ? 2 * leaves - 1 : 0;
     if (reserve((void **)&t->items, &t->cap_items, n, sizeof(bp_item), counter) != 0) return -1;
@@ -322,7 +401,219 @@ static int tree_reserve(bp_tree *t, int n, long *counter) {
 static void tree_free(bp_tree *t) {
     IPCC_FREE(t->items);
     IPCC_FREE(t->nodes);
-    t->cap_items = t->cap_nodes = t->num_items = t->num_nodes = 0;
+    IPCC_FREE(t->geom);
+    t->cap_items = t->cap_nodes = t->cap_geom = t->num_items = t->num_nodes = 0;
+}
+
+// ---------------------------------------------------------------------------
+// Tree refit and the rebuild policy
+
+/// Where a tree's primitive boxes come from: each primitive's vertices, or a
+/// box per primitive id already computed (the edge tree reuses the edge boxes).
+typedef struct bp_source {
+    const int *verts;    ///< vertices of primitive id at verts[nvp * id]
+    int nvp;             ///< vertices per primitive
+    const bp_box *boxes; ///< boxes by primitive id, or NULL: from the vertices
+    int num_vertices;
+    const double *x0, *x1;
+    double r;
+    bool measure_only; ///< keep the items' boxes (just built): node boxes and sums only
+} bp_source;
+
+/// Sums over a subtree: box areas of its nodes and of its primitives (both in
+/// units of the tree's scale) and the fingerprint of the primitives it
+/// recomputed (a sum modulo 2^64: independent of the order).
+typedef struct bp_sums {
+    double node_area, item_area;
+    uint64_t hash;
+} bp_sums;
+
+// MurmurHash3's 64-bit finalizer: a bijection that mixes every input bit.
+static inline uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 33)) * 0xff51afd7ed558ccdULL;
+    z = (z ^ (z >> 33)) * 0xc4ceb9fe1a85ec53ULL;
+    return z ^ (z >> 33);
+}
+
+// A primitive's contribution to its tree's fingerprint: its id and its
+// (up to three) vertex ids.
+static inline uint64_t primitive_hash(int id, const int *v, int nv) {
+    uint64_t h = mix64(((uint64_t)(uint32_t)id << 32) | (uint32_t)v[0]);
+    uint64_t rest = ((uint64_t)(uint32_t)(nv > 1 ? v[1] : -1) << 32) | (uint32_t)(nv > 2 ? v[2] : -1);
+    return mix64(h ^ rest);
+}
+
+// Half the surface area of box b scaled by s (a power of two, so exact) and
+// shrunk by pad: extents (hi - lo) s - pad, clamped at 0. With pad = 2 r s an
+// inflated box gives the area of the box it was inflated from (up to the
+// rounding margin).
+static inline double box_area(const bp_box *b, double s, double pad) {
+    double e[3];
+    for (int k = 0; k < 3; ++k) {
+        e[k] = (b->hi[k] * s - b->lo[k] * s) - pad;
+        e[k] = e[k] > 0 ? e[k] : 0;
+    }
+    return e[0] * e[1] + e[1] * e[2] + e[2] * e[0];
+}
+
+static inline void box_union(const bp_box *a, const bp_box *b, bp_box *u) {
+    for (int k = 0; k < 3; ++k) {
+        u->lo[k] = a->lo[k] < b->lo[k] ? a->lo[k] : b->lo[k];
+        u->hi[k] = a->hi[k] > b->hi[k] ? a->hi[k] : b->hi[k];
+    }
+}
+
+// Box of primitive id from the source; adds its fingerprint to *hash when the
+// box is computed from the vertices.
+static inline void source_box(const bp_source *src, int id, bp_box *b, uint64_t *hash) {
+    if (src->boxes) {
+        *b = src->boxes[id];
+        return;
+    }
+    const int *v = src->verts + src->nvp * (size_t)id;
+    primitive_box(v, src->nvp, src->num_vertices, src->x0, src->x1, src->r, b);
+    *hash += primitive_hash(id, v, src->nvp);
+}
+
+// Bounds of primitive id's vertices at x0 (sweep mode's geometry box).
+static inline void x0_box(const bp_source *src, int id, bp_box *b) {
+    const int *v = src->verts + src->nvp * (size_t)id;
+    const double *p = src->x0 + 3 * (size_t)v[0];
+    for (int k = 0; k < 3; ++k)
+        b->lo[k] = b->hi[k] = p[k];
+    for (int i = 1; i < src->nvp; ++i) {
+        p = src->x0 + 3 * (size_t)v[i];
+        for (int k = 0; k < 3; ++k) {
+            b->lo[k] = p[k] < b->lo[k] ? p[k] : b->lo[k];
+            b->hi[k] = p[k] > b->hi[k] ? p[k] : b->hi[k];
+        }
+    }
+}
+
+// Refit the nodes [begin, end), a whole subtree in pre-order, from last to
+// first: children follow their parent, so both are final when it is reached.
+// The sums measure the primitives' geometry at x0 without inflation: in
+// static mode the node and item boxes shrunk by the inflation; in sweep mode
+// boxes at x0, for the nodes kept in t->geom.
+static void refit_range(const bp_source *src, bp_tree *t, int begin, int end, double scale, bp_sums *s) {
+    bool sweep = src->x1 != NULL;
+    double pad = sweep ? 0 : 2 * src->r * scale;
+    bp_node *nodes = t->nodes;
+    bp_item *items = t->items;
+    for (int i = end - 1; i >= begin; --i) {
+        bp_node *nd = &nodes[i];
+        bp_box *geom = sweep ? &t->geom[i] : &nd->box;
+        if (nd->count > 0) {
+            for (int j = nd->first; j < nd->first + nd->count; ++j) {
+                if (!src->measure_only) source_box(src, items[j].id, &items[j].box, &s->hash);
+                if (j == nd->first)
+                    nd->box = items[j].box;
+                else
+                    box_union(&nd->box, &items[j].box, &nd->box);
+                if (sweep) {
+                    bp_box b;
+                    x0_box(src, items[j].id, &b);
+                    s->item_area += box_area(&b, scale, 0);
+                    if (j == nd->first)
+                        *geom = b;
+                    else
+                        box_union(geom, &b, geom);
+                } else {
+                    s->item_area += box_area(&items[j].box, scale, pad);
+                }
+            }
+        } else {
+            box_union(&nodes[i + 1].box, &nodes[nd->right].box, &nd->box);
+            if (sweep) box_union(&t->geom[i + 1], &t->geom[nd->right], geom);
+        }
+        s->node_area += box_area(geom, scale, pad);
+    }
+}
+
+// Refit the subtree at `node` over m items into *s. Subtrees of at least
+// REFIT_TASK_MIN items split into a task per child; the split and the order of
+// the sums depend on m only, so the sums do not depend on the thread count.
+static void refit_node(const bp_source *src, bp_tree *t, int node, int m, double scale, bp_sums *s) {
+    if (m < REFIT_TASK_MIN) {
+        refit_range(src, t, node, node + 2 * ((m + LEAF_SIZE - 1) / LEAF_SIZE) - 1, scale, s);
+        return;
+    }
+    bp_node *nd = &t->nodes[node];
+    int right = nd->right, ml = t->nodes[right].first - nd->first;
+    bp_sums sl = {0, 0, 0}, sr = {0, 0, 0};
+#pragma omp task default(none) firstprivate(src, t, node, ml, scale) shared(sl)
+    refit_node(src, t, node + 1, ml, scale, &sl);
+    refit_node(src, t, right, m - ml, scale, &sr);
+#pragma omp taskwait
+    box_union(&t->nodes[node + 1].box, &t->nodes[right].box, &nd->box);
+    double area;
+    if (src->x1) {
+        box_union(&t->geom[node + 1], &t->geom[right], &t->geom[node]);
+        area = box_area(&t->geom[node], scale, 0);
+    } else {
+        area = box_area(&nd->box, scale, 2 * src->r * scale);
+    }
+    s->node_area = sl.node_area + sr.node_area + area;
+    s->item_area = sl.item_area + sr.item_area;
+    s->hash = sl.hash + sr.hash;
+}
+
+// Node areas over primitive areas (NaN or inf when the areas overflow or
+// underflow, which fails the policy: such a tree is rebuilt every time).
+static double area_ratio(const bp_sums *s) {
+    if (s->item_area > 0) return s->node_area / s->item_area;
+    return s->node_area == 0 ? 1.0 : INFINITY;
+}
+
+// Build tree t over primitives [0, n) of src from scratch (items in id order),
+// then record what the policy compares refits with. Inside a parallel region's
+// sections construct or a task; t has room for n items.
+static void tree_build(const bp_source *src, bp_tree *t, int n, uint64_t hash) {
+    bp_sums s = {0, 0, 0};
+    for (int i = 0; i < n; ++i) {
+        source_box(src, i, &t->items[i].box, &s.hash);
+        t->items[i].id = i;
+    }
+#pragma omp taskgroup
+    build_node(t, 0, 0, n);
+    double extent = 0;
+    for (int k = 0; k < 3; ++k) {
+        double e = t->nodes[0].box.hi[k] - t->nodes[0].box.lo[k];
+        extent = e > extent ? e : extent;
+    }
+    int exponent = extent > 0 && isfinite(extent) ? ilogb(extent) : 0;
+    exponent = exponent < -1000 ? -1000 : exponent > 1000 ? 1000 : exponent;
+    t->scale = ldexp(1.0, -exponent);
+    bp_source measure = *src;
+    measure.measure_only = true;
+    bp_sums m = {0, 0, 0};
+    refit_node(&measure, t, 0, n, t->scale, &m);
+    t->build_ratio = area_ratio(&m);
+    t->fingerprint = src->boxes ? hash : s.hash;
+    t->valid = true;
+    t->quality = 1;
+    ++t->builds;
+}
+
+// Bring tree t over primitives [0, n) of src up to date: refit it if it was
+// built over the same primitives (count and fingerprint; `hash` is the
+// fingerprint when src has boxes), and keep the refit if its area ratio is at
+// most `limit` times the ratio after the last build; otherwise build it.
+// Either way the tree is valid for the current boxes. Inside a parallel
+// region's sections construct or a task; t has room for n items.
+static void tree_update(const bp_source *src, bp_tree *t, int n, uint64_t hash, double limit) {
+    if (t->valid && t->num_items == n && limit > 0) {
+        bp_sums s = {0, 0, 0};
+        refit_node(src, t, 0, n, t->scale, &s);
+        double quality = area_ratio(&s) / t->build_ratio;
+        if ((src->boxes ? hash : s.hash) == t->fingerprint && quality <= limit) {
+            t->quality = quality;
+            ++t->refits;
+            return;
+        }
+        ++t->rejected;
+    }
+    tree_build(src, t, n, hash);
 }
 
 // ---------------------------------------------------------------------------
@@ -515,6 +806,7 @@ ipcc_status ipcc_broad_phase_point_tet_query(ipcc_broad_phase *bp, int num_verti
     *num_pairs = 0;
     if (num_points == 0 || num_tets == 0) return IPCC_OK;
     bp_tree *t = &bp->face_tree;
+    t->valid = false; // it becomes a tree over tets: the next query rebuilds the face tree
     if (tree_reserve(t, num_tets, &bp->allocations) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "broad phase: out of memory for the tree of %d tets", num_tets);
     for (int e = 0; e < num_tets; ++e) {
@@ -524,6 +816,7 @@ ipcc_status ipcc_broad_phase_point_tet_query(ipcc_broad_phase *bp, int num_verti
 #pragma omp parallel if (num_tets >= PARALLEL_MIN) default(none) shared(t)
 #pragma omp single
     build_node(t, 0, 0, t->num_items);
+    ++t->builds;
     const bp_node *nodes = t->nodes;
     const bp_item *items = t->items;
     int count = 0, stack[STACK_SIZE];
@@ -572,7 +865,16 @@ ipcc_status ipcc_broad_phase_point_tet_query(ipcc_broad_phase *bp, int num_verti
     return IPCC_OK;
 }
 
-ipcc_broad_phase *ipcc_broad_phase_create(void) { return calloc(1, sizeof(ipcc_broad_phase)); }
+ipcc_broad_phase *ipcc_broad_phase_create(void) {
+    ipcc_broad_phase *bp = calloc(1, sizeof(ipcc_broad_phase));
+    if (bp) bp->refit_limit = IPCC_BROAD_PHASE_REFIT_LIMIT;
+    return bp;
+}
+
+void ipcc_broad_phase_set_refit_limit(ipcc_broad_phase *bp, double limit) {
+    IPCC_ASSERT(bp && !isnan(limit));
+    bp->refit_limit = limit;
+}
 
 void ipcc_broad_phase_destroy(ipcc_broad_phase *bp) {
     if (!bp) return;
@@ -599,7 +901,8 @@ ipcc_broad_phase_stats ipcc_broad_phase_get_stats(const ipcc_broad_phase *bp) {
     IPCC_ASSERT(bp);
     ipcc_broad_phase_stats st = {.build_seconds = bp->build_seconds,
                                  .query_seconds = bp->query_seconds,
-                                 .allocations = bp->allocations};
+                                 .allocations = bp->allocations,
+                                 .tree_quality = 1};
     st.bytes = sizeof *bp + sizeof(bp_box) * (size_t)bp->cap_edge_box +
                sizeof(bp_block) * (size_t)bp->cap_blocks + sizeof(int) * (size_t)bp->cap_stage +
                sizeof(bp_thread) * (size_t)bp->cap_threads;
@@ -608,48 +911,64 @@ ipcc_broad_phase_stats ipcc_broad_phase_get_stats(const ipcc_broad_phase *bp) {
         st.bytes += sizeof(int) * (size_t)bp->threads[i].cap;
     }
     const bp_tree *trees[2] = {&bp->face_tree, &bp->edge_tree};
-    for (int t = 0; t < 2; ++t)
-        st.bytes +=
-            sizeof(bp_item) * (size_t)trees[t]->cap_items + sizeof(bp_node) * (size_t)trees[t]->cap_nodes;
+    for (int t = 0; t < 2; ++t) {
+        st.bytes += sizeof(bp_item) * (size_t)trees[t]->cap_items +
+                    sizeof(bp_node) * (size_t)trees[t]->cap_nodes +
+                    sizeof(bp_box) * (size_t)trees[t]->cap_geom;
+        st.tree_builds += trees[t]->builds;
+        st.tree_refits += trees[t]->refits;
+        st.tree_rejected_refits += trees[t]->rejected;
+        if (trees[t]->valid && !(trees[t]->quality <= st.tree_quality)) st.tree_quality = trees[t]->quality;
+    }
     return st;
 }
 
-// Fill the face items, the edge boxes and the edge items; build the trees.
-static ipcc_status build(ipcc_broad_phase *bp, const ipcc_collision_topology *topo, const double *x0,
-                         const double *x1, double r, bool need_faces, bool need_edges, bool need_edge_tree) {
+// The edge boxes, then the face and edge trees refit or built (tree_update),
+// the two trees as concurrent tasks.
+static ipcc_status update_trees(ipcc_broad_phase *bp, const ipcc_collision_topology *topo, const double *x0,
+                                const double *x1, double r, bool need_faces, bool need_edges,
+                                bool need_edge_tree) {
     int nv = topo->num_vertices, nf = need_faces ? topo->num_faces : 0, ne = need_edges ? topo->num_edges : 0;
     int nte = need_edge_tree ? ne : 0;
-    if (tree_reserve(&bp->face_tree, nf, &bp->allocations) != 0 ||
-        tree_reserve(&bp->edge_tree, nte, &bp->allocations) != 0 ||
+    // A tree this query does not use is left as it is (it may be refit later);
+    // one it uses gets its size, possibly 0 (then run_pass skips it).
+    bp_tree *ft = &bp->face_tree, *et = &bp->edge_tree;
+    if ((need_faces && tree_reserve(ft, nf, &bp->allocations) != 0) ||
+        (need_edge_tree && tree_reserve(et, nte, &bp->allocations) != 0) ||
+        (x1 && nf > 0 &&
+         reserve((void **)&ft->geom, &ft->cap_geom, ft->num_nodes, sizeof(bp_box), &bp->allocations) != 0) ||
+        (x1 && nte > 0 &&
+         reserve((void **)&et->geom, &et->cap_geom, et->num_nodes, sizeof(bp_box), &bp->allocations) != 0) ||
         reserve((void **)&bp->edge_box, &bp->cap_edge_box, ne, sizeof(bp_box), &bp->allocations) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY,
                          "broad phase: out of memory for the trees of %d faces and %d edges", nf, nte);
-    bp_tree *ft = &bp->face_tree, *et = &bp->edge_tree;
     bp_box *ebox = bp->edge_box;
-    const int *faces = topo->faces, *edges = topo->edges;
+    const int *edges = topo->edges;
+    bp_source fsrc = {.verts = topo->faces, .nvp = 3, .num_vertices = nv, .x0 = x0, .x1 = x1, .r = r};
+    bp_source esrc = {
+        .verts = edges, .nvp = 2, .boxes = ebox, .num_vertices = nv, .x0 = x0, .x1 = x1, .r = r};
+    uint64_t ehash = 0; // the edge tree's fingerprint, summed with the edge boxes
+    double limit = bp->refit_limit;
 #pragma omp parallel if (nf + ne >= PARALLEL_MIN) default(none)                                              \
-    shared(ft, et, ebox, faces, edges, nv, nf, ne, nte, x0, x1, r)
+    shared(ft, et, ebox, edges, nv, nf, ne, nte, x0, x1, r, fsrc, esrc, ehash, limit)
     {
-#pragma omp for schedule(static) nowait
-        for (int f = 0; f < nf; ++f) {
-            primitive_box(faces + 3 * f, 3, nv, x0, x1, r, &ft->items[f].box);
-            ft->items[f].id = f;
-        }
-#pragma omp for schedule(static)
-        for (int e = 0; e < ne; ++e)
+#pragma omp for schedule(static) reduction(+ : ehash)
+        for (int e = 0; e < ne; ++e) {
             primitive_box(edges + 2 * e, 2, nv, x0, x1, r, &ebox[e]);
-#pragma omp for schedule(static)
-        for (int e = 0; e < nte; ++e) {
-            et->items[e].box = ebox[e];
-            et->items[e].id = e;
+            if (nte > 0) ehash += primitive_hash(e, edges + 2 * e, 2);
         }
-#pragma omp single
+        // Two sections, not a task: libgomp mallocs every deferred task, and
+        // a query of a small scene must not allocate (tests/no_allocation.c).
+#pragma omp sections
         {
-            if (nf > 0) {
-#pragma omp task default(none) shared(ft)
-                build_node(ft, 0, 0, ft->num_items);
+#pragma omp section
+            {
+                if (nf > 0) tree_update(&fsrc, ft, nf, 0, limit);
             }
-            if (nte > 0) build_node(et, 0, 0, et->num_items);
+#pragma omp section
+            {
+                if (nte > 0) tree_update(&esrc, et, nte, ehash, limit);
+            }
         }
     }
     return IPCC_OK;
@@ -672,7 +991,7 @@ ipcc_status ipcc_broad_phase_query(ipcc_broad_phase *bp, const ipcc_collision_to
 
     bool vf = kinds & IPCC_CANDIDATES_VF, ee = kinds & IPCC_CANDIDATES_EE, ef = kinds & IPCC_CANDIDATES_EF;
     double r = 0.5 * inflation, t0 = ipcc_now();
-    ipcc_status st = build(bp, topo, x0, x1, r, vf || ef, ee || ef, ee);
+    ipcc_status st = update_trees(bp, topo, x0, x1, r, vf || ef, ee || ef, ee);
     double t1 = ipcc_now();
     bp->build_seconds = t1 - t0;
     if (st != IPCC_OK) return st;

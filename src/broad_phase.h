@@ -54,13 +54,24 @@ void ipcc_candidates_free(ipcc_candidates *c);
 /// Kinds of pairs to search for (bit mask).
 enum { IPCC_CANDIDATES_VF = 1, IPCC_CANDIDATES_EE = 2, IPCC_CANDIDATES_EF = 4 };
 
-/// Reusable broad-phase state: trees and per-thread buffers, grow-only.
+/// Reusable broad-phase state: trees and per-thread buffers, grow-only. The trees persist between queries
+/// and are refit (node bounds recomputed bottom-up) instead of rebuilt while the primitives are the same and
+/// a refit keeps the tree's quality (the policy is in broad_phase.c's preamble); the result never depends
+/// on which path ran.
 typedef struct ipcc_broad_phase ipcc_broad_phase;
 
 /// A new broad phase with empty buffers, or NULL when out of memory.
 ipcc_broad_phase *ipcc_broad_phase_create(void);
 /// Free everything (NULL ok).
 void ipcc_broad_phase_destroy(ipcc_broad_phase *bp);
+/// The rebuild policy's default quality limit: a refit tree is kept while its area ratio (see broad_phase.c)
+/// is at most this factor times the ratio right after its last build.
+#define IPCC_BROAD_PHASE_REFIT_LIMIT 1.15
+
+/// For benchmarks and tests: the rebuild policy's quality limit (default IPCC_BROAD_PHASE_REFIT_LIMIT).
+/// INFINITY = refit whenever the primitives are the same; <= 0 = build on every query (no refit: the
+/// behaviour before trees persisted). The candidates do not depend on it; only the time does.
+void ipcc_broad_phase_set_refit_limit(ipcc_broad_phase *bp, double limit);
 
 /// Every pair of the requested kinds whose primitives come within `inflation` (metres, >= 0) of each other
 /// at positions x0 (3 * num_vertices), or, if x1 != NULL, at any time of the linear motion x0 -> x1
@@ -68,7 +79,11 @@ void ipcc_broad_phase_destroy(ipcc_broad_phase *bp);
 /// inflation/2 plus a small rounding margin (see the top of this header). Pairs are filtered: pairs sharing
 /// a vertex are excluded; pairs in the same group are excluded unless group_self_collision[g]; pairs between
 /// two kinematic groups are excluded. Coordinates must be finite (asserted). Deterministic: the result does
-/// not depend on the number of OpenMP threads. No allocation once bp and out have grown to the scene.
+/// not depend on the number of OpenMP threads, nor on bp's history (a refit tree and a fresh one give the
+/// same list); whether a tree is refit or rebuilt depends only on the data. Reusing bp for a sequence of
+/// queries on the same topology (same edges and faces, any positions, motion, inflation and kinds) is
+/// what makes it cheap; a different topology is detected (counts and a fingerprint of the vertex ids) and
+/// rebuilds. No allocation once bp and out have grown to the scene.
 /// Returns IPCC_OK or IPCC_ERR_NO_MEMORY (message set via ipcc_fail; also when a list would exceed
 /// INT_MAX / 2 pairs). `out` is cleared first (and left empty on failure).
 ipcc_status ipcc_broad_phase_query(ipcc_broad_phase *bp, const ipcc_collision_topology *topo,
@@ -80,7 +95,7 @@ ipcc_status ipcc_broad_phase_query(ipcc_broad_phase *bp, const ipcc_collision_to
 /// at x (the box contract above with inflation 0) and point_group[q] != tet_group[t]. *pairs gets
 /// 2 * *num_pairs ints (q, t), sorted by q then t, no duplicates; it only grows (*cap_pairs counts ints).
 /// The tree is built over the tets (it reuses bp's face tree, so the next ipcc_broad_phase_query rebuilds
-/// it anyway); each point walks it: O(T log T + P log T + pairs). Serial. Returns IPCC_OK or
+/// that); each point walks it: O(T log T + P log T + pairs). Serial. Returns IPCC_OK or
 /// IPCC_ERR_NO_MEMORY (message set; *num_pairs = 0).
 ipcc_status ipcc_broad_phase_point_tet_query(ipcc_broad_phase *bp, int num_vertices, const double *x,
                                              int num_points, const int *points, const int *point_group,
@@ -89,10 +104,18 @@ ipcc_status ipcc_broad_phase_point_tet_query(ipcc_broad_phase *bp, int num_verti
 
 /// Counters for benchmarks, step statistics and tests.
 typedef struct ipcc_broad_phase_stats {
-    double build_seconds; ///< last query: boxes and trees, wall clock
+    double build_seconds; ///< last query: boxes and trees (built or refit), wall clock
     double query_seconds; ///< last query: traversals and merges, wall clock
     long allocations;     ///< buffer growths by all queries so far, in bp and in `out` (unchanged = none)
     size_t bytes;         ///< bytes held by bp's buffers (grow-only)
+    long tree_builds;     ///< trees built from scratch by all calls so far (face, edge and tet trees)
+    long tree_refits;     ///< trees refit and kept by all queries so far
+    /// refits whose tree failed the quality test (or whose primitives changed) and were rebuilt;
+    /// each is also counted in tree_builds
+    long tree_rejected_refits;
+    /// largest area ratio of the face and edge trees at their last update, relative to the value right
+    /// after their last build (1 = as built; a refit is kept while it is <= the refit limit)
+    double tree_quality;
 } ipcc_broad_phase_stats;
 
 /// bp's counters. Buffers grow only when a query needs more room than any before it at the same thread count.

@@ -5,6 +5,11 @@
 // filters one by one, exact-contact and off-by-1e-12 cases, huge and tiny
 // coordinates (power-of-two scalings give identical lists), empty inputs,
 // sortedness, determinism over 1, 2 and 3 threads, no allocation on reuse.
+// Refit: a persistent object over sequences of motions (small, large,
+// scattered; static and swept; every kind; changing inflation) returns what a
+// fresh object returns, refits where the policy allows and rebuilds where it
+// does not, detects a changed topology, and does the same work (counters) for
+// any thread count.
 #include <float.h>
 #include <math.h>
 #include <omp.h>
@@ -778,6 +783,200 @@ static void test_empty_inputs(void **state) {
     scene_free(&s);
 }
 
+// ---------------------------------------------------------------------------
+// Refit: persistent objects over sequences of motions
+
+// y = x with every group turned rigidly about its centroid by a random angle
+// in [-angle, angle] about a random axis and shifted by up to `shift` per
+// axis, then every vertex jittered by up to `noise` per axis.
+static void move_groups(const scene *s, const double *x, double angle, double shift, double noise,
+                        double *y) {
+    for (int g = 0; g < s->ng; ++g) {
+        double c[3] = {0, 0, 0}, u[3], t[3], n = 0, len = 0;
+        for (int v = 0; v < s->nv; ++v)
+            if (s->group[v] == g) {
+                for (int k = 0; k < 3; ++k)
+                    c[k] += x[3 * v + k];
+                ++n;
+            }
+        if (n == 0) continue;
+        while (len < 0.1) {
+            for (int k = 0; k < 3; ++k)
+                u[k] = ipcc_test_random(-1, 1);
+            len = sqrt(dot(u, u));
+        }
+        for (int k = 0; k < 3; ++k) {
+            c[k] /= n;
+            u[k] /= len;
+            t[k] = ipcc_test_random(-shift, shift);
+        }
+        double a = ipcc_test_random(-angle, angle), ca = cos(a), sa = sin(a);
+        for (int v = 0; v < s->nv; ++v) {
+            if (s->group[v] != g) continue;
+            double d[3], w[3];
+            sub(x + 3 * v, c, d);
+            cross(u, d, w);
+            double ud = dot(u, d);
+            for (int k = 0; k < 3; ++k) // Rodrigues' rotation of d about u
+                y[3 * v + k] = c[k] + ca * d[k] + sa * w[k] + (1 - ca) * ud * u[k] + t[k] +
+                               ipcc_test_random(-noise, noise);
+        }
+    }
+}
+
+// The list a brand-new object returns.
+static void fresh_query(const scene *s, const double *x0, const double *x1, double inflation, int kinds,
+                        ipcc_candidates *c) {
+    ipcc_broad_phase *bp = ipcc_broad_phase_create();
+    query_ok(bp, s, x0, x1, inflation, kinds, c);
+    ipcc_broad_phase_destroy(bp);
+}
+
+// Step k of a test sequence: small rigid motions and noise, with large ones:
+// every group turned at random at steps 8 and 20, every vertex scattered over
+// the cube at step 14 and the soup put back in place at step 17.
+static void sequence_motion(const scene *s, int k, const double *x, double *y) {
+    if (k == 14) {
+        for (int i = 0; i < 3 * s->nv; ++i)
+            y[i] = ipcc_test_random(0, 1);
+    } else if (k == 17) {
+        memcpy(y, s->x, sizeof(double) * 3 * (size_t)s->nv);
+    } else if (k == 8 || k == 20) {
+        move_groups(s, x, 3.14159, 0.2, 0.0, y);
+    } else {
+        move_groups(s, x, 0.01, 0.005, 0.002, y);
+    }
+}
+
+// A persistent object with the default policy, one that always refits and
+// fresh objects give the same lists over a sequence of static and swept
+// queries of every kind and changing inflation; the policy refits the small
+// motions and rebuilds after the large ones.
+static void test_refit_sequence_matches_fresh(void **state) {
+    (void)state;
+    enum { STEPS = 26 };
+    static const int kinds_of[] = {ALL,
+                                   IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE,
+                                   IPCC_CANDIDATES_EF,
+                                   IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE,
+                                   IPCC_CANDIDATES_EE,
+                                   IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EF};
+    static const double inflation_of[] = {0.01, 0.02, 0.0, 0.04, 0.01};
+    scene s = random_soup(400, 31);
+    double *x = malloc(sizeof(double) * 3 * (size_t)s.nv), *y = malloc(sizeof(double) * 3 * (size_t)s.nv);
+    memcpy(x, s.x, sizeof(double) * 3 * (size_t)s.nv);
+    ipcc_broad_phase *policy = ipcc_broad_phase_create(), *always = ipcc_broad_phase_create();
+    ipcc_broad_phase_set_refit_limit(always, INFINITY);
+    ipcc_candidates c = {0}, d = {0}, ref = {0};
+    double worst = 1; // largest quality the always-refit object reached
+    int queries = 0, rebuilt_after_large = 0;
+    long rejected = 0;
+    for (int k = 0; k < STEPS; ++k) {
+        sequence_motion(&s, k, x, y);
+        for (int sweep = 0; sweep < 2; ++sweep, ++queries) {
+            const double *x1 = sweep ? y : NULL;
+            int kinds = kinds_of[queries % 6];
+            double inflation = inflation_of[queries % 5];
+            query_ok(policy, &s, x, x1, inflation, kinds, &c);
+            query_ok(always, &s, x, x1, inflation, kinds, &d);
+            fresh_query(&s, x, x1, inflation, kinds, &ref);
+            lists_equal(&c, &ref);
+            lists_equal(&d, &ref);
+            if (k % 5 == 0) check_equals_brute_force(&s, &ref, x, x1, inflation, kinds, NULL);
+            ipcc_broad_phase_stats st = ipcc_broad_phase_get_stats(policy);
+            assert_true(st.tree_quality <= IPCC_BROAD_PHASE_REFIT_LIMIT);
+            st = ipcc_broad_phase_get_stats(always);
+            worst = st.tree_quality > worst ? st.tree_quality : worst;
+        }
+        // A large motion at step k - 1 leaves a refit tree of poor quality at
+        // the new positions: the policy rebuilds by the end of step k. (Not
+        // after the scattering: every box is large, a new tree no better.)
+        if (k == 8 || k == 17 || k == 20) rejected = ipcc_broad_phase_get_stats(policy).tree_rejected_refits;
+        if (k == 9 || k == 18 || k == 21)
+            rebuilt_after_large += ipcc_broad_phase_get_stats(policy).tree_rejected_refits > rejected;
+        double *tmp = x;
+        x = y;
+        y = tmp;
+    }
+    ipcc_broad_phase_stats sp = ipcc_broad_phase_get_stats(policy), sa = ipcc_broad_phase_get_stats(always);
+    // 52 queries, each updating one or two trees: most are refits.
+    assert_int_equal(rebuilt_after_large, 3);
+    assert_true(sp.tree_refits >= 40);
+    assert_int_equal(sp.tree_builds, 2 + sp.tree_rejected_refits);
+    assert_int_equal(sa.tree_builds, 2);
+    assert_int_equal(sa.tree_rejected_refits, 0);
+    assert_true(sa.tree_refits > sp.tree_refits);
+    assert_true(worst > 5); // the always-refit trees went through really poor states
+    ipcc_candidates_free(&c);
+    ipcc_candidates_free(&d);
+    ipcc_candidates_free(&ref);
+    ipcc_broad_phase_destroy(policy);
+    ipcc_broad_phase_destroy(always);
+    free(x);
+    free(y);
+    scene_free(&s);
+}
+
+// All kinds at s->x: the brute-force list, and bp's tree counters so far.
+static void query_counting(ipcc_broad_phase *bp, const scene *s, ipcc_candidates *c, long builds, long refits,
+                           long rejected) {
+    query_ok(bp, s, s->x, NULL, 0.02, ALL, c);
+    check_equals_brute_force(s, c, s->x, NULL, 0.02, ALL, NULL);
+    ipcc_broad_phase_stats st = ipcc_broad_phase_get_stats(bp);
+    assert_int_equal(st.tree_builds, builds);
+    assert_int_equal(st.tree_refits, refits);
+    assert_int_equal(st.tree_rejected_refits, rejected);
+}
+
+static void swap_ints(int *a, int *b) {
+    int t = *a;
+    *a = *b;
+    *b = t;
+}
+
+// Queries after the topology changed in place (same arrays, same counts, same
+// boxes) rebuild the tree concerned, even with refits of any quality allowed;
+// so do a changed count and a point-tet query (which takes over the face tree).
+static void test_refit_detects_topology_change(void **state) {
+    (void)state;
+    scene s = random_soup(300, 5);
+    ipcc_broad_phase *bp = ipcc_broad_phase_create();
+    ipcc_broad_phase_set_refit_limit(bp, INFINITY);
+    ipcc_candidates c = {0};
+    query_counting(bp, &s, &c, 2, 0, 0);
+    query_counting(bp, &s, &c, 2, 2, 0);
+    assert_true(ipcc_broad_phase_get_stats(bp).tree_quality == 1); // the same boxes, the same node boxes
+    // Two vertices of a face swapped: its box is the same, its topology is not.
+    swap_ints(s.faces + 3 * 17, s.faces + 3 * 17 + 1);
+    query_counting(bp, &s, &c, 3, 3, 1); // the edge tree is refit
+    // An edge's two vertices swapped.
+    swap_ints(s.edges + 2 * 40, s.edges + 2 * 40 + 1);
+    query_counting(bp, &s, &c, 4, 4, 2); // the face tree is refit
+    // One face fewer: a different count, built without a refit.
+    ipcc_collision_topology t = topology(&s);
+    t.num_faces--;
+    assert_int_equal(ipcc_broad_phase_query(bp, &t, s.x, NULL, 0.02, IPCC_CANDIDATES_VF, &c), IPCC_OK);
+    assert_int_equal(ipcc_broad_phase_get_stats(bp).tree_builds, 5);
+    query_counting(bp, &s, &c, 6, 5, 2); // the edge tree, untouched by the VF query, is refit
+    // A point-tet query builds its own tree in the face tree's storage (as
+    // many tets as faces: the count alone does not tell).
+    int *tets = malloc(sizeof(int) * 4 * (size_t)s.nf), *tet_group = calloc((size_t)s.nf, sizeof(int));
+    for (int i = 0; i < 4 * s.nf; ++i)
+        tets[i] = (i / 4 + i % 4) % s.nv;
+    int points[3] = {10, 20, 30}, pgroup[3] = {2, 2, 2}, *pairs = NULL, np = 0, cap = 0;
+    assert_int_equal(ipcc_broad_phase_point_tet_query(bp, s.nv, s.x, 3, points, pgroup, s.nf, tets, tet_group,
+                                                      &pairs, &np, &cap),
+                     IPCC_OK);
+    assert_int_equal(ipcc_broad_phase_get_stats(bp).tree_builds, 7);
+    query_counting(bp, &s, &c, 8, 6, 2);
+    free(tets);
+    free(tet_group);
+    free(pairs);
+    ipcc_candidates_free(&c);
+    ipcc_broad_phase_destroy(bp);
+    scene_free(&s);
+}
+
 // Large enough for many scheduling blocks and the parallel paths.
 static void test_deterministic_across_threads(void **state) {
     (void)state;
@@ -824,6 +1023,62 @@ static void test_deterministic_across_threads(void **state) {
     scene_free(&s);
 }
 
+// A persistent object over a sequence with refits and a policy rebuild, big
+// enough for the refit's tasks (trees of >= 4096 primitives): the lists of a
+// fresh object, and the same lists, tree counters and tree quality (the
+// policy's input) for 1, 2 and 3 threads.
+static void test_refit_deterministic_across_threads(void **state) {
+    (void)state;
+    enum { STEPS = 5 };
+    scene s = random_soup(5000, 12);
+    size_t n3 = 3 * (size_t)s.nv;
+    for (size_t i = 0; i < n3; ++i) // spread out: fewer pairs, same sizes
+        s.x[i] *= 3;
+    double *pos = malloc(sizeof(double) * n3 * (STEPS + 1));
+    memcpy(pos, s.x, sizeof(double) * n3);
+    for (int k = 0; k < STEPS; ++k) // step 3 is large, and not swept (its boxes would span everything)
+        move_groups(&s, pos + n3 * k, k == 3 ? 3.14159 : 0.01, k == 3 ? 0.5 : 0.01, 0.002,
+                    pos + n3 * (k + 1));
+    ipcc_candidates ref[2 * STEPS] = {{0}}, c = {0};
+    ipcc_broad_phase_stats first[2 * STEPS] = {{0}}; // after each query, one thread
+    for (int threads = 1; threads <= 3; ++threads) {
+        omp_set_num_threads(threads);
+        ipcc_broad_phase *bp = ipcc_broad_phase_create();
+        for (int q = 0; q < 2 * STEPS; ++q) {
+            int k = q / 2;
+            if (q == 7) continue;
+            const double *x0 = pos + n3 * k, *x1 = q % 2 ? pos + n3 * (k + 1) : NULL;
+            double inflation = 0.005 * (1 + k % 3);
+            if (threads == 1) {
+                query_ok(bp, &s, x0, x1, inflation, ALL, &ref[q]);
+                fresh_query(&s, x0, x1, inflation, ALL, &c);
+                lists_equal(&c, &ref[q]);
+                first[q] = ipcc_broad_phase_get_stats(bp);
+            } else {
+                query_ok(bp, &s, x0, x1, inflation, ALL, &c);
+                lists_equal(&c, &ref[q]);
+                ipcc_broad_phase_stats st = ipcc_broad_phase_get_stats(bp);
+                assert_int_equal(st.tree_builds, first[q].tree_builds);
+                assert_int_equal(st.tree_refits, first[q].tree_refits);
+                assert_int_equal(st.tree_rejected_refits, first[q].tree_rejected_refits);
+                assert_memory_equal(&st.tree_quality, &first[q].tree_quality, sizeof(double));
+            }
+        }
+        ipcc_broad_phase_stats st = ipcc_broad_phase_get_stats(bp);
+        if (threads == 1) {
+            assert_true(st.tree_refits >= 10 && st.tree_rejected_refits >= 2);
+            assert_true(ref[0].num_vf > 1000 && ref[0].num_ee > 1000 && ref[0].num_ef > 1000);
+        }
+        ipcc_broad_phase_destroy(bp);
+    }
+    omp_set_num_threads(1);
+    for (int q = 0; q < 2 * STEPS; ++q)
+        ipcc_candidates_free(&ref[q]);
+    ipcc_candidates_free(&c);
+    free(pos);
+    scene_free(&s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_soups_match_brute_force),
@@ -834,6 +1089,9 @@ int main(void) {
         cmocka_unit_test(test_empty_inputs),
         cmocka_unit_test(test_coincident_and_degenerate),
         cmocka_unit_test(test_deterministic_across_threads),
+        cmocka_unit_test(test_refit_sequence_matches_fresh),
+        cmocka_unit_test(test_refit_detects_topology_change),
+        cmocka_unit_test(test_refit_deterministic_across_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
