@@ -64,3 +64,14 @@ set_tests_properties(ipc_scenes PROPERTIES TIMEOUT 3000)
 foreach(part bad_inputs/bad_inputs fuzz/fuzz scenes/scenes scripts/scripts install/install batch/batch)
   include(${CMAKE_CURRENT_SOURCE_DIR}/${part}.cmake OPTIONAL)
 endforeach()
+
+# no_allocation: a step whose sizes and contact pattern were seen before
+# allocates nothing (tests/no_allocation.c counts every malloc of the
+# process, CHOLMOD's and OpenMP's included). Needs a build without
+# sanitizers, which replace the allocator.
+if(NOT IPCC_SANITIZE)
+  add_executable(no_allocation ${CMAKE_CURRENT_SOURCE_DIR}/no_allocation.c)
+  target_link_libraries(no_allocation PRIVATE ipcc_test_support)
+  add_test(NAME no_allocation COMMAND no_allocation)
+  set_tests_properties(no_allocation PROPERTIES ENVIRONMENT "OMP_NUM_THREADS=2")
+endif()
