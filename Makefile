@@ -55,9 +55,10 @@ deps:
 test-deps:
 	@scripts/install-deps.sh $(TEST_DEPS)
 
+# bench/run.sh on the Release build; BENCH_FLAGS e.g. "--only ipc,scaling --no-commit" (bench/README.md).
 bench: deps release
 	@scripts/install-deps.sh time
-	bench/run.sh
+	bench/run.sh --build $(BUILD_DIR)/release $(BENCH_FLAGS)
 
 # libFuzzer on the file readers (clang): FUZZ_SECONDS per target (bench/fuzz.sh).
 fuzz:
