@@ -160,7 +160,6 @@ struct ipcc_contact {
     contact_pair *scratch; ///< one per candidate
     int cap_scratch;
     double *xc, *xc1; ///< 3 nc gathered positions
-    double *disp;     ///< nc: |xc1 - xc| per collision vertex (the CCD filter's motion bound)
     double *gb;       ///< 3 n, barrier gradient for balancing kappa
     int cap_gb;
     double *toi; ///< per candidate
@@ -221,10 +220,9 @@ static ipcc_status build_mesh(ipcc_contact *c, const ipcc_world *w) {
     c->rest = malloc(sizeof(double) * (size_t)(3 * nc + 1));
     c->xc = malloc(sizeof(double) * (size_t)(3 * nc + 1));
     c->xc1 = malloc(sizeof(double) * (size_t)(3 * nc + 1));
-    c->disp = malloc(sizeof(double) * (size_t)(nc + 1));
     c->self_collision = malloc((size_t)w->num_bodies + 1);
     c->kinematic = malloc((size_t)w->num_bodies + 1);
-    if (!c->cvert || !c->group || !c->cedges || !c->cfaces || !c->rest || !c->xc || !c->xc1 || !c->disp ||
+    if (!c->cvert || !c->group || !c->cedges || !c->cfaces || !c->rest || !c->xc || !c->xc1 ||
         !c->self_collision || !c->kinematic) {
         free(map);
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory");
@@ -558,7 +556,6 @@ void ipcc_contact_destroy(ipcc_contact *c) {
     free(c->rest);
     free(c->xc);
     free(c->xc1);
-    free(c->disp);
     free(c->self_collision);
     free(c->kinematic);
     free(c->point_set);
@@ -923,43 +920,6 @@ static double plane_toi(const ipcc_contact *c, int h, int v) {
     return s0 / (s0 - s1); // linear in t; the safety factor dwarfs rounding
 }
 
-// CCD filter (a CFL-style condition: a pair cannot meet within the step if
-// its gap exceeds how far its vertices move). Over the linear motion of the
-// step, every point of a primitive's convex hull moves by at most the
-// largest displacement of its vertices (it is a fixed convex combination of
-// them), so the distance obeys D(t) >= D(0) - t (l_A + l_B), with l_X the
-// largest |x1 - x0| over side X's vertices (bounded by the 1-norm, which
-// cannot underflow). D(0) is bounded below by the gap
-// between the two sides' vertex boxes at t = 0 along any axis,
-// g = max_axis max(lo_B - hi_A, lo_A - hi_B): a separating slab of that
-// width. So g > l_A + l_B proves the pair apart on all of [0, 1] and it
-// needs no CCD. Rounding: the box bounds are exact (min and max of input
-// coordinates), the subtractions and sums round to within a few ulps
-// relative, so asking g >= 2 (l_A + l_B) leaves a factor of 2 that no
-// rounding can eat. No distance formula is trusted (the plane and line-line
-// distances lose accuracy on slivers and near-parallel edges). A pair the
-// filter does not clear goes to the exact CCD: it can skip work, never a
-// collision. It clears most of the swept candidates of a small step, which
-// the broad phase must report because their boxes come within d̂ + motion.
-static double box_gap(const double *const a[], int na, const double *const b[], int nb) {
-    double gap = -INFINITY;
-    for (int i = 0; i < 3; ++i) {
-        double alo = a[0][i], ahi = a[0][i], blo = b[0][i], bhi = b[0][i];
-        for (int k = 1; k < na; ++k) {
-            alo = fmin(alo, a[k][i]);
-            ahi = fmax(ahi, a[k][i]);
-        }
-        for (int k = 1; k < nb; ++k) {
-            blo = fmin(blo, b[k][i]);
-            bhi = fmax(bhi, b[k][i]);
-        }
-        gap = fmax(gap, fmax(blo - ahi, alo - bhi));
-    }
-    return gap;
-}
-
-static double max3(double a, double b, double c) { return fmax(a, fmax(b, c)); }
-
 double ipcc_contact_max_step(ipcc_contact *c, const ipcc_world *w, const double *x, const double *p,
                              double alpha_max) {
     (void)w;
@@ -977,15 +937,9 @@ double ipcc_contact_max_step(ipcc_contact *c, const ipcc_world *w, const double 
     c->cand_valid = true;
     double t_ccd0 = ipcc_now();
     const ipcc_candidates *cd = &c->cand;
-    int nvf = cd->num_vf, nee = cd->num_ee, n = nvf + nee, nc = c->nc;
+    int nvf = cd->num_vf, nee = cd->num_ee, n = nvf + nee;
     if (grow((void **)&c->toi, &c->cap_toi, n + 1, sizeof(double)) != 0) return 0.0;
     const double *x0 = c->xc, *x1 = c->xc1;
-    double *disp = c->disp;
-#pragma omp parallel for schedule(static)
-    for (int i = 0; i < nc; ++i) {
-        const double *a = x0 + 3 * i, *b = x1 + 3 * i;
-        disp[i] = fabs(b[0] - a[0]) + fabs(b[1] - a[1]) + fabs(b[2] - a[2]); // >= |x1 - x0|
-    }
 #pragma omp parallel for schedule(dynamic, 64)
     for (int k = 0; k < n; ++k) {
         double t = 1.0;
@@ -993,22 +947,11 @@ double ipcc_contact_max_step(ipcc_contact *c, const ipcc_world *w, const double 
         if (k < nvf) {
             int v = cd->vf[2 * k];
             const int *f = c->cfaces + 3 * cd->vf[2 * k + 1];
-            const double *pa[1] = {x0 + 3 * v}, *pb[3] = {x0 + 3 * f[0], x0 + 3 * f[1], x0 + 3 * f[2]};
-            if (box_gap(pa, 1, pb, 3) >= 2 * (disp[v] + max3(disp[f[0]], disp[f[1]], disp[f[2]]))) {
-                c->toi[k] = 1.0;
-                continue;
-            }
             hit = ipcc_point_triangle_ccd(x0 + 3 * v, x0 + 3 * f[0], x0 + 3 * f[1], x0 + 3 * f[2], x1 + 3 * v,
                                           x1 + 3 * f[0], x1 + 3 * f[1], x1 + 3 * f[2], 0.0, 1.0, &t);
         } else {
             const int *ea = c->cedges + 2 * cd->ee[2 * (k - nvf)],
                       *eb = c->cedges + 2 * cd->ee[2 * (k - nvf) + 1];
-            const double *pa[2] = {x0 + 3 * ea[0], x0 + 3 * ea[1]}, *pb[2] = {x0 + 3 * eb[0], x0 + 3 * eb[1]};
-            if (box_gap(pa, 2, pb, 2) >=
-                2 * (fmax(disp[ea[0]], disp[ea[1]]) + fmax(disp[eb[0]], disp[eb[1]]))) {
-                c->toi[k] = 1.0;
-                continue;
-            }
             hit = ipcc_edge_edge_ccd(x0 + 3 * ea[0], x0 + 3 * ea[1], x0 + 3 * eb[0], x0 + 3 * eb[1],
                                      x1 + 3 * ea[0], x1 + 3 * ea[1], x1 + 3 * eb[0], x1 + 3 * eb[1], 0.0, 1.0,
                                      &t);
