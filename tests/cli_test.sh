@@ -48,6 +48,20 @@ else
     echo "skip: /usr/bin/python3 with vtk not available"
 fi
 
+# --- --profile: the breakdown, whose six disjoint parts add up to the step ---
+"$IPCC" run "$SRC/examples/contact_cubes.json" --steps 30 -o prof -q --profile >prof.txt 2>&1 &&
+    grep -q '^profile: 30 steps' prof.txt && grep -q 'factorization, numeric' prof.txt &&
+    grep -q 'CCD (in line search)' prof.txt && grep -q 'peak resident memory: [0-9.]* MB' prof.txt &&
+    pass "--profile prints the breakdown" || { fail "--profile output"; cat prof.txt; }
+# Seconds of the six parts against the step total, and against stats.csv's time_total sum.
+awk '/^  (assembly|factorization, symbolic|factorization, numeric|solve|line search|rest) / { s += $(NF - 4) }
+     /^  step total/ { t = $3 }
+     END { exit !(t > 0 && s > 0.999 * t - 0.002 && s < 1.001 * t + 0.002) }' prof.txt &&
+    pass "--profile parts add up to the step total" || { fail "--profile parts do not add up"; cat prof.txt; }
+total=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "time_total") c = i; next } { s += $c } END { printf "%.3f", s }' prof/stats.csv)
+grep -q "^  step total  *$total " prof.txt && pass "--profile total matches stats.csv ($total s)" ||
+    { fail "--profile total differs from stats.csv's $total s"; cat prof.txt; }
+
 # --- determinism through the CLI: 1 and 2 threads, bit-identical frames ------
 "$IPCC" run "$SRC/examples/twist.json" --steps 6 --threads 1 -o t1 -q >/dev/null 2>&1 &&
     "$IPCC" run "$SRC/examples/twist.json" --steps 6 --threads 2 -o t2 -q >/dev/null 2>&1 ||
