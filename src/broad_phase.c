@@ -37,9 +37,11 @@
 // motion and inflation, and node boxes are recomputed bottom-up. In pre-order
 // a subtree is a contiguous run of nodes and children follow their parent, so
 // walking a run from its last node to its first meets both children of a node
-// before it. Subtrees of at least REFIT_TASK_MIN primitives are refit as OpenMP
-// tasks on disjoint node ranges; min and max are exact, so the node boxes do
-// not depend on the schedule. A refit tree is a valid BVH for any boxes (every
+// before it. A plan made at each build splits the tree into parts of fewer
+// than REFIT_TASK_MIN primitives, refit in parallel (disjoint node ranges, an
+// omp for, no tasks: libgomp mallocs every deferred task), and the split nodes
+// above them, refit after; min and max are exact and the sums are added in
+// plan order, so nothing depends on the schedule. A refit tree is a valid BVH for any boxes (every
 // node bounds its subtree's boxes) and the traversal tests the primitives' own
 // boxes and sorts each run, so the candidates are exactly those of a fresh
 // tree: only the time to find them differs. A refit costs a fifth to an
@@ -68,7 +70,7 @@
 // moves it. It is recorded right after each build; a refit is kept while its
 // ratio is at most IPCC_BROAD_PHASE_REFIT_LIMIT = 1.15 times that, otherwise
 // the tree is rebuilt at once (the refit's work is lost). The sums are taken
-// in an order fixed by the tree (the task split depends on subtree sizes
+// in an order fixed by the tree (the refit plan depends on subtree sizes
 // only) on areas scaled by a power of two fixed at the build (exact), so the
 // decision depends on the data only, never on the thread count; a ratio that
 // over- or underflows (coordinates beyond 1e+-150 of the build's scale) fails
@@ -156,7 +158,7 @@ enum {
     TASK_MIN_ITEMS = 16384, ///< subtrees at least this big are built as separate tasks
     PARALLEL_MIN = 2048,    ///< fewer primitives than this: no parallel region
     STACK_SIZE = 64,        ///< traversal stack; the depth is at most 32
-    REFIT_TASK_MIN = 4096,  ///< subtrees at least this big are refit as separate tasks
+    REFIT_TASK_MIN = 4096,  ///< the refit plan splits subtrees at least this big into parts
 };
 
 typedef struct bp_box {
@@ -190,6 +192,11 @@ typedef struct bp_tree {
     double build_ratio;   ///< area ratio (node areas / primitive areas) right after the last build
     double quality;       ///< area ratio at the last update relative to build_ratio (1 after a build)
     long builds, refits, rejected; ///< counters (see ipcc_broad_phase_stats)
+    int *split;                    ///< refit plan: (node, items) of the subtrees split, pre-order
+    int *part;                     ///< refit plan: (node, items) of the parts refit in parallel
+    struct bp_sums *part_sums;     ///< one per part
+    int num_split, num_part, cap_split, cap_part, cap_part_sums;
+    int plan_items; ///< the plan is for a tree over this many items (-1: none)
 } bp_tree;
 
 /// One thread's scratch for the block it is working on: count pairs in
@@ -402,6 +409,11 @@ static void tree_free(bp_tree *t) {
     IPCC_FREE(t->items);
     IPCC_FREE(t->nodes);
     IPCC_FREE(t->geom);
+    IPCC_FREE(t->split);
+    IPCC_FREE(t->part);
+    IPCC_FREE(t->part_sums);
+    t->cap_split = t->cap_part = t->cap_part_sums = t->num_split = t->num_part = 0;
+    t->plan_items = -1;
     t->cap_items = t->cap_nodes = t->cap_geom = t->num_items = t->num_nodes = 0;
 }
 
@@ -530,32 +542,73 @@ static void refit_range(const bp_source *src, bp_tree *t, int begin, int end, do
     }
 }
 
-// Refit the subtree at `node` over m items into *s. Subtrees of at least
-// REFIT_TASK_MIN items split into a task per child; the split and the order of
-// the sums depend on m only, so the sums do not depend on the thread count.
-static void refit_node(const bp_source *src, bp_tree *t, int node, int m, double scale, bp_sums *s) {
-    if (m < REFIT_TASK_MIN) {
-        refit_range(src, t, node, node + 2 * ((m + LEAF_SIZE - 1) / LEAF_SIZE) - 1, scale, s);
-        return;
+// The refit plan of a tree over n items: the subtrees of fewer than
+// REFIT_TASK_MIN items directly below the split nodes ("parts", refit in
+// parallel), and the split nodes above them (refit after them, last first).
+// Both lists depend on the tree's structure only, so the refit and its sums
+// are the same for any thread count. A plan is made once per build: no
+// allocation and no OpenMP task in a refit (libgomp mallocs every deferred
+// task, and the Newton loop must not allocate).
+static int refit_plan(bp_tree *t, int n, long *counter) {
+    if (t->plan_items == n) return 0;
+    int cap = 2 * (n / REFIT_TASK_MIN + 1) + 2;
+    if (reserve((void **)&t->split, &t->cap_split, 2 * cap, sizeof(int), counter) != 0 ||
+        reserve((void **)&t->part, &t->cap_part, 2 * cap, sizeof(int), counter) != 0 ||
+        reserve((void **)&t->part_sums, &t->cap_part_sums, cap, sizeof(bp_sums), counter) != 0)
+        return -1;
+    t->num_split = t->num_part = 0;
+    int stack[2 * 64], top = 0; // (node, items); depth <= 32
+    stack[top++] = 0;
+    stack[top++] = n;
+    while (top > 0) {
+        int m = stack[--top], node = stack[--top];
+        if (m < REFIT_TASK_MIN || t->nodes[node].count > 0) {
+            t->part[2 * t->num_part] = node;
+            t->part[2 * t->num_part++ + 1] = m;
+            continue;
+        }
+        const bp_node *nd = &t->nodes[node];
+        int ml = t->nodes[nd->right].first - nd->first;
+        t->split[2 * t->num_split] = node;
+        t->split[2 * t->num_split++ + 1] = m;
+        stack[top++] = nd->right; // the left child is popped first: parts in pre-order
+        stack[top++] = m - ml;
+        stack[top++] = node + 1;
+        stack[top++] = ml;
     }
-    bp_node *nd = &t->nodes[node];
-    int right = nd->right, ml = t->nodes[right].first - nd->first;
-    bp_sums sl = {0, 0, 0}, sr = {0, 0, 0};
-#pragma omp task default(none) firstprivate(src, t, node, ml, scale) shared(sl)
-    refit_node(src, t, node + 1, ml, scale, &sl);
-    refit_node(src, t, right, m - ml, scale, &sr);
-#pragma omp taskwait
-    box_union(&t->nodes[node + 1].box, &t->nodes[right].box, &nd->box);
-    double area;
-    if (src->x1) {
-        box_union(&t->geom[node + 1], &t->geom[right], &t->geom[node]);
-        area = box_area(&t->geom[node], scale, 0);
-    } else {
-        area = box_area(&nd->box, scale, 2 * src->r * scale);
+    t->plan_items = n;
+    return 0;
+}
+
+// Refit the whole tree over n items into *s (refit_plan done): the parts in
+// parallel, each into its own sums, then the split nodes from the last to
+// the first; the sums are added in plan order.
+static void refit_tree(const bp_source *src, bp_tree *t, double scale, bp_sums *s) {
+    int np = t->num_part;
+#pragma omp parallel for if (np > 1) schedule(dynamic, 1) default(none) shared(src, t, np, scale)
+    for (int k = 0; k < np; ++k) {
+        int node = t->part[2 * k], m = t->part[2 * k + 1];
+        bp_sums *ps = &t->part_sums[k];
+        *ps = (bp_sums){0, 0, 0};
+        refit_range(src, t, node, node + 2 * ((m + LEAF_SIZE - 1) / LEAF_SIZE) - 1, scale, ps);
     }
-    s->node_area = sl.node_area + sr.node_area + area;
-    s->item_area = sl.item_area + sr.item_area;
-    s->hash = sl.hash + sr.hash;
+    *s = (bp_sums){0, 0, 0};
+    for (int k = 0; k < np; ++k) {
+        s->node_area += t->part_sums[k].node_area;
+        s->item_area += t->part_sums[k].item_area;
+        s->hash += t->part_sums[k].hash;
+    }
+    for (int k = t->num_split - 1; k >= 0; --k) {
+        int node = t->split[2 * k];
+        bp_node *nd = &t->nodes[node];
+        box_union(&t->nodes[node + 1].box, &t->nodes[nd->right].box, &nd->box);
+        if (src->x1) {
+            box_union(&t->geom[node + 1], &t->geom[nd->right], &t->geom[node]);
+            s->node_area += box_area(&t->geom[node], scale, 0);
+        } else {
+            s->node_area += box_area(&nd->box, scale, 2 * src->r * scale);
+        }
+    }
 }
 
 // Node areas over primitive areas (NaN or inf when the areas overflow or
@@ -566,16 +619,26 @@ static double area_ratio(const bp_sums *s) {
 }
 
 // Build tree t over primitives [0, n) of src from scratch (items in id order),
-// then record what the policy compares refits with. Inside a parallel region's
-// sections construct or a task; t has room for n items.
-static void tree_build(const bp_source *src, bp_tree *t, int n, uint64_t hash) {
-    bp_sums s = {0, 0, 0};
+// then make its refit plan and record what the policy compares refits with.
+// Outside any parallel region (it opens its own); t has room for n items.
+// Returns 0, or -1 when the plan runs out of memory.
+static int tree_build(const bp_source *src, bp_tree *t, int n, uint64_t hash, long *counter) {
+    uint64_t h = 0;
+#pragma omp parallel for if (n >= PARALLEL_MIN) schedule(static) reduction(+ : h) default(none) shared(src, t, n)
     for (int i = 0; i < n; ++i) {
-        source_box(src, i, &t->items[i].box, &s.hash);
+        source_box(src, i, &t->items[i].box, &h);
         t->items[i].id = i;
     }
-#pragma omp taskgroup
+    // Subtrees of TASK_MIN_ITEMS and more are built as tasks (a rebuild may
+    // allocate task records in libgomp; a refit never does).
+#pragma omp parallel if (n >= TASK_MIN_ITEMS) default(none) shared(t, n)
+#pragma omp single
     build_node(t, 0, 0, n);
+    t->plan_items = -1;
+    if (refit_plan(t, n, counter) != 0) {
+        t->valid = false;
+        return -1;
+    }
     double extent = 0;
     for (int k = 0; k < 3; ++k) {
         double e = t->nodes[0].box.hi[k] - t->nodes[0].box.lo[k];
@@ -586,34 +649,36 @@ static void tree_build(const bp_source *src, bp_tree *t, int n, uint64_t hash) {
     t->scale = ldexp(1.0, -exponent);
     bp_source measure = *src;
     measure.measure_only = true;
-    bp_sums m = {0, 0, 0};
-    refit_node(&measure, t, 0, n, t->scale, &m);
+    bp_sums m;
+    refit_tree(&measure, t, t->scale, &m);
     t->build_ratio = area_ratio(&m);
-    t->fingerprint = src->boxes ? hash : s.hash;
+    t->fingerprint = src->boxes ? hash : h;
     t->valid = true;
     t->quality = 1;
     ++t->builds;
+    return 0;
 }
 
 // Bring tree t over primitives [0, n) of src up to date: refit it if it was
 // built over the same primitives (count and fingerprint; `hash` is the
 // fingerprint when src has boxes), and keep the refit if its area ratio is at
 // most `limit` times the ratio after the last build; otherwise build it.
-// Either way the tree is valid for the current boxes. Inside a parallel
-// region's sections construct or a task; t has room for n items.
-static void tree_update(const bp_source *src, bp_tree *t, int n, uint64_t hash, double limit) {
-    if (t->valid && t->num_items == n && limit > 0) {
-        bp_sums s = {0, 0, 0};
-        refit_node(src, t, 0, n, t->scale, &s);
+// Either way the tree is valid for the current boxes. Outside any parallel
+// region (it opens its own); t has room for n items. Returns 0, or -1 when
+// the plan of a new build runs out of memory.
+static int tree_update(const bp_source *src, bp_tree *t, int n, uint64_t hash, double limit, long *counter) {
+    if (t->valid && t->num_items == n && t->plan_items == n && limit > 0) {
+        bp_sums s;
+        refit_tree(src, t, t->scale, &s);
         double quality = area_ratio(&s) / t->build_ratio;
         if ((src->boxes ? hash : s.hash) == t->fingerprint && quality <= limit) {
             t->quality = quality;
             ++t->refits;
-            return;
+            return 0;
         }
         ++t->rejected;
     }
-    tree_build(src, t, n, hash);
+    return tree_build(src, t, n, hash, counter);
 }
 
 // ---------------------------------------------------------------------------
@@ -924,7 +989,7 @@ ipcc_broad_phase_stats ipcc_broad_phase_get_stats(const ipcc_broad_phase *bp) {
 }
 
 // The edge boxes, then the face and edge trees refit or built (tree_update),
-// the two trees as concurrent tasks.
+// one after the other.
 static ipcc_status update_trees(ipcc_broad_phase *bp, const ipcc_collision_topology *topo, const double *x0,
                                 const double *x1, double r, bool need_faces, bool need_edges,
                                 bool need_edge_tree) {
@@ -949,28 +1014,19 @@ static ipcc_status update_trees(ipcc_broad_phase *bp, const ipcc_collision_topol
         .verts = edges, .nvp = 2, .boxes = ebox, .num_vertices = nv, .x0 = x0, .x1 = x1, .r = r};
     uint64_t ehash = 0; // the edge tree's fingerprint, summed with the edge boxes
     double limit = bp->refit_limit;
-#pragma omp parallel if (nf + ne >= PARALLEL_MIN) default(none)                                              \
-    shared(ft, et, ebox, edges, nv, nf, ne, nte, x0, x1, r, fsrc, esrc, ehash, limit)
-    {
-#pragma omp for schedule(static) reduction(+ : ehash)
-        for (int e = 0; e < ne; ++e) {
-            primitive_box(edges + 2 * e, 2, nv, x0, x1, r, &ebox[e]);
-            if (nte > 0) ehash += primitive_hash(e, edges + 2 * e, 2);
-        }
-        // Two sections, not a task: libgomp mallocs every deferred task, and
-        // a query of a small scene must not allocate (tests/no_allocation.c).
-#pragma omp sections
-        {
-#pragma omp section
-            {
-                if (nf > 0) tree_update(&fsrc, ft, nf, 0, limit);
-            }
-#pragma omp section
-            {
-                if (nte > 0) tree_update(&esrc, et, nte, ehash, limit);
-            }
-        }
+#pragma omp parallel for if (ne >= PARALLEL_MIN) schedule(static) reduction(+ : ehash) default(none)        \
+    shared(ebox, edges, nv, ne, nte, x0, x1, r)
+    for (int e = 0; e < ne; ++e) {
+        primitive_box(edges + 2 * e, 2, nv, x0, x1, r, &ebox[e]);
+        if (nte > 0) ehash += primitive_hash(e, edges + 2 * e, 2);
     }
+    // One tree after the other, each refit in parallel over its plan's parts
+    // (no OpenMP task: libgomp mallocs every deferred task, and a query that
+    // refits must not allocate; tests/no_allocation.c).
+    if ((nf > 0 && tree_update(&fsrc, ft, nf, 0, limit, &bp->allocations) != 0) ||
+        (nte > 0 && tree_update(&esrc, et, nte, ehash, limit, &bp->allocations) != 0))
+        return ipcc_fail(IPCC_ERR_NO_MEMORY,
+                         "broad phase: out of memory for the refit plan of %d faces and %d edges", nf, nte);
     return IPCC_OK;
 }
 

@@ -38,6 +38,7 @@
 
 #include <cmocka.h>
 
+#include "broad_phase.h"
 #include "ipcc/ipcc.h"
 
 extern void *__libc_malloc(size_t size);
@@ -149,6 +150,74 @@ static void test_friction_steps_allocate_nothing(void **state) {
                      0);
 }
 
+// A large surface (two 80 x 80 grids of 12,800 triangles each, 0.3 cells
+// apart): its trees are big enough for the refit plan to split them into
+// parts refit in parallel, the path the small scenes above do not take.
+// After the first query (the build), static and swept queries alternate,
+// with the second grid moving and its inflation changing, and allocate
+// nothing: no OpenMP task, no buffer growth.
+static void test_broad_phase_refits_allocate_nothing(void **state) {
+    (void)state;
+    enum { N = 80, NV = 2 * (N + 1) * (N + 1), NF = 2 * 2 * N * N, NE = 2 * (3 * N * N + 2 * N) };
+    double *x0 = malloc(sizeof(double) * 3 * NV), *x1 = malloc(sizeof(double) * 3 * NV);
+    int *faces = malloc(sizeof(int) * 3 * NF), *edges = malloc(sizeof(int) * 2 * NE),
+        *group = malloc(sizeof(int) * NV);
+    assert_non_null(x0 && x1 && faces && edges && group);
+    int nf = 0, ne = 0;
+    for (int g = 0; g < 2; ++g) {
+        int base = g * (N + 1) * (N + 1);
+        for (int i = 0; i <= N; ++i)
+            for (int j = 0; j <= N; ++j) {
+                int v = base + i * (N + 1) + j;
+                x0[3 * v] = i, x0[3 * v + 1] = j, x0[3 * v + 2] = 0.3 * g;
+                group[v] = g;
+                if (i < N) edges[2 * ne] = v, edges[2 * ne++ + 1] = v + N + 1;
+                if (j < N) edges[2 * ne] = v, edges[2 * ne++ + 1] = v + 1;
+                if (i < N && j < N) {
+                    int a = v, b = v + N + 1, c = v + N + 2, d = v + 1;
+                    edges[2 * ne] = a, edges[2 * ne++ + 1] = c;
+                    faces[3 * nf] = a, faces[3 * nf + 1] = b, faces[3 * nf++ + 2] = c;
+                    faces[3 * nf] = a, faces[3 * nf + 1] = c, faces[3 * nf++ + 2] = d;
+                }
+            }
+    }
+    assert_int_equal(nf, NF);
+    assert_int_equal(ne, NE);
+    ipcc_collision_topology topo = {.num_vertices = NV,
+                                    .vertex_group = group,
+                                    .num_edges = NE,
+                                    .edges = edges,
+                                    .num_faces = NF,
+                                    .faces = faces,
+                                    .num_groups = 2};
+    ipcc_broad_phase *bp = ipcc_broad_phase_create();
+    ipcc_candidates cand = {0};
+    int kinds = IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE;
+    // Warm-up: the build and one query of each kind size every buffer.
+    assert_int_equal(ipcc_broad_phase_query(bp, &topo, x0, NULL, 0.5, kinds, &cand), IPCC_OK);
+    for (int k = 0; k < 3 * NV; ++k)
+        x1[k] = x0[k] + (k % 3 == 2 && k >= 3 * NV / 2 ? -0.05 : 0.0);
+    assert_int_equal(ipcc_broad_phase_query(bp, &topo, x0, x1, 0.5, kinds, &cand), IPCC_OK);
+    int expected = cand.num_vf + cand.num_ee;
+    assert_true(expected > 0);
+    long total = 0;
+    for (int q = 0; q < 8; ++q) {
+        atomic_store(&allocations, 0);
+        atomic_store(&counting, 1);
+        ipcc_status st = q % 2 ? ipcc_broad_phase_query(bp, &topo, x0, x1, 0.5, kinds, &cand)
+                               : ipcc_broad_phase_query(bp, &topo, x1, NULL, 0.45, kinds, &cand);
+        atomic_store(&counting, 0);
+        assert_int_equal(st, IPCC_OK);
+        total += atomic_load(&allocations);
+    }
+    ipcc_broad_phase_stats bs = ipcc_broad_phase_get_stats(bp);
+    assert_true(bs.tree_refits >= 8); // the queries above were refits, not builds
+    assert_int_equal(total, 0);
+    ipcc_candidates_free(&cand);
+    ipcc_broad_phase_destroy(bp);
+    free(x0), free(x1), free(faces), free(edges), free(group);
+}
+
 // The counter itself works: a known allocation is seen.
 static void test_counter_counts(void **state) {
     (void)state;
@@ -165,6 +234,7 @@ static void test_counter_counts(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counter_counts),
+        cmocka_unit_test(test_broad_phase_refits_allocate_nothing),
         cmocka_unit_test(test_contact_steps_allocate_nothing),
         cmocka_unit_test(test_friction_steps_allocate_nothing),
     };
