@@ -1,0 +1,287 @@
+// Analytic collision shapes: exact signed distance, closest point, normal.
+//
+// Every shape is evaluated in its local frame, q = R^T (x - c), and the
+// closest point and normal are mapped back with R.
+//   sphere     |q| - r.
+//   box        the standard box distance: outside, the distance to the
+//              clamped point; inside, minus the distance to the nearest face
+//              (the closest point is on that face).
+//   cylinder   the same in the (rho, z) half-plane, rho = |(q_x, q_y)|, with
+//              the rectangle [0, r] x [-h, h], mapped back along (q_x, q_y).
+//   torus      |(rho - R, q_z)| - r_minor: the distance to the core circle
+//              minus the tube radius.
+//   ellipsoid  Eberly's method ("Distance from a Point to an Ellipse, an
+//              Ellipsoid, or a Hyperellipsoid", Geometric Tools, 2013): with
+//              the semi-axes sorted e0 >= e1 >= e2 and the point reflected
+//              into the first octant, the closest point is
+//              x_i = r_i y_i / (s + r_i), r_i = (e_i / e2)^2, where s is the
+//              root of G(s) = sum_i (r_i z_i / (s + r_i))^2 - 1, z_i = y_i / e_i,
+//              on [z_2 - 1, |(r0 z0, r1 z1, z2)| - 1] (G is monotone there).
+//              It is found by bisection until the midpoint equals an end
+//              point: the root to the last bit, whatever the conditioning
+//              (at most ~1100 halvings, typically ~60). Points on a
+//              coordinate plane reduce to the 2D ellipse problem, or to the
+//              closed form of the case where the closest point leaves the
+//              plane (a point inside, near the middle of the flattest axis).
+// Degenerate directions (the centre of a sphere, the axis of a cylinder or
+// torus, the core circle of a torus) have many closest points; one is
+// chosen, and the distance is exact either way.
+#include "shape.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+// The closest point's coordinate along the smallest axis e: y / (s + 1), or,
+// when that is ill-conditioned, from the surface equation (rest = 1 - the
+// other axes' terms). Near s = -1 (a point close to the plane y = 0, inside)
+// s + 1 carries rounding of the order of 1e-16 while y may be as small, so
+// y / (s + 1) can be wrong in its first digit; the surface equation is then
+// well-conditioned, because the coordinate is large: (x / e)^2 >= 1/4 is
+// used as the switch (below it, s + 1 > 2 y / e, so the quotient is accurate).
+static double smallest_axis(double e, double y, double s, double rest) {
+    double from_surface = e * sqrt(fmax(0.0, rest));
+    if (rest >= 0.25 || !(s + 1 > 0)) return from_surface;
+    double x = y / (s + 1);
+    return isfinite(x) ? x : from_surface;
+}
+
+// Root of G for the ellipse (2D): n0 = r0 z0; see the preamble.
+static double ellipse_root(double r0, double z0, double z1, double g) {
+    double n0 = r0 * z0, s0 = z1 - 1, s1 = g < 0 ? 0 : hypot(n0, z1) - 1, s = 0;
+    for (int i = 0; i < 2200; ++i) {
+        s = 0.5 * (s0 + s1);
+        if (s == s0 || s == s1) break;
+        double a = n0 / (s + r0), b = z1 / (s + 1), gs = a * a + b * b - 1;
+        if (gs > 0)
+            s0 = s;
+        else if (gs < 0)
+            s1 = s;
+        else
+            break;
+    }
+    return s;
+}
+
+// Closest point x of the ellipse with semi-axes e0 >= e1 > 0 to y >= 0.
+static void ellipse_closest(double e0, double e1, double y0, double y1, double *x0, double *x1) {
+    if (y1 > 0) {
+        if (y0 > 0) {
+            double z0 = y0 / e0, z1 = y1 / e1, g = z0 * z0 + z1 * z1 - 1;
+            if (g != 0) {
+                double r0 = (e0 / e1) * (e0 / e1), s = ellipse_root(r0, z0, z1, g);
+                *x0 = s + r0 > 0 ? r0 * y0 / (s + r0) : 0;
+                *x1 = smallest_axis(e1, y1, s, 1 - (*x0 / e0) * (*x0 / e0));
+            } else {
+                *x0 = y0;
+                *x1 = y1;
+            }
+        } else {
+            *x0 = 0;
+            *x1 = e1;
+        }
+        return;
+    }
+    double numer0 = e0 * y0, denom0 = e0 * e0 - e1 * e1;
+    if (numer0 < denom0) {
+        double xde0 = numer0 / denom0;
+        *x0 = e0 * xde0;
+        *x1 = e1 * sqrt(fmax(0.0, 1 - xde0 * xde0));
+    } else {
+        *x0 = e0;
+        *x1 = 0;
+    }
+}
+
+// Root of G for the ellipsoid (3D).
+static double ellipsoid_root(double r0, double r1, double z0, double z1, double z2, double g) {
+    double n0 = r0 * z0, n1 = r1 * z1, s0 = z2 - 1, s1 = g < 0 ? 0 : sqrt(n0 * n0 + n1 * n1 + z2 * z2) - 1,
+           s = 0;
+    for (int i = 0; i < 2200; ++i) {
+        s = 0.5 * (s0 + s1);
+        if (s == s0 || s == s1) break;
+        double a = n0 / (s + r0), b = n1 / (s + r1), c = z2 / (s + 1), gs = a * a + b * b + c * c - 1;
+        if (gs > 0)
+            s0 = s;
+        else if (gs < 0)
+            s1 = s;
+        else
+            break;
+    }
+    return s;
+}
+
+// Closest point of the ellipsoid with semi-axes e0 >= e1 >= e2 > 0 to y >= 0.
+static void ellipsoid_closest(const double e[3], const double y[3], double x[3]) {
+    if (y[2] > 0) {
+        if (y[1] > 0) {
+            if (y[0] > 0) {
+                double z0 = y[0] / e[0], z1 = y[1] / e[1], z2 = y[2] / e[2];
+                double g = z0 * z0 + z1 * z1 + z2 * z2 - 1;
+                if (g != 0) {
+                    double r0 = (e[0] / e[2]) * (e[0] / e[2]), r1 = (e[1] / e[2]) * (e[1] / e[2]);
+                    double s = ellipsoid_root(r0, r1, z0, z1, z2, g);
+                    x[0] = s + r0 > 0 ? r0 * y[0] / (s + r0) : 0;
+                    x[1] = s + r1 > 0 ? r1 * y[1] / (s + r1) : 0;
+                    x[2] = smallest_axis(e[2], y[2], s,
+                                         1 - (x[0] / e[0]) * (x[0] / e[0]) - (x[1] / e[1]) * (x[1] / e[1]));
+                } else {
+                    memcpy(x, y, 3 * sizeof(double));
+                }
+            } else {
+                x[0] = 0;
+                ellipse_closest(e[1], e[2], y[1], y[2], &x[1], &x[2]);
+            }
+        } else if (y[0] > 0) {
+            x[1] = 0;
+            ellipse_closest(e[0], e[2], y[0], y[2], &x[0], &x[2]);
+        } else {
+            x[0] = x[1] = 0;
+            x[2] = e[2];
+        }
+        return;
+    }
+    // y2 = 0: the closest point may leave the plane (inside, near the middle).
+    double denom0 = e[0] * e[0] - e[2] * e[2], denom1 = e[1] * e[1] - e[2] * e[2];
+    double numer0 = e[0] * y[0], numer1 = e[1] * y[1];
+    if (numer0 < denom0 && numer1 < denom1) {
+        double xde0 = numer0 / denom0, xde1 = numer1 / denom1, discr = 1 - xde0 * xde0 - xde1 * xde1;
+        if (discr > 0) {
+            x[0] = e[0] * xde0;
+            x[1] = e[1] * xde1;
+            x[2] = e[2] * sqrt(discr);
+            return;
+        }
+    }
+    x[2] = 0;
+    ellipse_closest(e[0], e[1], y[0], y[1], &x[0], &x[1]);
+}
+
+static double ellipsoid_local(const double e[3], const double q[3], double c[3], double n[3]) {
+    // Sort the axes descending, reflect into the first octant.
+    int order[3] = {0, 1, 2};
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2 - i; ++j)
+            if (e[order[j]] < e[order[j + 1]]) {
+                int t = order[j];
+                order[j] = order[j + 1];
+                order[j + 1] = t;
+            }
+    double es[3], ys[3], xs[3];
+    for (int i = 0; i < 3; ++i) {
+        es[i] = e[order[i]];
+        ys[i] = fabs(q[order[i]]);
+    }
+    ellipsoid_closest(es, ys, xs);
+    double inside = 0;
+    for (int i = 0; i < 3; ++i) {
+        int k = order[i];
+        c[k] = copysign(xs[i], q[k]);
+        n[k] = c[k] / (e[k] * e[k]);
+        inside += (q[k] / e[k]) * (q[k] / e[k]);
+    }
+    double d =
+        sqrt((q[0] - c[0]) * (q[0] - c[0]) + (q[1] - c[1]) * (q[1] - c[1]) + (q[2] - c[2]) * (q[2] - c[2]));
+    return inside < 1 ? -d : d;
+}
+
+// Signed distance to the rectangle [-a, a] x [-b, b] in 2D, closest point and normal.
+static double rectangle_local(double a, double b, double u, double v, double c[2], double n[2]) {
+    double du = fabs(u) - a, dv = fabs(v) - b;
+    if (du > 0 || dv > 0) {
+        c[0] = fmax(-a, fmin(a, u));
+        c[1] = fmax(-b, fmin(b, v));
+        double wu = u - c[0], wv = v - c[1], d = hypot(wu, wv);
+        n[0] = wu / d;
+        n[1] = wv / d;
+        return d;
+    }
+    c[0] = u;
+    c[1] = v;
+    n[0] = n[1] = 0;
+    if (du >= dv) { // nearest face: u = +-a
+        c[0] = u < 0 ? -a : a;
+        n[0] = u < 0 ? -1 : 1;
+        return du;
+    }
+    c[1] = v < 0 ? -b : b;
+    n[1] = v < 0 ? -1 : 1;
+    return dv;
+}
+
+static double box_local(const double h[3], const double q[3], double c[3], double n[3]) {
+    double d[3], out = 0;
+    bool outside = false;
+    for (int i = 0; i < 3; ++i) {
+        d[i] = fabs(q[i]) - h[i];
+        c[i] = fmax(-h[i], fmin(h[i], q[i]));
+        if (d[i] > 0) {
+            outside = true;
+            out += d[i] * d[i];
+        }
+    }
+    if (outside) {
+        out = sqrt(out);
+        for (int i = 0; i < 3; ++i)
+            n[i] = (q[i] - c[i]) / out;
+        return out;
+    }
+    int k = d[0] >= d[1] && d[0] >= d[2] ? 0 : d[1] >= d[2] ? 1 : 2;
+    n[0] = n[1] = n[2] = 0;
+    c[k] = q[k] < 0 ? -h[k] : h[k];
+    n[k] = q[k] < 0 ? -1 : 1;
+    return d[k];
+}
+
+double ipcc_shape_distance(const ipcc_shape *s, const double x[3], double closest[3], double normal[3]) {
+    const double *R = s->rotation;
+    double p[3] = {x[0] - s->center[0], x[1] - s->center[1], x[2] - s->center[2]}, q[3], c[3], n[3], d;
+    for (int i = 0; i < 3; ++i)
+        q[i] = R[i] * p[0] + R[3 + i] * p[1] + R[6 + i] * p[2]; // R^T p
+    double rho = hypot(q[0], q[1]), ux = rho > 0 ? q[0] / rho : 1, uy = rho > 0 ? q[1] / rho : 0;
+    switch (s->kind) {
+    case IPCC_SHAPE_SPHERE: {
+        double r = s->size[0], len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+        double dir[3] = {0, 0, 1};
+        if (len > 0)
+            for (int i = 0; i < 3; ++i)
+                dir[i] = q[i] / len;
+        for (int i = 0; i < 3; ++i) {
+            c[i] = r * dir[i];
+            n[i] = dir[i];
+        }
+        d = len - r;
+        break;
+    }
+    case IPCC_SHAPE_BOX: d = box_local(s->size, q, c, n); break;
+    case IPCC_SHAPE_CYLINDER: {
+        double c2[2], n2[2];
+        d = rectangle_local(s->size[0], s->size[1], rho, q[2], c2, n2);
+        c[0] = c2[0] * ux, c[1] = c2[0] * uy, c[2] = c2[1];
+        n[0] = n2[0] * ux, n[1] = n2[0] * uy, n[2] = n2[1];
+        break;
+    }
+    case IPCC_SHAPE_TORUS: {
+        double w0 = rho - s->size[0], w1 = q[2], len = hypot(w0, w1);
+        double a = len > 0 ? w0 / len : 1, b = len > 0 ? w1 / len : 0;
+        double cr = s->size[0] + s->size[1] * a;
+        c[0] = cr * ux, c[1] = cr * uy, c[2] = s->size[1] * b;
+        n[0] = a * ux, n[1] = a * uy, n[2] = b;
+        d = len - s->size[1];
+        break;
+    }
+    case IPCC_SHAPE_ELLIPSOID:
+    default: {
+        d = ellipsoid_local(s->size, q, c, n);
+        double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int i = 0; i < 3; ++i)
+            n[i] /= len;
+        break;
+    }
+    }
+    for (int i = 0; i < 3; ++i) {
+        if (closest) closest[i] = s->center[i] + R[3 * i] * c[0] + R[3 * i + 1] * c[1] + R[3 * i + 2] * c[2];
+        if (normal) normal[i] = R[3 * i] * n[0] + R[3 * i + 1] * n[1] + R[3 * i + 2] * n[2];
+    }
+    return d;
+}
