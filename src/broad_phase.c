@@ -38,7 +38,7 @@
 // a subtree is a contiguous run of nodes and children follow their parent, so
 // walking a run from its last node to its first meets both children of a node
 // before it. A plan made at each build splits the tree into parts of fewer
-// than REFIT_TASK_MIN primitives, refit in parallel (disjoint node ranges, an
+// than REFIT_PART_ITEMS primitives, refit in parallel (disjoint node ranges, an
 // omp for, no tasks: libgomp mallocs every deferred task), and the split nodes
 // above them, refit after; min and max are exact and the sums are added in
 // plan order, so nothing depends on the schedule. A refit tree is a valid BVH for any boxes (every
@@ -124,7 +124,8 @@
 //
 // Memory. Boxes, trees (with their geometry boxes for sweeps), stage, block
 // table and thread scratch live in the ipcc_broad_phase object and only grow;
-// `out` grows too. A refit allocates nothing. After each pass every
+// `out` grows too. A refit allocates nothing (a build's OpenMP tasks are
+// allocated by libgomp). After each pass every
 // thread's scratch is grown to the largest block, and the stage holds all
 // pairs, so the sizes depend on the scene and not on the schedule: a query
 // whose sizes (primitives, pairs per block and in all) do not exceed an
@@ -153,12 +154,12 @@
 #include "core.h"
 
 enum {
-    LEAF_SIZE = 4,          ///< primitives per leaf (at most)
-    BLOCK_QUERIES = 256,    ///< query primitives per scheduling block
-    TASK_MIN_ITEMS = 16384, ///< subtrees at least this big are built as separate tasks
-    PARALLEL_MIN = 2048,    ///< fewer primitives than this: no parallel region
-    STACK_SIZE = 64,        ///< traversal stack; the depth is at most 32
-    REFIT_TASK_MIN = 4096,  ///< the refit plan splits subtrees at least this big into parts
+    LEAF_SIZE = 4,           ///< primitives per leaf (at most)
+    BLOCK_QUERIES = 256,     ///< query primitives per scheduling block
+    TASK_MIN_ITEMS = 16384,  ///< subtrees at least this big are built as separate tasks
+    PARALLEL_MIN = 2048,     ///< fewer primitives than this: no parallel region
+    STACK_SIZE = 64,         ///< traversal stack; the depth is at most 32
+    REFIT_PART_ITEMS = 4096, ///< the refit plan splits subtrees at least this big into parts
 };
 
 typedef struct bp_box {
@@ -196,7 +197,6 @@ typedef struct bp_tree {
     int *part;                     ///< refit plan: (node, items) of the parts refit in parallel
     struct bp_sums *part_sums;     ///< one per part
     int num_split, num_part, cap_split, cap_part, cap_part_sums;
-    int plan_items; ///< the plan is for a tree over this many items (-1: none)
 } bp_tree;
 
 /// One thread's scratch for the block it is working on: count pairs in
@@ -413,7 +413,6 @@ static void tree_free(bp_tree *t) {
     IPCC_FREE(t->part);
     IPCC_FREE(t->part_sums);
     t->cap_split = t->cap_part = t->cap_part_sums = t->num_split = t->num_part = 0;
-    t->plan_items = -1;
     t->cap_items = t->cap_nodes = t->cap_geom = t->num_items = t->num_nodes = 0;
 }
 
@@ -543,15 +542,14 @@ static void refit_range(const bp_source *src, bp_tree *t, int begin, int end, do
 }
 
 // The refit plan of a tree over n items: the subtrees of fewer than
-// REFIT_TASK_MIN items directly below the split nodes ("parts", refit in
+// REFIT_PART_ITEMS items directly below the split nodes ("parts", refit in
 // parallel), and the split nodes above them (refit after them, last first).
 // Both lists depend on the tree's structure only, so the refit and its sums
 // are the same for any thread count. A plan is made once per build: no
 // allocation and no OpenMP task in a refit (libgomp mallocs every deferred
 // task, and the Newton loop must not allocate).
 static int refit_plan(bp_tree *t, int n, long *counter) {
-    if (t->plan_items == n) return 0;
-    int cap = 2 * (n / REFIT_TASK_MIN + 1) + 2;
+    int cap = 2 * (n / REFIT_PART_ITEMS + 1) + 2;
     if (reserve((void **)&t->split, &t->cap_split, 2 * cap, sizeof(int), counter) != 0 ||
         reserve((void **)&t->part, &t->cap_part, 2 * cap, sizeof(int), counter) != 0 ||
         reserve((void **)&t->part_sums, &t->cap_part_sums, cap, sizeof(bp_sums), counter) != 0)
@@ -562,7 +560,7 @@ static int refit_plan(bp_tree *t, int n, long *counter) {
     stack[top++] = n;
     while (top > 0) {
         int m = stack[--top], node = stack[--top];
-        if (m < REFIT_TASK_MIN || t->nodes[node].count > 0) {
+        if (m < REFIT_PART_ITEMS || t->nodes[node].count > 0) {
             t->part[2 * t->num_part] = node;
             t->part[2 * t->num_part++ + 1] = m;
             continue;
@@ -576,7 +574,6 @@ static int refit_plan(bp_tree *t, int n, long *counter) {
         stack[top++] = node + 1;
         stack[top++] = ml;
     }
-    t->plan_items = n;
     return 0;
 }
 
@@ -634,7 +631,6 @@ static int tree_build(const bp_source *src, bp_tree *t, int n, uint64_t hash, lo
 #pragma omp parallel if (n >= TASK_MIN_ITEMS) default(none) shared(t, n)
 #pragma omp single
     build_node(t, 0, 0, n);
-    t->plan_items = -1;
     if (refit_plan(t, n, counter) != 0) {
         t->valid = false;
         return -1;
@@ -667,7 +663,7 @@ static int tree_build(const bp_source *src, bp_tree *t, int n, uint64_t hash, lo
 // region (it opens its own); t has room for n items. Returns 0, or -1 when
 // the plan of a new build runs out of memory.
 static int tree_update(const bp_source *src, bp_tree *t, int n, uint64_t hash, double limit, long *counter) {
-    if (t->valid && t->num_items == n && t->plan_items == n && limit > 0) {
+    if (t->valid && t->num_items == n && limit > 0) {
         bp_sums s;
         refit_tree(src, t, t->scale, &s);
         double quality = area_ratio(&s) / t->build_ratio;

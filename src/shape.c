@@ -46,13 +46,22 @@ static double smallest_axis(double e, double y, double s, double rest) {
     return isfinite(x) ? x : from_surface;
 }
 
-// Root of G for the ellipse (2D): n0 = r0 z0; see the preamble.
-static double ellipse_root(double r0, double z0, double z1, double g) {
-    double n0 = r0 * z0, s0 = z1 - 1, s1 = g < 0 ? 0 : hypot(n0, z1) - 1, s = 0;
-    for (int i = 0; i < 2200; ++i) {
+// Root s of G(s) = sum_i (r_i z_i / (s + r_i))^2 - 1 over n = 2 (ellipse) or
+// 3 axes, the last the smallest (r = 1); g = G(0) = sum z_i^2 - 1 says on
+// which side of 0 the root lies. The bracket is the preamble's.
+static double ellipsoid_root(int n, const double r[], const double z[], double g) {
+    double norm = 0;
+    for (int i = 0; i < n; ++i)
+        norm += (r[i] * z[i]) * (r[i] * z[i]);
+    double s0 = z[n - 1] - 1, s1 = g < 0 ? 0 : sqrt(norm) - 1, s = 0;
+    for (int it = 0; it < 2200; ++it) {
         s = 0.5 * (s0 + s1);
         if (s == s0 || s == s1) break;
-        double a = n0 / (s + r0), b = z1 / (s + 1), gs = a * a + b * b - 1;
+        double gs = -1;
+        for (int i = 0; i < n; ++i) {
+            double t = r[i] * z[i] / (s + r[i]);
+            gs += t * t;
+        }
         if (gs > 0)
             s0 = s;
         else if (gs < 0)
@@ -69,7 +78,8 @@ static void ellipse_closest(double e0, double e1, double y0, double y1, double *
         if (y0 > 0) {
             double z0 = y0 / e0, z1 = y1 / e1, g = z0 * z0 + z1 * z1 - 1;
             if (g != 0) {
-                double r0 = (e0 / e1) * (e0 / e1), s = ellipse_root(r0, z0, z1, g);
+                double r0 = (e0 / e1) * (e0 / e1),
+                       s = ellipsoid_root(2, (double[]){r0, 1}, (double[]){z0, z1}, g);
                 *x0 = s + r0 > 0 ? r0 * y0 / (s + r0) : 0;
                 *x1 = smallest_axis(e1, y1, s, 1 - (*x0 / e0) * (*x0 / e0));
             } else {
@@ -93,24 +103,6 @@ static void ellipse_closest(double e0, double e1, double y0, double y1, double *
     }
 }
 
-// Root of G for the ellipsoid (3D).
-static double ellipsoid_root(double r0, double r1, double z0, double z1, double z2, double g) {
-    double n0 = r0 * z0, n1 = r1 * z1, s0 = z2 - 1, s1 = g < 0 ? 0 : sqrt(n0 * n0 + n1 * n1 + z2 * z2) - 1,
-           s = 0;
-    for (int i = 0; i < 2200; ++i) {
-        s = 0.5 * (s0 + s1);
-        if (s == s0 || s == s1) break;
-        double a = n0 / (s + r0), b = n1 / (s + r1), c = z2 / (s + 1), gs = a * a + b * b + c * c - 1;
-        if (gs > 0)
-            s0 = s;
-        else if (gs < 0)
-            s1 = s;
-        else
-            break;
-    }
-    return s;
-}
-
 // Closest point of the ellipsoid with semi-axes e0 >= e1 >= e2 > 0 to y >= 0.
 static void ellipsoid_closest(const double e[3], const double y[3], double x[3]) {
     if (y[2] > 0) {
@@ -120,7 +112,7 @@ static void ellipsoid_closest(const double e[3], const double y[3], double x[3])
                 double g = z0 * z0 + z1 * z1 + z2 * z2 - 1;
                 if (g != 0) {
                     double r0 = (e[0] / e[2]) * (e[0] / e[2]), r1 = (e[1] / e[2]) * (e[1] / e[2]);
-                    double s = ellipsoid_root(r0, r1, z0, z1, z2, g);
+                    double s = ellipsoid_root(3, (double[]){r0, r1, 1}, (double[]){z0, z1, z2}, g);
                     x[0] = s + r0 > 0 ? r0 * y[0] / (s + r0) : 0;
                     x[1] = s + r1 > 0 ? r1 * y[1] / (s + r1) : 0;
                     x[2] = smallest_axis(e[2], y[2], s,

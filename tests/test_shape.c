@@ -8,6 +8,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,9 +73,8 @@ static bool surface_point(const ipcc_shape *s, int k, double u, double v, double
     }
     default: { // sphere and ellipsoid
         if (k > 0) return false;
-        double th = pi * v, ph = 2 * pi * u, r0 = s->kind == IPCC_SHAPE_SPHERE ? e[0] : 1;
-        double a = s->kind == IPCC_SHAPE_SPHERE ? r0 : e[0], b = s->kind == IPCC_SHAPE_SPHERE ? r0 : e[1],
-               c = s->kind == IPCC_SHAPE_SPHERE ? r0 : e[2];
+        bool sphere = s->kind == IPCC_SHAPE_SPHERE; // a sphere's radius is size[0] alone
+        double th = pi * v, ph = 2 * pi * u, a = e[0], b = sphere ? e[0] : e[1], c = sphere ? e[0] : e[2];
         p[0] = a * sin(th) * cos(ph), p[1] = b * sin(th) * sin(ph), p[2] = c * cos(th);
         return true;
     }
