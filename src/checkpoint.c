@@ -15,7 +15,10 @@
 // and friction forces of the last step are saved too: they are not read by
 // the next step, but frames and the accessors report them.
 //
-// Format (version 1; all fields in the host's byte order, which the header
+// Analytic obstacle shapes (world_shapes.c) carry their pose as state (a
+// blocked shape lags its prescribed motion), so version 2 adds it.
+//
+// Format (version 2; all fields in the host's byte order, which the header
 // records; docs/output.md has the table):
 //
 //   char[8]  magic "IPCCCKPT"
@@ -27,6 +30,7 @@
 //   f64      time, kappa
 //   f64[3n]  x, v, a, contact force, friction force (5 arrays)
 //   nd x     { f64 pivot[3], f64 centre_end[3], u8 stopped, u8 pad[7] }
+//   u64      shapes ns, then ns x { f64 centre[3], f64 rotation[9] }   (version 2)
 //   u64      user data size k, then k bytes of user data
 //   u64      FNV-1a 64 checksum of every byte before it
 //
@@ -49,7 +53,7 @@
 #include "world_internal.h"
 
 #define CKPT_MAGIC "IPCCCKPT"
-#define CKPT_VERSION 1u
+#define CKPT_VERSION 2u
 #define CKPT_BOM 0x01020304u
 #define CKPT_ARRAYS 5 // x, v, a, contact force, friction force
 #define FNV_OFFSET 14695981039346656037ull
@@ -159,6 +163,11 @@ ipcc_status ipcc_checkpoint_write(const char *path, const ipcc_world *w, const v
         put(&wr, bc->centre_end, sizeof bc->centre_end);
         put(&wr, flags, sizeof flags);
     }
+    put_u64(&wr, (uint64_t)w->num_shapes);
+    for (int i = 0; i < w->num_shapes; i++) {
+        put(&wr, w->shape_pose[i].center, sizeof w->shape_pose[i].center);
+        put(&wr, w->shape_pose[i].rotation, sizeof w->shape_pose[i].rotation);
+    }
     put_u64(&wr, (uint64_t)user_size);
     put(&wr, user, user_size);
     uint64_t sum = wr.hash;
@@ -239,7 +248,7 @@ ipcc_status ipcc_checkpoint_read(const char *path, ipcc_world *w, void **user, s
         s = ipcc_fail(IPCC_ERR_PARSE, "checkpoint '%s': written on a machine of the other byte order", path);
         goto done;
     }
-    if (version != CKPT_VERSION) {
+    if (version != CKPT_VERSION && version != 1) { // version 1: no shape block
         s = ipcc_fail(IPCC_ERR_PARSE, "checkpoint '%s': format version %u, this ipcc reads version %u", path,
                       version, CKPT_VERSION);
         goto done;
@@ -250,6 +259,10 @@ ipcc_status ipcc_checkpoint_read(const char *path, ipcc_world *w, void **user, s
                       path);
         goto done;
     }
+    // Starting adds a box's or cylinder's feature obstacle (world_shapes.c),
+    // which the writer's world had: compare with a started world.
+    s = ipcc_world_start(w);
+    if (s != IPCC_OK) goto done;
     memcpy(&fingerprint, take(&rd, 8), 8);
     memcpy(&n, take(&rd, 4), 4);
     memcpy(&nd, take(&rd, 4), 4);
@@ -274,8 +287,24 @@ ipcc_status ipcc_checkpoint_read(const char *path, ipcc_world *w, void **user, s
     size_t arrays_bytes = sizeof(double) * 3 * (size_t)n;
     const unsigned char *arrays = take(&rd, CKPT_ARRAYS * arrays_bytes);
     const unsigned char *conditions = take(&rd, (size_t)nd * 56);
+    uint64_t ns = 0;
+    const unsigned char *ns_at = version >= 2 ? take(&rd, 8) : NULL, *poses = NULL;
+    if (ns_at) memcpy(&ns, ns_at, 8);
+    if (version >= 2 && ns_at && ns != (uint64_t)w->num_shapes) {
+        s = ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                      "checkpoint '%s' was written for another scene: %llu shapes, this world has %d", path,
+                      (unsigned long long)ns, w->num_shapes);
+        goto done;
+    }
+    if (version < 2 && w->num_shapes > 0) {
+        s = ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                      "checkpoint '%s' (format version 1) has no shape poses, and this world has %d shapes",
+                      path, w->num_shapes);
+        goto done;
+    }
+    if (ns > 0) poses = take(&rd, (size_t)ns * 96);
     const void *user_size_at = take(&rd, 8);
-    if (!arrays || !conditions || !user_size_at) {
+    if (!arrays || !conditions || (version >= 2 && !ns_at) || (ns > 0 && !poses) || !user_size_at) {
         s = ipcc_fail(IPCC_ERR_PARSE, "checkpoint '%s': too short for %d vertices", path, (int)n);
         goto done;
     }
@@ -290,8 +319,6 @@ ipcc_status ipcc_checkpoint_read(const char *path, ipcc_world *w, void **user, s
         s = ipcc_fail(IPCC_ERR_NO_MEMORY, "checkpoint '%s': out of memory", path);
         goto done;
     }
-    s = ipcc_world_start(w); // builds the contact state kappa goes into
-    if (s != IPCC_OK) goto done;
     // Everything checked: copy into the world.
     double *targets[CKPT_ARRAYS] = {w->x, w->v, w->a, w->contact_force, w->friction_force};
     for (int k = 0; k < CKPT_ARRAYS; k++)
@@ -302,6 +329,10 @@ ipcc_status ipcc_checkpoint_read(const char *path, ipcc_world *w, void **user, s
         memcpy(bc->pivot_now, at, 24);
         memcpy(bc->centre_end, at + 24, 24);
         bc->stopped = at[48] != 0;
+    }
+    for (int i = 0; i < (int)ns; i++) {
+        memcpy(w->shape_pose[i].center, poses + 96 * (size_t)i, 24);
+        memcpy(w->shape_pose[i].rotation, poses + 96 * (size_t)i + 24, 72);
     }
     w->step = (int)step;
     w->time = time;

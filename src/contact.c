@@ -17,22 +17,7 @@
 // bound runs over every vertex-face and edge-edge candidate, so their
 // motion is covered like any other primitive's.
 //
-// Initial state (ipcc_contact_create). In order: (1) no vertex of a
-// deformable body on or behind a half-space; (2) no edge crossing a
-// triangle of another body (or of its own, with self-collision); (3) no
-// constraint at zero distance (touching); (4) no collision vertex strictly
-// inside another body's volume: this catches what (2) cannot, a point-set
-// obstacle point (or a whole obstacle, or a whole body) lying inside a
-// body. (4) asks the broad phase for the (point, tet) pairs whose tet box
-// holds the point (a BVH over the tets, O((P + T) log T) for P points and T
-// tets), keeps those whose barycentric coordinates are all >= -1e-12 (the
-// closed tet, up to rounding, so a point on a face, edge or vertex shared by
-// tets is never lost between them), and then drops the points within
-// min(1e-9 L, d̂) of that body's boundary (found among (3)'s vertex-face
-// candidates): a point in a closed tet of B and farther from B's boundary
-// than its rounding distance to the tet is in B's interior. Points on the
-// surface were refused by (3); points inside by less than min(1e-9 L, d̂)
-// are not judged.
+// Initial state: contact_check.c (ipcc_contact_create calls it).
 //
 // Constraint set (IPC Sec. 4.2 with the duplicate-free keying of its
 // implementation). Candidates come from the broad phase (broad_phase.c):
@@ -100,82 +85,35 @@
 // Determinism and memory: per-candidate and per-constraint work runs under
 // OpenMP into slots; reductions are serial or order-free (min), so results
 // do not depend on the thread count. All buffers are grow-only.
-#include "contact.h"
+#include "contact_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "barrier.h"
-#include "broad_phase.h"
 #include "ccd.h"
 #include "core.h"
 #include "distance.h"
 #include "vec3.h"
 #include "world_internal.h"
 
-typedef struct contact_pair {
-    int kind;     ///< an ipcc_contact_kind, or -1 for "no constraint"
-    int dtype;    ///< EE: the ipcc_edge_edge_distance_type whose distance is used
-    int v[4];     ///< collision vertices; PH: v[0] vertex, v[1] half-space
-    double eps_x; ///< EE: mollifier threshold (0 = not mollified)
-} contact_pair;
-
-/// CCD safety factor: the step stops at 0.8 of the conservative time of
-/// impact (IPC's value).
-#define CCD_SAFETY 0.8
-
-struct ipcc_contact {
-    // Collision mesh.
-    int nc;
-    int *cvert;  ///< collision vertex -> world vertex
-    int *group;  ///< collision vertex -> body
-    int *cedges; ///< 2 per edge, collision ids
-    int *cfaces; ///< 3 per face, collision ids
-    int ne, nf;
-    unsigned char *self_collision, *kinematic; ///< per body
-    unsigned char *point_set;                  ///< per body: an obstacle without faces and edges
-    ipcc_collision_topology topo;
-    double *rest; ///< 3 nc, positions at t = 0
-    int nh;       ///< half-spaces
-    const double *planes;
-
-    double dhat, dhat2, L;
-    double kappa, kappa_min, kappa_max;
-    bool kappa_fixed, rebalance;
-    double prev_min_d2; ///< smallest squared distance at the previous evaluation of this step
-    double time_ccd, time_broad_phase, time_constraint_search;
-
-    ipcc_broad_phase *bp;
-    ipcc_candidates cand;
-    bool cand_valid; ///< cand covers every pair within d̂ of the next evaluated state (see below)
-
-    // Constraint set and per-constraint slots (grow-only).
-    int np, cap_pairs;
-    contact_pair *pairs;
-    double *pair_energy; ///< per pair
-    double *pair_grad;   ///< 12 per pair
-    int *pair_slot;      ///< triplet offsets (prefix sum), np + 1
-    int cap_slots;
-    contact_pair *scratch; ///< one per candidate
-    int cap_scratch;
-    double *xc, *xc1; ///< 3 nc gathered positions
-    double *gb;       ///< 3 n, barrier gradient for balancing kappa
-    int cap_gb;
-    double *toi; ///< per candidate
-    int cap_toi;
-    ipcc_contact_info *info; ///< ipcc_contact_active's output
-    int cap_info;
-};
-
 // ---------------------------------------------------------------------------
 // Collision mesh.
 
 static int grow(void **buf, int *cap, int count, size_t size) { return ipcc_reserve(buf, cap, count, size); }
 
-static void gather(const ipcc_contact *c, const double *x, double *xc) {
+// The shapes' poses at state x (its clock, world_shapes.c).
+void ipcc_contact_shapes_at(ipcc_contact *c, const double *x) {
+    double s = ipcc_world_shape_progress(c->world, x);
+    for (int i = 0; i < c->ns; ++i)
+        ipcc_world_shape_at(c->world, i, s, &c->pose[i]);
+}
+
+void ipcc_contact_gather(ipcc_contact *c, const double *x, double *xc) {
     for (int i = 0; i < c->nc; ++i)
         memcpy(xc + 3 * i, x + 3 * c->cvert[i], 3 * sizeof(double));
+    if (xc == c->xc) ipcc_contact_shapes_at(c, x);
 }
 
 static ipcc_status build_mesh(ipcc_contact *c, const ipcc_world *w) {
@@ -254,6 +192,15 @@ static ipcc_status build_mesh(ipcc_contact *c, const ipcc_world *w) {
                                         .group_kinematic = c->kinematic};
     c->nh = w->num_half_spaces;
     c->planes = w->half_spaces;
+    c->world = w;
+    c->ns = w->num_shapes;
+    c->pose = malloc(sizeof *c->pose * (size_t)(c->ns + 1));
+    c->shape_radius = malloc(sizeof(double) * (size_t)(c->ns + 1));
+    if (!c->pose || !c->shape_radius) return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory");
+    for (int i = 0; i < c->ns; ++i) {
+        c->pose[i] = w->shape_pose[i];
+        c->shape_radius[i] = ipcc_shape_bounding_radius(&c->pose[i]);
+    }
     return IPCC_OK;
 }
 
@@ -362,16 +309,12 @@ static void sort_pairs(contact_pair *a, int n) {
     }
 }
 
-static bool vertex_free(const ipcc_contact *c, int v) { return !c->kinematic[c->group[v]]; }
-
-static double plane_signed(const double *plane, const double *x) {
-    return (x[0] - plane[0]) * plane[3] + (x[1] - plane[1]) * plane[4] + (x[2] - plane[2]) * plane[5];
-}
+static double norm3(const double v[3]) { return sqrt(dot3(v, v)); }
 
 // The constraint set at gathered positions xc from the current candidates.
 static int collect_pairs(ipcc_contact *c, const double *xc) {
     const ipcc_candidates *cd = &c->cand;
-    int ncand = cd->num_vf + cd->num_ee + c->nh * c->nc;
+    int ncand = cd->num_vf + cd->num_ee + (c->nh + c->ns) * c->nc;
     if (grow((void **)&c->scratch, &c->cap_scratch, ncand + 1, sizeof(contact_pair)) != 0) return -1;
     contact_pair *s = c->scratch;
     int nvf = cd->num_vf, nee = cd->num_ee;
@@ -384,11 +327,29 @@ static int collect_pairs(ipcc_contact *c, const double *xc) {
     int m = nvf + nee;
     for (int h = 0; h < c->nh; ++h)
         for (int v = 0; v < c->nc; ++v) {
-            double sd = plane_signed(c->planes + 6 * h, xc + 3 * v);
-            s[m++] = vertex_free(c, v) && (sd <= 0 || sd * sd < c->dhat2)
+            double sd = ipcc_contact_plane_signed(c->planes + 6 * h, xc + 3 * v);
+            s[m++] = ipcc_contact_vertex_free(c, v) && (sd <= 0 || sd * sd < c->dhat2)
                          ? (contact_pair){.kind = IPCC_CONTACT_PH, .v = {v, h, -1, -1}}
                          : (contact_pair){.kind = -1};
         }
+    // Shapes: the exact distance, after a bounding-sphere cull.
+    int nc = c->nc;
+    for (int i = 0; i < c->ns; ++i) {
+        contact_pair *si = s + m;
+#pragma omp parallel for schedule(static)
+        for (int v = 0; v < nc; ++v) {
+            si[v] = (contact_pair){.kind = -1};
+            if (!ipcc_contact_vertex_free(c, v)) continue;
+            const double *x = xc + 3 * v, *o = c->pose[i].center;
+            double r = sqrt((x[0] - o[0]) * (x[0] - o[0]) + (x[1] - o[1]) * (x[1] - o[1]) +
+                            (x[2] - o[2]) * (x[2] - o[2]));
+            if (r - c->shape_radius[i] >= c->dhat) continue;
+            double phi = ipcc_shape_distance(&c->pose[i], x, NULL, NULL);
+            if (phi <= 0 || phi * phi < c->dhat2)
+                si[v] = (contact_pair){.kind = IPCC_CONTACT_PS, .v = {v, i, -1, -1}};
+        }
+        m += nc;
+    }
     // Compact, sort by key, drop duplicates.
     int np = 0;
     for (int k = 0; k < m; ++k)
@@ -416,7 +377,7 @@ static int collect_pairs(ipcc_contact *c, const double *xc) {
 }
 
 // collect_pairs, timed as the constraint search.
-static int build_pairs(ipcc_contact *c, const double *xc) {
+int ipcc_contact_build_pairs(ipcc_contact *c, const double *xc) {
     double t0 = ipcc_now();
     int rc = collect_pairs(c, xc);
     c->time_constraint_search += ipcc_now() - t0;
@@ -430,15 +391,17 @@ int ipcc_contact_kind_vertices(ipcc_contact_kind kind) {
     switch (kind) {
     case IPCC_CONTACT_PP: return 2;
     case IPCC_CONTACT_PE: return 3;
-    case IPCC_CONTACT_PH: return 1;
+    case IPCC_CONTACT_PH:
+    case IPCC_CONTACT_PS: return 1;
     default: return 4;
     }
 }
 
 static int pair_num_vertices(const contact_pair *p) { return ipcc_contact_kind_vertices(p->kind); }
 
-double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *x, const double *plane,
+double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *x, const void *obstacle,
                              double *g, double *H) {
+    const double *plane = obstacle;
     const double *a = x, *b = x + 3, *d2 = x + 6, *d3 = x + 9;
     switch (kind) {
     case IPCC_CONTACT_PP:
@@ -462,7 +425,7 @@ double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *
     case IPCC_CONTACT_PH: {
         // d = ((x - p) . n)^2, grad = 2 s n, H = 2 n n^T (n unit); a vertex on
         // or behind the plane is at distance 0 (infeasible), not mirrored.
-        double s = fmax(plane_signed(plane, a), 0.0);
+        double s = fmax(ipcc_contact_plane_signed(plane, a), 0.0);
         for (int i = 0; i < 3; ++i) {
             if (g) g[i] = 2 * s * plane[3 + i];
             if (H)
@@ -471,15 +434,27 @@ double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *
         }
         return s * s;
     }
+    case IPCC_CONTACT_PS: {
+        // d = max(phi, 0)^2 with phi the exact signed distance (shape.c):
+        // grad = 2 phi n, H from the curvature at the closest point. Inside
+        // or on the surface: 0 (infeasible), not mirrored.
+        const ipcc_shape *shape = obstacle;
+        double n[3], phi = fmax(ipcc_shape_distance(shape, a, NULL, n), 0.0);
+        if (g)
+            for (int i = 0; i < 3; ++i)
+                g[i] = 2 * phi * n[i];
+        if (H) ipcc_shape_distance2_hessian(shape, a, H);
+        return phi * phi;
+    }
     }
     return INFINITY;
 }
 
 double ipcc_contact_barrier(ipcc_contact_kind kind, int ee_type, double eps_x, const double *x,
-                            const double *plane, double dhat2, double *g, double *H, bool project) {
+                            const void *obstacle, double dhat2, double *g, double *H, bool project) {
     int n = 3 * ipcc_contact_kind_vertices(kind);
     double gd[12], Hd[144];
-    double d = ipcc_contact_distance(kind, ee_type, x, plane, g ? gd : NULL, H ? Hd : NULL);
+    double d = ipcc_contact_distance(kind, ee_type, x, obstacle, g ? gd : NULL, H ? Hd : NULL);
     double b = ipcc_barrier(d, dhat2);
     if (!isfinite(b)) return b;
     double m = 1, gm[12], Hm[144];
@@ -515,12 +490,14 @@ static void pair_positions(const contact_pair *p, const double *xc, double x[12]
         memcpy(x + 3 * k, xc + 3 * p->v[k], 3 * sizeof(double));
 }
 
-static const double *pair_plane(const ipcc_contact *c, const contact_pair *p) {
-    return p->kind == IPCC_CONTACT_PH ? c->planes + 6 * p->v[1] : NULL;
+// The obstacle of a PH or PS pair (its plane, or its shape at the gathered pose).
+static const void *pair_plane(const ipcc_contact *c, const contact_pair *p) {
+    if (p->kind == IPCC_CONTACT_PH) return c->planes + 6 * p->v[1];
+    return p->kind == IPCC_CONTACT_PS ? (const void *)&c->pose[p->v[1]] : NULL;
 }
 
 // Squared distance of pair p at xc.
-static double pair_distance(const ipcc_contact *c, const contact_pair *p, const double *xc) {
+double ipcc_contact_pair_distance(const ipcc_contact *c, const contact_pair *p, const double *xc) {
     double x[12];
     pair_positions(p, xc, x);
     return ipcc_contact_distance(p->kind, p->dtype, x, pair_plane(c, p), NULL, NULL);
@@ -559,6 +536,8 @@ void ipcc_contact_destroy(ipcc_contact *c) {
     free(c->self_collision);
     free(c->kinematic);
     free(c->point_set);
+    free(c->pose);
+    free(c->shape_radius);
     ipcc_broad_phase_destroy(c->bp);
     ipcc_candidates_free(&c->cand);
     free(c->pairs);
@@ -572,168 +551,12 @@ void ipcc_contact_destroy(ipcc_contact *c) {
     free(c);
 }
 
-static ipcc_status query(ipcc_contact *c, const double *x0, const double *x1, double inflation, int kinds) {
+ipcc_status ipcc_contact_query(ipcc_contact *c, const double *x0, const double *x1, double inflation,
+                               int kinds) {
     double t0 = ipcc_now();
     ipcc_status st = ipcc_broad_phase_query(c->bp, &c->topo, x0, x1, inflation, kinds, &c->cand);
     c->time_broad_phase += ipcc_now() - t0;
     return st;
-}
-
-// Describe collision vertex v as "vertex i of body "name"" (body-local index).
-static void describe_vertex(const ipcc_world *w, const ipcc_contact *c, int v, char *buf, size_t size) {
-    const ipcc_body *b = &w->bodies[c->group[v]];
-    snprintf(buf, size, "%d", c->cvert[v] - b->first_vertex);
-}
-
-// Segment-triangle crossing test for the initial check. The segment must
-// cross the triangle's plane by more than `tol` on both sides (else it is
-// coplanar or only touching: the zero-distance check decides those), then
-// the three orientations of the segment against the triangle's edges must
-// agree in sign (a zero: through an edge or a vertex, counts as crossing).
-static double orient3(const double *a, const double *b, const double *cc, const double *d) {
-    double u[3], v[3], t[3], vt[3];
-    sub3(b, a, u);
-    sub3(cc, a, v);
-    sub3(d, a, t);
-    cross3(v, t, vt);
-    return dot3(u, vt);
-}
-
-static bool segment_crosses_triangle(const double *p, const double *q, const double *a, const double *b,
-                                     const double *cc, double tol) {
-    double u[3], v[3], n[3], ap[3], aq[3];
-    sub3(b, a, u);
-    sub3(cc, a, v);
-    cross3(u, v, n);
-    double nn = sqrt(dot3(n, n));
-    if (!(nn > 0)) return false; // degenerate triangle: left to the distance check
-    sub3(p, a, ap);
-    sub3(q, a, aq);
-    double dp = dot3(n, ap) / nn, dq = dot3(n, aq) / nn;
-    if (!((dp > tol && dq < -tol) || (dp < -tol && dq > tol))) return false;
-    double s0 = orient3(p, q, a, b), s1 = orient3(p, q, b, cc), s2 = orient3(p, q, cc, a);
-    return (s0 >= 0 && s1 >= 0 && s2 >= 0) || (s0 <= 0 && s1 <= 0 && s2 <= 0);
-}
-
-// Barycentric coordinates of p in tet (a, b, cc, d) from signed volumes;
-// false for a flat tet.
-static bool tet_barycentric(const double *p, const double *a, const double *b, const double *cc,
-                            const double *d, double l[4]) {
-    double v = orient3(a, b, cc, d);
-    if (!(v != 0)) return false;
-    l[0] = orient3(p, b, cc, d) / v;
-    l[1] = orient3(a, p, cc, d) / v;
-    l[2] = orient3(a, b, p, d) / v;
-    l[3] = orient3(a, b, cc, p) / v;
-    return true;
-}
-
-// Some (vertex v, face) pair of the current vertex-face candidates has a
-// face of body `body` within squared distance tol2 of v. The candidates are
-// sorted by vertex.
-static bool near_body_surface(const ipcc_contact *c, const double *xc, int v, int body, double tol2) {
-    const int *vf = c->cand.vf;
-    int lo = 0, hi = c->cand.num_vf;
-    while (lo < hi) { // first pair with vertex >= v
-        int mid = lo + (hi - lo) / 2;
-        if (vf[2 * mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (int k = lo; k < c->cand.num_vf && vf[2 * k] == v; ++k) {
-        const int *t = c->cfaces + 3 * vf[2 * k + 1];
-        if (c->group[t[0]] != body) continue;
-        const double *p = xc + 3 * v, *t0 = xc + 3 * t[0], *t1 = xc + 3 * t[1], *t2 = xc + 3 * t[2];
-        if (ipcc_point_triangle_distance(p, t0, t1, t2,
-                                         ipcc_point_triangle_distance_type_of(p, t0, t1, t2)) <= tol2)
-            return true;
-    }
-    return false;
-}
-
-// Step (4) of the initial check (see the preamble). Needs the vertex-face
-// candidates within d̂ at w->x in c->cand.
-static ipcc_status check_points_inside(ipcc_contact *c, const ipcc_world *w) {
-    if (w->nt == 0 || c->nc == 0) return IPCC_OK;
-    int *pairs = NULL, np = 0, cap = 0;
-    ipcc_status st = ipcc_broad_phase_point_tet_query(c->bp, w->n, w->x, c->nc, c->cvert, c->group, w->nt,
-                                                      w->tets, w->tet_body, &pairs, &np, &cap);
-    double tol = fmin(1e-9 * c->L, c->dhat);
-    for (int k = 0; st == IPCC_OK && k < np; ++k) {
-        int v = pairs[2 * k], t = pairs[2 * k + 1], body = w->tet_body[t];
-        const int *T = w->tets + 4 * t;
-        double l[4];
-        if (!tet_barycentric(c->xc + 3 * v, w->x + 3 * T[0], w->x + 3 * T[1], w->x + 3 * T[2],
-                             w->x + 3 * T[3], l) ||
-            !(l[0] >= -1e-12 && l[1] >= -1e-12 && l[2] >= -1e-12 && l[3] >= -1e-12))
-            continue;
-        if (near_body_surface(c, c->xc, v, body, tol * tol)) continue;
-        const ipcc_body *pb = &w->bodies[c->group[v]];
-        int index = c->cvert[v] - pb->first_vertex;
-        st = ipcc_fail(
-            IPCC_ERR_INFEASIBLE, "initial state: %s \"%s\" %s %d lies inside body \"%s\" (in its tet %d)",
-            pb->kinematic ? "obstacle" : "body", pb->name, c->point_set[c->group[v]] ? "point" : "vertex",
-            index, w->bodies[body].name, t - w->bodies[body].first_tet);
-    }
-    free(pairs);
-    return st;
-}
-
-static ipcc_status check_initial_state(ipcc_contact *c, const ipcc_world *w) {
-    gather(c, w->x, c->xc);
-    char va[32], vb[32], vc[32], vd[32];
-    // 1. Vertices on or behind a half-space.
-    for (int h = 0; h < c->nh; ++h)
-        for (int v = 0; v < c->nc; ++v)
-            if (vertex_free(c, v) && !(plane_signed(c->planes + 6 * h, c->xc + 3 * v) > 0)) {
-                describe_vertex(w, c, v, va, sizeof va);
-                return ipcc_fail(IPCC_ERR_INFEASIBLE,
-                                 "initial state: body \"%s\" touches or crosses half-space %d (vertex %s)",
-                                 w->bodies[c->group[v]].name, h, va);
-            }
-    // 2. Edges crossing triangles.
-    ipcc_status st = query(c, c->xc, NULL, 0.0, IPCC_CANDIDATES_EF);
-    if (st != IPCC_OK) return st;
-    for (int k = 0; k < c->cand.num_ef; ++k) {
-        int e = c->cand.ef[2 * k], f = c->cand.ef[2 * k + 1];
-        const int *E = c->cedges + 2 * e, *F = c->cfaces + 3 * f;
-        if (segment_crosses_triangle(c->xc + 3 * E[0], c->xc + 3 * E[1], c->xc + 3 * F[0], c->xc + 3 * F[1],
-                                     c->xc + 3 * F[2], 1e-12 * c->L)) {
-            describe_vertex(w, c, E[0], va, sizeof va);
-            describe_vertex(w, c, E[1], vb, sizeof vb);
-            describe_vertex(w, c, F[0], vc, sizeof vc);
-            describe_vertex(w, c, F[1], vd, sizeof vd);
-            char ve[32];
-            describe_vertex(w, c, F[2], ve, sizeof ve);
-            return ipcc_fail(
-                IPCC_ERR_INFEASIBLE,
-                "initial state: bodies \"%s\" and \"%s\" intersect: edge (%s, %s) of \"%s\" crosses "
-                "triangle (%s, %s, %s) of \"%s\"",
-                w->bodies[c->group[E[0]]].name, w->bodies[c->group[F[0]]].name, va, vb,
-                w->bodies[c->group[E[0]]].name, vc, vd, ve, w->bodies[c->group[F[0]]].name);
-        }
-    }
-    // 3. Touching pairs (zero distance).
-    st = query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE);
-    if (st != IPCC_OK) return st;
-    if (build_pairs(c, c->xc) != 0) return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory");
-    for (int k = 0; k < c->np; ++k) {
-        const contact_pair *p = &c->pairs[k];
-        if (pair_distance(c, p, c->xc) > 0) continue;
-        describe_vertex(w, c, p->v[0], va, sizeof va);
-        describe_vertex(w, c, p->v[1], vb, sizeof vb);
-        int other = p->kind == IPCC_CONTACT_PE || p->kind == IPCC_CONTACT_PT ? p->v[1]
-                    : p->kind == IPCC_CONTACT_EE                             ? p->v[2]
-                                                                             : p->v[1];
-        return ipcc_fail(
-            IPCC_ERR_INFEASIBLE,
-            "initial state: bodies \"%s\" and \"%s\" touch (zero distance) at vertex %s of \"%s\"",
-            w->bodies[c->group[p->v[0]]].name, w->bodies[c->group[other]].name, va,
-            w->bodies[c->group[p->v[0]]].name);
-    }
-    // 4. Points inside a body (uses the vertex-face candidates of 3).
-    return check_points_inside(c, w);
 }
 
 ipcc_status ipcc_contact_create(ipcc_world *w, ipcc_contact **out) {
@@ -765,7 +588,7 @@ ipcc_status ipcc_contact_create(ipcc_world *w, ipcc_contact **out) {
     c->kappa_fixed = w->def.contact.kappa > 0;
     c->kappa = c->kappa_fixed ? w->def.contact.kappa : 0;
     c->prev_min_d2 = INFINITY;
-    st = check_initial_state(c, w);
+    st = ipcc_contact_check_initial_state(c, w);
     if (st != IPCC_OK) {
         ipcc_contact_destroy(c);
         return st;
@@ -805,8 +628,8 @@ static double barrier_sum(ipcc_contact *c, const double *xc) {
 }
 
 double ipcc_contact_energy(ipcc_contact *c, const ipcc_world *w, const double *x) {
-    gather(c, x, c->xc);
-    if (build_pairs(c, c->xc) != 0) return NAN;
+    ipcc_contact_gather(c, x, c->xc);
+    if (ipcc_contact_build_pairs(c, c->xc) != 0) return NAN;
     (void)w;
     double e = barrier_sum(c, c->xc);
     return isfinite(e) ? c->kappa * e : INFINITY;
@@ -815,7 +638,7 @@ double ipcc_contact_energy(ipcc_contact *c, const ipcc_world *w, const double *x
 static double min_distance2(const ipcc_contact *c, const double *xc) {
     double m = INFINITY;
     for (int k = 0; k < c->np; ++k)
-        m = fmin(m, pair_distance(c, &c->pairs[k], xc));
+        m = fmin(m, ipcc_contact_pair_distance(c, &c->pairs[k], xc));
     return m;
 }
 
@@ -848,14 +671,32 @@ static void balance_kappa(ipcc_contact *c, ipcc_world *w, const double *g_rest) 
     c->kappa = fmax(c->kappa, k);
 }
 
+// A PS pair's part of the lift (newton.c, "Prescribed motion"): the
+// distance depends on the vertex relative to the shape, so the shape's
+// remaining motion enters as minus its material point's displacement at
+// the closest point, to first order ds (vh + wh x (y - c)), ds the clock's
+// remaining progress.
+static void shape_lift(const ipcc_contact *c, const contact_pair *p, const double *lift, double le[3]) {
+    const ipcc_world *w = c->world;
+    if (!w->has_clock) return;
+    int i = p->v[1];
+    const ipcc_shape *pose = &c->pose[i];
+    double ds = lift[3 * w->n] / w->clock_length, y[3], v[3];
+    ipcc_shape_distance(pose, c->xc + 3 * p->v[0], y, NULL);
+    ipcc_world_shape_velocity(w, i, pose, y, v);
+    for (int k = 0; k < 3; ++k)
+        le[k] -= ds * w->def.time_step * v[k];
+}
+
 double ipcc_contact_evaluate(ipcc_contact *c, ipcc_world *w, const double *x, const double *lift, double *g,
                              ipcc_triplets *T) {
-    gather(c, x, c->xc);
+    ipcc_contact_gather(c, x, c->xc);
     if (!c->cand_valid) {
-        if (query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) != IPCC_OK) return NAN;
+        if (ipcc_contact_query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) != IPCC_OK)
+            return NAN;
         c->cand_valid = true;
     }
-    if (build_pairs(c, c->xc) != 0) return NAN;
+    if (ipcc_contact_build_pairs(c, c->xc) != 0) return NAN;
     // Stiffness: balance at the step start, double while contacts keep closing in.
     if (c->rebalance) balance_kappa(c, w, g);
     if (!c->kappa_fixed) {
@@ -887,6 +728,7 @@ double ipcc_contact_evaluate(ipcc_contact *c, ipcc_world *w, const double *x, co
             double le[12];
             for (int a = 0; a < n; ++a)
                 le[a] = lift[3 * c->cvert[p->v[a / 3]] + a % 3];
+            if (p->kind == IPCC_CONTACT_PS) shape_lift(c, p, lift, le);
             ipcc_block_add_product(n, H, le, gk);
         }
         int s = c->pair_slot[k];
@@ -913,24 +755,58 @@ double ipcc_contact_evaluate(ipcc_contact *c, ipcc_world *w, const double *x, co
 // Earliest conservative time of impact of vertex v against half-space h for
 // the motion xc -> xc1 (1 if it does not reach the plane).
 static double plane_toi(const ipcc_contact *c, int h, int v) {
-    double s0 = plane_signed(c->planes + 6 * h, c->xc + 3 * v),
-           s1 = plane_signed(c->planes + 6 * h, c->xc1 + 3 * v);
+    double s0 = ipcc_contact_plane_signed(c->planes + 6 * h, c->xc + 3 * v),
+           s1 = ipcc_contact_plane_signed(c->planes + 6 * h, c->xc1 + 3 * v);
     if (!(s1 <= 0)) return 1.0;
     if (!(s0 > 0)) return 0.0;
     return s0 / (s0 - s1); // linear in t; the safety factor dwarfs rounding
 }
 
+// Earliest conservative time of impact of the free collision vertices
+// against shape i over xc -> xc1, the shape going from progress s0 to s1
+// (shape_ccd.c); vertices whose bounding-sphere gap exceeds their
+// motion's reach are skipped.
+static double shapes_toi(ipcc_contact *c, double s0, double s1) {
+    const ipcc_world *w = c->world;
+    double t = 1.0, h = w->def.time_step;
+    int nc = c->nc;
+    for (int i = 0; i < c->ns; ++i) {
+        const ipcc_shape_def *d = &w->shapes[i];
+        double vh[3], wh[3];
+        for (int k = 0; k < 3; ++k) {
+            vh[k] = h * d->velocity[k];
+            wh[k] = h * d->angular_velocity[k];
+        }
+        ipcc_shape start;
+        ipcc_world_shape_at(w, i, 0.0, &start);
+        ipcc_shape a; // the centre moves by at most |s1 - s0| |vh| (a rotation does not move it)
+        ipcc_shape_moved(&start, vh, wh, s0, &a);
+        double centre_motion = fabs(s1 - s0) * norm3(vh), ti = 1.0;
+#pragma omp parallel for schedule(dynamic, 256) reduction(min : ti)
+        for (int v = 0; v < nc; ++v) {
+            if (!ipcc_contact_vertex_free(c, v)) continue;
+            const double *x0 = c->xc + 3 * v, *x1 = c->xc1 + 3 * v;
+            double m[3] = {x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]};
+            double r[3] = {x0[0] - a.center[0], x0[1] - a.center[1], x0[2] - a.center[2]};
+            if (norm3(r) - c->shape_radius[i] > norm3(m) + centre_motion) continue;
+            ti = fmin(ti, ipcc_shape_ccd(&start, vh, wh, s0, s1, x0, x1));
+        }
+        t = fmin(t, ti);
+    }
+    return t;
+}
+
 double ipcc_contact_max_step(ipcc_contact *c, const ipcc_world *w, const double *x, const double *p,
                              double alpha_max) {
-    (void)w;
     for (int i = 0; i < c->nc; ++i)
         for (int k = 0; k < 3; ++k) {
             int d = 3 * c->cvert[i] + k;
             c->xc[3 * i + k] = x[d];
             c->xc1[3 * i + k] = x[d] + alpha_max * p[d];
         }
+    ipcc_contact_shapes_at(c, x);
     // Swept candidates within d̂: the CCD pairs, and the line search's energy pairs.
-    if (query(c, c->xc, c->xc1, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) != IPCC_OK) {
+    if (ipcc_contact_query(c, c->xc, c->xc1, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) != IPCC_OK) {
         c->cand_valid = false;
         return 0.0;
     }
@@ -963,7 +839,15 @@ double ipcc_contact_max_step(ipcc_contact *c, const ipcc_world *w, const double 
         t = fmin(t, c->toi[k]);
     for (int h = 0; h < c->nh; ++h)
         for (int v = 0; v < c->nc; ++v)
-            if (vertex_free(c, v)) t = fmin(t, plane_toi(c, h, v));
+            if (ipcc_contact_vertex_free(c, v)) t = fmin(t, plane_toi(c, h, v));
+    if (c->ns > 0) {
+        double s0 = ipcc_world_shape_progress(w, x), s1 = s0;
+        if (w->has_clock) {
+            int k = 3 * w->n;
+            s1 = fmin(1.0, fmax(0.0, (x[k] + alpha_max * p[k]) / w->clock_length));
+        }
+        t = fmin(t, shapes_toi(c, s0, s1));
+    }
     double t_end = ipcc_now();
     c->time_ccd += t_end - t_ccd0;
     return t < 1.0 ? CCD_SAFETY * t * alpha_max : alpha_max;
@@ -972,16 +856,16 @@ double ipcc_contact_max_step(ipcc_contact *c, const ipcc_world *w, const double 
 void ipcc_contact_end_step(ipcc_contact *c, const ipcc_world *w, const double *x, double *force,
                            ipcc_step_stats *stats) {
     memset(force, 0, sizeof(double) * 3 * (size_t)w->n);
-    gather(c, x, c->xc);
-    bool ok =
-        c->cand_valid || query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) == IPCC_OK;
-    ok = ok && build_pairs(c, c->xc) == 0;
+    ipcc_contact_gather(c, x, c->xc);
+    bool ok = c->cand_valid ||
+              ipcc_contact_query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) == IPCC_OK;
+    ok = ok && ipcc_contact_build_pairs(c, c->xc) == 0;
     double s = ipcc_integrator_potential_scale(w), dmin2 = INFINITY;
     for (int k = 0; ok && k < c->np; ++k) {
         const contact_pair *p = &c->pairs[k];
         double g[12];
         pair_barrier(c, p, c->xc, g, NULL);
-        dmin2 = fmin(dmin2, pair_distance(c, p, c->xc));
+        dmin2 = fmin(dmin2, ipcc_contact_pair_distance(c, p, c->xc));
         int nv = pair_num_vertices(p);
         for (int a = 0; a < nv; ++a)
             for (int i = 0; i < 3; ++i)
@@ -1069,16 +953,18 @@ static void pair_weights(const contact_pair *p, const double *xc, double w[4]) {
         w[3] = -t;
         return;
     }
-    case IPCC_CONTACT_PH: w[0] = 1; return;
+    case IPCC_CONTACT_PH:
+    case IPCC_CONTACT_PS: w[0] = 1; return;
     }
 }
 
 int ipcc_contact_active(ipcc_contact *c, const ipcc_world *w, const double *x,
                         const ipcc_contact_info **out) {
-    gather(c, x, c->xc);
-    if (query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) != IPCC_OK) return -1;
+    ipcc_contact_gather(c, x, c->xc);
+    if (ipcc_contact_query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE) != IPCC_OK)
+        return -1;
     c->cand_valid = false; // evaluations at other states search afresh
-    if (build_pairs(c, c->xc) != 0) return -1;
+    if (ipcc_contact_build_pairs(c, c->xc) != 0) return -1;
     if (grow((void **)&c->info, &c->cap_info, c->np + 1, sizeof *c->info) != 0) return -1;
     for (int k = 0; k < c->np; ++k) {
         const contact_pair *p = &c->pairs[k];
@@ -1089,9 +975,19 @@ int ipcc_contact_active(ipcc_contact *c, const ipcc_world *w, const double *x,
             in->vertices[a] = c->cvert[p->v[a]];
         pair_weights(p, c->xc, in->weights);
         in->body[0] = c->group[p->v[0]];
+        in->obstacle = -1;
         if (p->kind == IPCC_CONTACT_PH) {
-            in->body[1] = -1 - p->v[1];
+            in->body[1] = -1;
+            in->obstacle = p->v[1];
             memcpy(in->normal, c->planes + 6 * p->v[1] + 3, 3 * sizeof(double));
+            const double *xv = c->xc + 3 * p->v[0], *pl = c->planes + 6 * p->v[1];
+            double sd = ipcc_contact_plane_signed(pl, xv);
+            for (int k3 = 0; k3 < 3; ++k3)
+                in->point[k3] = xv[k3] - sd * pl[3 + k3];
+        } else if (p->kind == IPCC_CONTACT_PS) {
+            in->body[1] = -1;
+            in->obstacle = p->v[1];
+            ipcc_shape_distance(&c->pose[p->v[1]], c->xc + 3 * p->v[0], in->point, in->normal);
         } else {
             in->body[1] = c->group[p->v[p->kind == IPCC_CONTACT_EE ? 2 : 1]];
             // normal = (difference of the closest points) / its length
@@ -1102,6 +998,12 @@ int ipcc_contact_active(ipcc_contact *c, const ipcc_world *w, const double *x,
             double len = sqrt(dot3(dvec, dvec));
             for (int k3 = 0; k3 < 3; ++k3)
                 in->normal[k3] = len > 0 ? dvec[k3] / len : (k3 == 1);
+            // the second primitive's closest point: minus its weighted vertices
+            int first = p->kind == IPCC_CONTACT_EE ? 2 : 1;
+            memset(in->point, 0, sizeof in->point);
+            for (int a = first; a < nv; ++a)
+                for (int k3 = 0; k3 < 3; ++k3)
+                    in->point[k3] -= in->weights[a] * c->xc[3 * p->v[a] + k3];
         }
         // lambda_hat = kappa m |b'(d)| |grad_x sqrt-distance|... in squared terms: |d/dr b(r^2)| = |b'| 2 r
         double xl[12];
@@ -1111,6 +1013,7 @@ int ipcc_contact_active(ipcc_contact *c, const ipcc_world *w, const double *x,
                        ? ipcc_edge_edge_mollifier(xl, xl + 3, xl + 6, xl + 9, p->eps_x)
                        : 1.0;
         in->normal_force = c->kappa * m * fabs(ipcc_barrier_first_derivative(d, c->dhat2)) * 2 * sqrt(d);
+        in->distance = sqrt(d);
     }
     *out = c->info;
     (void)w;

@@ -17,6 +17,7 @@ typedef enum ipcc_contact_kind {
     IPCC_CONTACT_PT, ///< point-triangle   [p, t0, t1, t2] (to its plane)
     IPCC_CONTACT_EE, ///< edge-edge        [ea0, ea1, eb0, eb1], measured with an ipcc_edge_edge_distance_type
     IPCC_CONTACT_PH, ///< point-half-space [p], plane = (point, unit normal)
+    IPCC_CONTACT_PS, ///< point-shape      [p], an analytic obstacle (shape.h) at its current pose
 } ipcc_contact_kind;
 
 /// Vertices of a constraint of this kind (1 to 4).
@@ -24,15 +25,16 @@ int ipcc_contact_kind_vertices(ipcc_contact_kind kind);
 
 /// Squared distance of one constraint over its local positions x
 /// (3 * vertices, in the order above); with g/H (may be NULL) also its
-/// gradient and Hessian. `ee_type` is used by EE, `plane` by PH.
-double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *x, const double *plane,
+/// gradient and Hessian. `ee_type` is used by EE; `obstacle` by PH (6
+/// doubles: point, unit normal) and PS (an ipcc_shape).
+double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *x, const void *obstacle,
                              double *g, double *H);
 
 /// One constraint's barrier m(x) b(d(x), dhat2), m the edge-edge mollifier
 /// when kind is EE and eps_x > 0 (else 1); with g/H (may be NULL) its
 /// gradient and Hessian, projected to PSD when `project`. +inf at d <= 0.
 double ipcc_contact_barrier(ipcc_contact_kind kind, int ee_type, double eps_x, const double *x,
-                            const double *plane, double dhat2, double *g, double *H, bool project);
+                            const void *obstacle, double dhat2, double *g, double *H, bool project);
 
 /// Build the collision mesh of the world (all bodies' surfaces, obstacles,
 /// half-spaces) and check the initial state: any intersection or touching
@@ -72,7 +74,10 @@ typedef struct ipcc_contact_info {
     double normal[3];    ///< unit normal, from the second primitive towards the first
     double normal_force; ///< lambda_hat = kappa m |b'(d)| 2 sqrt(d), the normal force in potential units
                          ///< (newtons times the potential scale s; see friction.c)
-    int body[2];         ///< the two bodies; body[1] = -1 - h for half-space h
+    int body[2];         ///< the two bodies; PH and PS: body[1] = -1 (see `obstacle`)
+    int obstacle;        ///< PH: the half-space's index; PS: the shape's index; else -1
+    double point[3];     ///< the closest point on the second primitive (for PS, on the shape's surface)
+    double distance;     ///< unsigned distance, m
 } ipcc_contact_info;
 
 /// The active constraints at x (a static candidate search), as friction

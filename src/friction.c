@@ -58,11 +58,13 @@
 #include "world_internal.h"
 
 typedef struct friction_contact {
+    int kind, obstacle; ///< the constraint's (ipcc_contact_info)
     int nv;
     int vertices[4];
     double weights[4];
     double T[6];      ///< two unit tangents
     double mu_lambda; ///< mu * lambda_hat (potential units)
+    double offset[3]; ///< PS: the step's displacement of the shape's material point in contact, else 0
 } friction_contact;
 
 struct ipcc_friction {
@@ -151,24 +153,26 @@ void ipcc_friction_destroy(ipcc_friction *f) {
 
 int ipcc_friction_count(const ipcc_friction *f) { return f->n; }
 
-// Coefficient of a body, obstacle or half-space (body < 0: half-space -1 - body;
-// a half-space's coefficient is < 0 when not set).
-static double surface_mu(const ipcc_world *w, int body) {
-    return body >= 0 ? w->bodies[body].friction : fmax(0.0, w->half_space_friction[-1 - body]);
+// An obstacle's own coefficient, < 0 when not set: a half-space's or a
+// shape's, or, for a box's edge obstacle (world_shapes.c), its box's.
+static double own_mu(const ipcc_world *w, const ipcc_contact_info *in) {
+    if (in->kind == IPCC_CONTACT_PH) return w->half_space_friction[in->obstacle];
+    if (in->kind == IPCC_CONTACT_PS) return w->shapes[in->obstacle].friction;
+    int b = in->body[1];
+    if (b >= 0 && w->bodies[b].shape >= 0) return w->shapes[w->bodies[b].shape].friction;
+    return -1;
 }
 
 // A pair's coefficient. With contact.friction >= 0 it is that for every pair,
-// except contacts with a half-space whose own coefficient is set, which use
-// it as is (IPC's selfFric and halfSpace mu, FORMAT.md 3.4 and 3.6); without
-// it, the geometric mean of the two surfaces' coefficients.
-static double pair_mu(const ipcc_world *w, const int body[2]) {
-    double mu_all = w->def.contact.friction;
-    if (mu_all >= 0) {
-        if (body[1] < 0 && w->half_space_friction[-1 - body[1]] >= 0)
-            return w->half_space_friction[-1 - body[1]];
-        return mu_all;
-    }
-    return sqrt(surface_mu(w, body[0]) * surface_mu(w, body[1]));
+// except contacts with a half-space or shape whose own coefficient is set,
+// which use it as is (IPC's selfFric and halfSpace mu, FORMAT.md 3.4 and
+// 3.6); without it, the geometric mean of the two surfaces' coefficients
+// (an unset obstacle coefficient counts as 0).
+static double pair_mu(const ipcc_world *w, const ipcc_contact_info *in) {
+    double own = own_mu(w, in);
+    if (w->def.contact.friction >= 0) return own >= 0 ? own : w->def.contact.friction;
+    double other = in->body[1] >= 0 && own < 0 ? w->bodies[in->body[1]].friction : fmax(own, 0.0);
+    return sqrt(w->bodies[in->body[0]].friction * other);
 }
 
 // Two unit tangents orthogonal to the unit normal n.
@@ -185,6 +189,27 @@ static void tangent_basis(const double n[3], double T[6]) {
     cross3(n, T, T + 3);
 }
 
+// A moving shape's surface slides under a contact too: the slip is relative
+// to the material point y of the shape in contact at the lag state, whose
+// displacement over the whole step (the start pose to the end pose, exact
+// rigid motion) is subtracted from the vertex's.
+static void shape_offset(const ipcc_world *w, int i, const double *x_lag, const double y[3], double out[3]) {
+    ipcc_shape lag, start, end;
+    ipcc_world_shape_at(w, i, ipcc_world_shape_progress(w, x_lag), &lag);
+    ipcc_world_shape_at(w, i, 0.0, &start);
+    ipcc_world_shape_at(w, i, 1.0, &end);
+    double r[3] = {y[0] - lag.center[0], y[1] - lag.center[1], y[2] - lag.center[2]}, q[3];
+    for (int k = 0; k < 3; ++k) // local coordinates, R_lag^T r
+        q[k] = lag.rotation[k] * r[0] + lag.rotation[3 + k] * r[1] + lag.rotation[6 + k] * r[2];
+    for (int k = 0; k < 3; ++k) {
+        double ye = end.center[k] + end.rotation[3 * k] * q[0] + end.rotation[3 * k + 1] * q[1] +
+                    end.rotation[3 * k + 2] * q[2];
+        double ys = start.center[k] + start.rotation[3 * k] * q[0] + start.rotation[3 * k + 1] * q[1] +
+                    start.rotation[3 * k + 2] * q[2];
+        out[k] = ye - ys;
+    }
+}
+
 int ipcc_friction_lag(ipcc_friction *f, ipcc_world *w, const double *x_lag) {
     f->n = 0;
     double epsv = w->def.contact.friction_epsv > 0 ? w->def.contact.friction_epsv : 1e-3 * w->bbox_diagonal;
@@ -199,7 +224,7 @@ int ipcc_friction_lag(ipcc_friction *f, ipcc_world *w, const double *x_lag) {
     if (ipcc_reserve((void **)&f->c, &f->cap, m + 1, sizeof *f->c) != 0) return -1;
     for (int k = 0; k < m; ++k) {
         const ipcc_contact_info *in = &info[k];
-        double mu = pair_mu(w, in->body);
+        double mu = pair_mu(w, in);
         if (!(mu > 0) || !(in->normal_force > 0)) continue;
         friction_contact *fc = &f->c[f->n++];
         fc->nv = ipcc_contact_kind_vertices(in->kind);
@@ -207,6 +232,10 @@ int ipcc_friction_lag(ipcc_friction *f, ipcc_world *w, const double *x_lag) {
         memcpy(fc->weights, in->weights, sizeof fc->weights);
         tangent_basis(in->normal, fc->T);
         fc->mu_lambda = mu * in->normal_force;
+        fc->kind = in->kind;
+        fc->obstacle = in->obstacle;
+        memset(fc->offset, 0, sizeof fc->offset);
+        if (in->kind == IPCC_CONTACT_PS) shape_offset(w, in->obstacle, x_lag, in->point, fc->offset);
     }
     if (f->n + 1 > f->cap_scratch) {
         int cap = ipcc_grow_capacity(f->cap_scratch, 64, f->n + 1);
@@ -231,11 +260,14 @@ static int contact_dofs(const friction_contact *fc, const ipcc_world *w, int dof
     return 3 * fc->nv;
 }
 
-// Displacements of contact k's vertices over the step.
+// Displacements of contact k's vertices over the step (for a shape
+// contact, relative to the shape's surface: its weight is 1).
 static void contact_dx(const friction_contact *fc, const ipcc_world *w, const double *x, double dx[12]) {
     for (int i = 0; i < fc->nv; ++i)
         for (int k = 0; k < 3; ++k)
             dx[3 * i + k] = x[3 * fc->vertices[i] + k] - w->x_start[3 * fc->vertices[i] + k];
+    for (int k = 0; k < 3; ++k)
+        dx[k] -= fc->offset[k];
 }
 
 double ipcc_friction_energy(ipcc_friction *f, const ipcc_world *w, const double *x) {
@@ -314,6 +346,23 @@ bool ipcc_friction_settled(const ipcc_friction *f, const ipcc_world *w, const do
     return true;
 }
 
+void ipcc_friction_contact_force(const ipcc_friction *f, const ipcc_world *w, const double *x, int k,
+                                 int *kind, int vertices[4], int *obstacle, double force[3]) {
+    IPCC_ASSERT(k >= 0 && k < f->n);
+    const friction_contact *fc = &f->c[k];
+    double dx[12], g[12];
+    contact_dx(fc, w, x, dx);
+    ipcc_friction_potential(fc->nv, fc->weights, fc->T, fc->mu_lambda, f->eps, dx, g, NULL);
+    // g_i = w_i T grad_u, and the first primitive's weights sum to 1: it is
+    // vertex 0 (weight 1), or for EE the vertices 0 and 1 of edge a.
+    double s = ipcc_integrator_potential_scale(w);
+    for (int d = 0; d < 3; ++d)
+        force[d] = -(g[d] + (fc->kind == IPCC_CONTACT_EE ? g[3 + d] : 0)) / s;
+    *kind = fc->kind;
+    *obstacle = fc->obstacle;
+    memcpy(vertices, fc->vertices, sizeof fc->vertices);
+}
+
 void ipcc_friction_forces(ipcc_friction *f, const ipcc_world *w, const double *x, double *force,
                           double *dissipation) {
     memset(force, 0, sizeof(double) * 3 * (size_t)w->n);
@@ -324,6 +373,7 @@ void ipcc_friction_forces(ipcc_friction *f, const ipcc_world *w, const double *x
         contact_dx(fc, w, x, dx);
         ipcc_friction_potential(fc->nv, fc->weights, fc->T, fc->mu_lambda, f->eps, dx, g, NULL);
         // Work against friction over the step: -F . u = sum_i g_i . dx_i / s
+        // (dx relative to a shape's surface for shape contacts)
         for (int i = 0; i < 3 * fc->nv; ++i)
             work += g[i] * dx[i] / s;
         for (int i = 0; i < fc->nv; ++i)

@@ -55,6 +55,13 @@ double ipcc_friction_evaluate(ipcc_friction *f, ipcc_world *w, const double *x, 
 /// otherwise be declared converged at rest.
 bool ipcc_friction_settled(const ipcc_friction *f, const ipcc_world *w, const double *x, const double *p);
 
+/// Frozen contact k (0 <= k < ipcc_friction_count): its constraint's kind,
+/// world vertices (ipcc_contact_kind_vertices(kind) of them) and obstacle
+/// (as ipcc_contact_info), and the friction force at x on its first
+/// primitive (the vertex of PT, PE, PP, PH and PS, edge a of EE), N; the
+/// second primitive receives the opposite force.
+void ipcc_friction_contact_force(const ipcc_friction *f, const ipcc_world *w, const double *x, int k,
+                                 int *kind, int vertices[4], int *obstacle, double force[3]);
 /// Friction force on each vertex at x (3n, N, overwritten) and the energy
 /// the step dissipates, J.
 void ipcc_friction_forces(ipcc_friction *f, const ipcc_world *w, const double *x, double *force,

@@ -18,23 +18,43 @@
 // Codimensional obstacles go in the same .vtp: a segment set's edges as VTK
 // lines and every vertex of a point set as a VTK vertex cell (Verts), in
 // body order, so ParaView draws them (a point without a cell is invisible).
+// Analytic shapes follow the half-spaces: each one's tessellation
+// (shape_mesh.c, 48 x 24 segments; viewing only) at its current pose, with
+// the velocity of its material points. A cell array `object_id` gives each
+// cell's object in the contact report's numbering (contact_report.h:
+// bodies, then half-spaces, then shapes; VTK's cell order is verts, lines,
+// polys), and the String field data `object_names` their names.
+//
+// With contacts on (ipcc_output_set_contacts), contacts_000000.vtp, ...
+// hold the contact report of each frame's state (ipcc_world_contacts): one
+// VTK vertex per contact at the midpoint of its closest points, its record
+// as point data, the object and kind names as String field data.
 //
 // After each frame frames.pvd is rewritten, also atomically, listing every
-// frame so far with its simulated time, the .vtu as part 0 and the .vtp as
-// part 1 of the same time step, so a run killed at any point leaves a
-// collection ParaView can open and shows bodies and obstacles together. A
+// frame so far with its simulated time, the .vtu as part 0, the obstacles'
+// .vtp as part 1 and the contacts' as part 2 of the same time step, so a
+// run killed at any point leaves a collection ParaView can open and shows
+// bodies and obstacles together. A
 // frame counts only once all its files are in place: if any write fails the
 // status is returned, the count is unchanged and the next call retries the
 // same index (overwriting whatever the failed attempt left).
 //
-// The world is read only through its public accessors. The displacement buffer (x - rest) and the obstacle
-// surface buffers persist and grow with the mesh; nothing else is allocated per frame beyond the list of
-// times and names.
+// The world is read only through its public accessors (the contact report
+// included). The displacement buffer (x - rest), the obstacle surface and
+// contact buffers and the report persist and grow; nothing else is
+// allocated per frame beyond the list of times and names.
 //
 // stats.csv is opened once, at the first row ("w": a stale file from an older
 // run in the same folder is truncated), and flushed after every row, so a
 // killed run keeps every row it reported. It is not rewritten atomically: it
 // only ever grows, and a partial last line is the worst a crash can leave.
+// Given the world (ipcc_output_write_step_stats), the header ends with three
+// columns per contact object, contact_force_x:<name> ... (names made
+// CSV-safe: ',', '"' and line breaks become '_'; a name several objects
+// share gets "#<id>"), and each row with the objects' total contact forces
+// (ipcc_contact_report_object_forces). The header decides the columns of
+// every row: a reopen counts the kept header's columns, so a folder of an
+// older ipcc goes on without force columns.
 #include "ipcc/output.h"
 
 #include <errno.h>
@@ -47,12 +67,15 @@
 
 #include "atomic_file.h"
 #include "core.h"
+#include "ipcc/contact_report.h"
+#include "shape_mesh.h"
 #include "vtk.h"
 
 #define OUTPUT_PVD "frames.pvd"
 #define OUTPUT_STATS "stats.csv"
 #define OUTPUT_NAME_MAX 32 // room for "obstacles_%06d.vtp" with any int and the probe name
-#define OUTPUT_PARTS 2     // datasets per time step: 0 = frame_*.vtu, 1 = obstacles_*.vtp
+#define OUTPUT_PARTS 3     // datasets per time step: 0 = frame_*.vtu, 1 = obstacles_*.vtp, 2 = contacts_*.vtp
+#define OUTPUT_FIXED_COLUMNS 25 // stats.csv's columns before the per-object forces
 
 struct ipcc_output {
     char *dir;      ///< the folder, without trailing '/'
@@ -75,8 +98,23 @@ struct ipcc_output {
     int obstacle_lines_cap;
     int *obstacle_verts; ///< vertex cells of the .vtp (point sets' vertices)
     int obstacle_verts_cap;
-    FILE *stats;     ///< stats.csv, open after the first row
-    long stats_rows; ///< rows in stats.csv (written by this output, or kept by a reopen)
+    int *cell_objects; ///< per cell of the obstacles' .vtp (verts, lines, polys): its object id
+    int cell_objects_cap;
+    bool contacts;               ///< write contacts_NNNNNN.vtp with each frame
+    ipcc_contact_report *report; ///< contacts of the state written (contacts file, per-object forces)
+    double *contact_doubles;     ///< contacts .vtp scratch: points, normal, distance, forces
+    int contact_doubles_cap;
+    int *contact_ints; ///< contacts .vtp scratch: objects, kind, active, vertex cells
+    int contact_ints_cap;
+    double *object_forces; ///< 3 per object, a stats row's forces
+    int object_forces_cap;
+    char *names; ///< the objects' names, NUL-separated (output_object_names)
+    int names_cap;
+    const char **name_list; ///< pointers into names
+    int name_list_cap;
+    FILE *stats;       ///< stats.csv, open after the first row
+    long stats_rows;   ///< rows in stats.csv (written by this output, or kept by a reopen)
+    int stats_objects; ///< objects with force columns in stats.csv's header (0: none), once it exists
 };
 
 static const char *output_path(ipcc_output *o, const char *name) {
@@ -160,18 +198,47 @@ ipcc_status ipcc_output_open(const char *directory, ipcc_output **out) {
     return IPCC_OK;
 }
 
-/// True if the world has a kinematic mesh obstacle or a half-space.
+/// True if the world has a kinematic mesh obstacle, a half-space or a shape.
 static bool output_has_obstacles(const ipcc_world *w) {
-    if (ipcc_world_num_half_spaces(w) > 0) return true;
+    if (ipcc_world_num_half_spaces(w) > 0 || ipcc_world_num_shapes(w) > 0) return true;
     for (int b = 0; b < ipcc_world_num_bodies(w); b++)
         if (ipcc_world_body_is_obstacle(w, b)) return true;
     return false;
 }
 
-/// The file names of frame k: its .vtu, and its .vtp when there are obstacles.
-static void output_frame_names(int k, char vtu[OUTPUT_NAME_MAX], char vtp[OUTPUT_NAME_MAX]) {
+/// The file names of frame k: its .vtu, its obstacles' .vtp and its contacts' .vtp.
+static void output_frame_names(int k, char vtu[OUTPUT_NAME_MAX], char vtp[OUTPUT_NAME_MAX],
+                               char contacts[OUTPUT_NAME_MAX]) {
     snprintf(vtu, OUTPUT_NAME_MAX, "frame_%06d.vtu", k);
     snprintf(vtp, OUTPUT_NAME_MAX, "obstacles_%06d.vtp", k);
+    snprintf(contacts, OUTPUT_NAME_MAX, "contacts_%06d.vtp", k);
+}
+
+/// The names of the world's contact objects (ipcc_contact_object_name), in
+/// o->name_list (valid until the next call). -1 when out of memory.
+static int output_object_names(ipcc_output *o, const ipcc_world *w) {
+    const int no = ipcc_world_num_contact_objects(w);
+    int total = 0;
+    for (int i = 0; i < no; i++)
+        total += ipcc_contact_object_name(w, i, NULL, 0) + 1;
+    if (ipcc_reserve((void **)&o->names, &o->names_cap, total + 1, 1) != 0 ||
+        ipcc_reserve((void **)&o->name_list, &o->name_list_cap, no + 1, sizeof *o->name_list) != 0)
+        return -1;
+    char *at = o->names;
+    for (int i = 0; i < no; i++) {
+        int len = ipcc_contact_object_name(w, i, at, (size_t)(o->names + total + 1 - at));
+        o->name_list[i] = at;
+        at += len + 1;
+    }
+    return 0;
+}
+
+/// An analytic shape's current pose as an ipcc_shape.
+static void output_shape_pose(const ipcc_world *w, int i, ipcc_shape *s) {
+    const ipcc_shape_def *d = ipcc_world_shape_def(w, i);
+    s->kind = d->kind;
+    memcpy(s->size, d->size, sizeof s->size);
+    ipcc_world_shape_pose(w, i, s->center, s->rotation);
 }
 
 /// Make *slot a copy of `name` (NULL: no file). Returns 0, or -1 when out of memory (*slot unchanged).
@@ -262,17 +329,25 @@ static ipcc_status output_obstacle_codim(ipcc_output *o, const ipcc_world *w, co
 /// Write the obstacles' surface (see the preamble) to `path`.
 static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, const char *path) {
     const int nv = ipcc_world_num_vertices(w), nd = ipcc_world_num_deformable_vertices(w);
-    const int nh = ipcc_world_num_half_spaces(w), no = nv - nd;
+    const int nh = ipcc_world_num_half_spaces(w), no = nv - nd, ns = ipcc_world_num_shapes(w);
+    const int nb = ipcc_world_num_bodies(w);
     IPCC_ASSERT(nd >= 0 && nd <= nv && nh >= 0);
-    int nf = 0;
-    for (int b = 0; b < ipcc_world_num_bodies(w); b++) {
+    int nf = 0, shape_points = 0, shape_triangles = 0;
+    for (int b = 0; b < nb; b++) {
         if (!ipcc_world_body_is_obstacle(w, b)) continue;
         int n;
         const int *faces;
         ipcc_world_body_surface(w, b, &n, &faces);
         nf += n;
     }
-    const int np = no + 4 * nh, nt = nf + 2 * nh;
+    for (int i = 0; i < ns; i++) {
+        int p, t;
+        ipcc_shape_mesh_size(ipcc_world_shape_def(w, i)->kind, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG,
+                             &p, &t);
+        shape_points += p;
+        shape_triangles += t;
+    }
+    const int np = no + 4 * nh + shape_points, nt = nf + 2 * nh + shape_triangles;
     if (ipcc_reserve((void **)&o->obstacle_points, &o->obstacle_points_cap, 3 * np, sizeof(double)) != 0 ||
         ipcc_reserve((void **)&o->obstacle_velocity, &o->obstacle_velocity_cap, 3 * np, sizeof(double)) !=
             0 ||
@@ -284,7 +359,7 @@ static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, c
                3 * (size_t)no * sizeof(double));
     }
     int *tri = o->obstacle_triangles;
-    for (int b = 0; b < ipcc_world_num_bodies(w); b++) {
+    for (int b = 0; b < nb; b++) {
         if (!ipcc_world_body_is_obstacle(w, b)) continue;
         int n;
         const int *faces;
@@ -304,9 +379,58 @@ static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, c
         memcpy(tri, quad, sizeof quad);
         tri += 6;
     }
+    // Shapes: their tessellation at the current pose; velocity v + w x (p - c).
+    int first = no + 4 * nh;
+    for (int i = 0; i < ns; i++) {
+        const ipcc_shape_def *d = ipcc_world_shape_def(w, i);
+        ipcc_shape pose;
+        output_shape_pose(w, i, &pose);
+        int p, t;
+        ipcc_shape_mesh_size(d->kind, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG, &p, &t);
+        double *x = o->obstacle_points + 3 * (size_t)first, *v = o->obstacle_velocity + 3 * (size_t)first;
+        ipcc_shape_mesh(&pose, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG, x, tri, first);
+        const double *lv = d->velocity, *om = d->angular_velocity;
+        for (int j = 0; j < p; j++) {
+            double r[3] = {x[3 * j] - pose.center[0], x[3 * j + 1] - pose.center[1],
+                           x[3 * j + 2] - pose.center[2]};
+            v[3 * j] = lv[0] + om[1] * r[2] - om[2] * r[1];
+            v[3 * j + 1] = lv[1] + om[2] * r[0] - om[0] * r[2];
+            v[3 * j + 2] = lv[2] + om[0] * r[1] - om[1] * r[0];
+        }
+        first += p;
+        tri += 3 * t;
+    }
     ipcc_vtk_codim codim;
     ipcc_status s = output_obstacle_codim(o, w, path, &codim);
     if (s != IPCC_OK) return s;
+    // object_id per cell, in VTK's cell order: verts (point sets), lines
+    // (segment sets), polys (triangle meshes, half-spaces, shapes).
+    const int ncells = codim.num_verts + codim.num_lines + nt;
+    if (ipcc_reserve((void **)&o->cell_objects, &o->cell_objects_cap, ncells + 1, sizeof(int)) != 0 ||
+        output_object_names(o, w) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", path);
+    int *id = o->cell_objects;
+    for (int pass = 0; pass < 3; pass++)
+        for (int b = 0; b < nb; b++) {
+            int n, ne, first_v, count;
+            if (!ipcc_world_body_is_obstacle(w, b)) continue;
+            ipcc_world_body_surface(w, b, &n, NULL);
+            ipcc_world_body_edges(w, b, &ne, NULL);
+            ipcc_world_body_vertices(w, b, &first_v, &count);
+            int cells = pass == 0 ? (n == 0 && ne == 0 ? count : 0) : pass == 1 ? (n == 0 ? ne : 0) : n;
+            for (int c = 0; c < cells; c++)
+                *id++ = b;
+        }
+    for (int i = 0; i < nh; i++)
+        id[0] = id[1] = nb + i, id += 2;
+    for (int i = 0; i < ns; i++) {
+        int p, t;
+        ipcc_shape_mesh_size(ipcc_world_shape_def(w, i)->kind, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG,
+                             &p, &t);
+        for (int c = 0; c < t; c++)
+            *id++ = nb + nh + i;
+    }
+    IPCC_ASSERT(id - o->cell_objects == ncells);
     const char *names[1] = {"velocity"};
     const double *fields[1] = {o->obstacle_velocity};
     ipcc_vtk_surface surface = {
@@ -318,7 +442,78 @@ static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, c
         .point_field_names = names,
         .point_fields = fields,
     };
-    return ipcc_vtk_write_vtp_codim(path, &surface, &codim);
+    const ipcc_vtk_array cell_arrays[1] = {{.name = "object_id", .components = 1, .ints = o->cell_objects}};
+    const ipcc_vtk_strings strings[1] = {
+        {.name = "object_names", .count = ipcc_world_num_contact_objects(w), .values = o->name_list}};
+    const ipcc_vtk_data data = {
+        .num_cell_arrays = 1, .cell_arrays = cell_arrays, .num_field_strings = 1, .field_strings = strings};
+    return ipcc_vtk_write_polydata(path, &surface, &codim, &data);
+}
+
+/// Write the contacts of the current state (ipcc_world_contacts) to `path`:
+/// one vertex cell per contact at its position (see docs/output.md).
+static ipcc_status output_write_contacts(ipcc_output *o, const ipcc_world *w, const char *path) {
+    if (!o->report && !(o->report = ipcc_contact_report_create()))
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", path);
+    const ipcc_contact_record *rec;
+    const int m = ipcc_world_contacts(w, o->report, &rec);
+    if (m < 0 ||
+        ipcc_reserve((void **)&o->contact_doubles, &o->contact_doubles_cap, 11 * m + 1, sizeof(double)) !=
+            0 ||
+        ipcc_reserve((void **)&o->contact_ints, &o->contact_ints_cap, 5 * m + 1, sizeof(int)) != 0 ||
+        output_object_names(o, w) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", path);
+    double *points = o->contact_doubles, *normal = points + 3 * m, *friction = normal + 3 * m;
+    double *distance = friction + 3 * m, *normal_force = distance + m;
+    int *object_a = o->contact_ints, *object_b = object_a + m, *kind = object_b + m, *active = kind + m;
+    int *verts = active + m;
+    for (int k = 0; k < m; k++) {
+        memcpy(points + 3 * k, rec[k].position, 3 * sizeof(double));
+        memcpy(normal + 3 * k, rec[k].normal, 3 * sizeof(double));
+        memcpy(friction + 3 * k, rec[k].friction_force, 3 * sizeof(double));
+        distance[k] = rec[k].distance;
+        normal_force[k] = rec[k].normal_force;
+        object_a[k] = rec[k].object_a;
+        object_b[k] = rec[k].object_b;
+        kind[k] = (int)rec[k].type;
+        active[k] = rec[k].active;
+        verts[k] = k;
+    }
+    const char *vector_names[2] = {"normal", "friction_force"};
+    const double *vectors[2] = {normal, friction};
+    ipcc_vtk_surface surface = {
+        .num_points = m,
+        .points = points,
+        .num_point_fields = 2,
+        .point_field_names = vector_names,
+        .point_fields = vectors,
+    };
+    const ipcc_vtk_codim cells = {.num_verts = m, .verts = verts};
+    const ipcc_vtk_array arrays[6] = {
+        {.name = "distance", .components = 1, .doubles = distance},
+        {.name = "normal_force", .components = 1, .doubles = normal_force},
+        {.name = "object_a", .components = 1, .ints = object_a},
+        {.name = "object_b", .components = 1, .ints = object_b},
+        {.name = "kind", .components = 1, .ints = kind},
+        {.name = "active", .components = 1, .ints = active},
+    };
+    const char *kind_names[IPCC_CONTACT_TYPE_COUNT];
+    for (int t = 0; t < IPCC_CONTACT_TYPE_COUNT; t++)
+        kind_names[t] = ipcc_contact_type_name((ipcc_contact_type)t);
+    const ipcc_vtk_strings strings[2] = {
+        {.name = "object_names", .count = ipcc_world_num_contact_objects(w), .values = o->name_list},
+        {.name = "kind_names", .count = IPCC_CONTACT_TYPE_COUNT, .values = kind_names},
+    };
+    const char *value_names[1] = {"TimeValue"};
+    const double values[1] = {ipcc_world_time(w)};
+    const ipcc_vtk_data data = {.num_point_arrays = 6,
+                                .point_arrays = arrays,
+                                .num_field_values = 1,
+                                .field_value_names = value_names,
+                                .field_values = values,
+                                .num_field_strings = 2,
+                                .field_strings = strings};
+    return ipcc_vtk_write_polydata(path, &surface, &cells, &data);
 }
 
 ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
@@ -328,8 +523,8 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
     const double *rest = ipcc_world_rest_positions(world);
     const int k = o->num_frames;
     const bool obstacles = output_has_obstacles(world);
-    char vtu[OUTPUT_NAME_MAX], vtp[OUTPUT_NAME_MAX];
-    output_frame_names(k, vtu, vtp);
+    char vtu[OUTPUT_NAME_MAX], vtp[OUTPUT_NAME_MAX], contacts[OUTPUT_NAME_MAX];
+    output_frame_names(k, vtu, vtp, contacts);
     if (ipcc_reserve((void **)&o->displacement, &o->displacement_cap, 3 * nd, sizeof(double)) != 0 ||
         ipcc_reserve((void **)&o->times, &o->times_cap, k + 1, sizeof(double)) != 0 ||
         ipcc_reserve((void **)&o->files, &o->files_cap, OUTPUT_PARTS * (k + 1), sizeof(char *)) != 0)
@@ -340,7 +535,8 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
         o->num_named++;
     }
     if (output_set_name(&o->files[OUTPUT_PARTS * k], vtu) != 0 ||
-        output_set_name(&o->files[OUTPUT_PARTS * k + 1], obstacles ? vtp : NULL) != 0)
+        output_set_name(&o->files[OUTPUT_PARTS * k + 1], obstacles ? vtp : NULL) != 0 ||
+        output_set_name(&o->files[OUTPUT_PARTS * k + 2], o->contacts ? contacts : NULL) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing frame %d to '%s'", k, o->dir);
     for (int i = 0; i < 3 * nd; i++)
         o->displacement[i] = x[i] - rest[i];
@@ -373,6 +569,10 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
         s = output_write_obstacles(o, world, output_path(o, vtp));
         if (s != IPCC_OK) return s;
     }
+    if (o->contacts) {
+        s = output_write_contacts(o, world, output_path(o, contacts));
+        if (s != IPCC_OK) return s;
+    }
     o->times[k] = ipcc_world_time(world);
     s = ipcc_vtk_write_pvd(output_path(o, OUTPUT_PVD), k + 1, OUTPUT_PARTS, o->times,
                            (const char *const *)o->files);
@@ -383,40 +583,132 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
     return IPCC_OK;
 }
 
+/// A name's character in stats.csv's header: commas, quotes and line breaks become '_'.
+static char output_csv_char(char c) { return c && strchr(",\"\r\n", c) ? '_' : c; }
+
+/// True if two names are the same column name.
+static bool output_same_column(const char *a, const char *b) {
+    for (; *a && *b; a++, b++)
+        if (output_csv_char(*a) != output_csv_char(*b)) return false;
+    return *a == *b;
+}
+
+/// Write one object's force column name into stats.csv's header; unless
+/// `unique`, "#<id>" follows the name.
+static int output_put_column_name(FILE *f, const char *axis, const char *name, int id, bool unique) {
+    if (fprintf(f, ",contact_force_%s:", axis) < 0) return -1;
+    for (const char *c = name; *c; c++)
+        if (fputc(output_csv_char(*c), f) == EOF) return -1;
+    if (!unique && fprintf(f, "#%d", id) < 0) return -1;
+    return 0;
+}
+
+/// stats.csv's header: the fixed columns, then (with `w`) three per object.
+static int output_put_stats_header(ipcc_output *o, FILE *f, const ipcc_world *w) {
+    if (fprintf(f, "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,"
+                   "residual,converged,time_assembly,time_factorization,time_solve,"
+                   "time_line_search,time_total,lift_iterations,num_contacts,min_distance,kappa,"
+                   "time_ccd,time_broad_phase,friction_iterations,friction_contacts,"
+                   "friction_dissipation,time_symbolic,time_constraint_search,time_energy") < 0)
+        return -1;
+    const int no = w ? ipcc_world_num_contact_objects(w) : 0;
+    if (no > 0 && output_object_names(o, w) != 0) return -1;
+    for (int i = 0; i < no; i++) {
+        bool unique = true; // names shared by several objects get "#<id>"
+        for (int j = 0; j < no && unique; j++)
+            unique = j == i || !output_same_column(o->name_list[i], o->name_list[j]);
+        static const char *const axes[3] = {"x", "y", "z"};
+        for (int a = 0; a < 3; a++)
+            if (output_put_column_name(f, axes[a], o->name_list[i], i, unique) != 0) return -1;
+    }
+    o->stats_objects = no;
+    return fputc('\n', f) == EOF ? -1 : 0;
+}
+
+/// The per-object contact forces of a row into o->object_forces.
+static ipcc_status output_object_forces(ipcc_output *o, const ipcc_world *w, const char *p) {
+    const int no = ipcc_world_num_contact_objects(w);
+    if (ipcc_reserve((void **)&o->object_forces, &o->object_forces_cap, 3 * no + 1, sizeof(double)) != 0 ||
+        (!o->report && !(o->report = ipcc_contact_report_create())))
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", p);
+    // Half-spaces and shapes need the contact records; bodies only the per-vertex forces.
+    if (no > ipcc_world_num_bodies(w) && ipcc_world_contacts(w, o->report, NULL) < 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", p);
+    ipcc_contact_report_object_forces(o->report, w, o->object_forces);
+    return IPCC_OK;
+}
+
 ipcc_status ipcc_output_write_stats(ipcc_output *o, const ipcc_step_stats *st) {
+    return ipcc_output_write_step_stats(o, NULL, st);
+}
+
+ipcc_status ipcc_output_write_step_stats(ipcc_output *o, const ipcc_world *w, const ipcc_step_stats *st) {
     IPCC_ASSERT(o && st);
     const char *p = output_path(o, OUTPUT_STATS);
     if (!o->stats) {
         o->stats = fopen(p, "w");
         if (!o->stats) return ipcc_fail(IPCC_ERR_IO, "output: cannot create '%s': %s", p, strerror(errno));
         errno = 0;
-        if (fprintf(o->stats,
-                    "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,"
-                    "residual,converged,time_assembly,time_factorization,time_solve,"
-                    "time_line_search,time_total,lift_iterations,num_contacts,min_distance,kappa,"
-                    "time_ccd,time_broad_phase,friction_iterations,friction_contacts,"
-                    "friction_dissipation,time_symbolic,time_constraint_search,time_energy\n") < 0) {
+        if (output_put_stats_header(o, o->stats, w) != 0) {
             int e = errno ? errno : EIO;
             fclose(o->stats);
             o->stats = NULL; // the next row retries from a fresh file and header
-            return ipcc_fail(IPCC_ERR_IO, "output: cannot write '%s': %s", p, strerror(e));
+            return e == ENOMEM ? ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", p)
+                               : ipcc_fail(IPCC_ERR_IO, "output: cannot write '%s': %s", p, strerror(e));
         }
     }
+    // The row has the header's columns: forces only if the header has them.
+    const int no = o->stats_objects;
+    if (no > 0 && !w)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                         "output: '%s' has per-object force columns: its rows need the world "
+                         "(ipcc_output_write_step_stats)",
+                         p);
+    if (no > 0 && no != ipcc_world_num_contact_objects(w))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                         "output: '%s' has force columns for %d objects, the world has %d (another scene?)",
+                         p, no, ipcc_world_num_contact_objects(w));
+    if (no > 0) {
+        ipcc_status s = output_object_forces(o, w, p);
+        if (s != IPCC_OK) return s;
+    }
     errno = 0;
-    if (fprintf(o->stats,
-                "%d,%.17g,%d,%d,%d,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%."
-                "17g,%d,%d,"
-                "%.17g,%.17g,%.17g,%.17g\n",
+    int bad =
+        fprintf(o->stats,
+                "%d,%.17g,%d,%d,%d,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%."
+                "17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%.17g",
                 st->step, st->time, st->newton_iterations, st->line_search_steps, st->factorization_fallbacks,
                 st->energy, st->residual, st->converged ? 1 : 0, st->time_assembly, st->time_factorization,
                 st->time_solve, st->time_line_search, st->time_total, st->lift_iterations, st->num_contacts,
                 st->min_distance, st->kappa, st->time_ccd, st->time_broad_phase, st->friction_iterations,
                 st->friction_contacts, st->friction_dissipation, st->time_symbolic,
-                st->time_constraint_search, st->time_energy) < 0 ||
-        fflush(o->stats) != 0)
+                st->time_constraint_search, st->time_energy) < 0;
+    for (int i = 0; i < 3 * no && !bad; i++)
+        bad = fprintf(o->stats, ",%.17g", o->object_forces[i]) < 0;
+    if (bad || fputc('\n', o->stats) == EOF || fflush(o->stats) != 0)
         return ipcc_fail(IPCC_ERR_IO, "output: cannot write '%s': %s", p, strerror(errno ? errno : EIO));
     o->stats_rows++;
     return IPCC_OK;
+}
+
+ipcc_status ipcc_output_set_contacts(ipcc_output *o, bool enabled) {
+    IPCC_ASSERT(o);
+    o->contacts = enabled;
+    // Frames kept by a reopen list their contacts file when it is there.
+    bool changed = false;
+    for (int k = 0; k < o->num_frames; k++) {
+        char vtu[OUTPUT_NAME_MAX], vtp[OUTPUT_NAME_MAX], contacts[OUTPUT_NAME_MAX];
+        output_frame_names(k, vtu, vtp, contacts);
+        bool list = enabled && access(output_path(o, contacts), R_OK) == 0;
+        char **slot = &o->files[OUTPUT_PARTS * k + 2];
+        if (list == (*slot != NULL)) continue;
+        if (output_set_name(slot, list ? contacts : NULL) != 0)
+            return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory in '%s'", o->dir);
+        changed = true;
+    }
+    if (!changed) return IPCC_OK;
+    return ipcc_vtk_write_pvd(output_path(o, OUTPUT_PVD), o->num_frames, OUTPUT_PARTS, o->times,
+                              (const char *const *)o->files);
 }
 
 int ipcc_output_frame_count(const ipcc_output *o) {
@@ -449,15 +741,19 @@ static ipcc_status output_cut_stats(ipcc_output *o, long rows) {
     }
     ipcc_atomic_file f;
     ipcc_status s = ipcc_atomic_open(&f, p, "output");
-    long lines = 0, keep = rows + 1; // the header, then the rows
+    long lines = 0, keep = rows + 1, commas = 0; // the header, then the rows; the header's commas
     char buf[4096];
     size_t n;
     while (s == IPCC_OK && lines < keep && (n = fread(buf, 1, sizeof buf, in)) > 0) {
         size_t take = 0;
-        while (take < n && lines < keep)
+        while (take < n && lines < keep) {
+            commas += lines == 0 && buf[take] == ',';
             if (buf[take++] == '\n') lines++;
+        }
         ipcc_atomic_write(&f, buf, take);
     }
+    // The rows to come have the header's columns (a folder of an older ipcc has no force columns).
+    o->stats_objects = commas + 1 > OUTPUT_FIXED_COLUMNS ? (int)((commas + 1 - OUTPUT_FIXED_COLUMNS) / 3) : 0;
     fclose(in);
     if (s == IPCC_OK) s = ipcc_atomic_commit(&f);
     if (s == IPCC_OK) {
@@ -487,9 +783,10 @@ ipcc_status ipcc_output_reopen(const char *directory, const ipcc_world *world, i
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory reopening '%s'", directory);
     }
     for (int k = 0; k < num_frames && s == IPCC_OK; k++) {
-        char vtu[OUTPUT_NAME_MAX], vtp[OUTPUT_NAME_MAX];
-        output_frame_names(k, vtu, vtp);
-        o->files[OUTPUT_PARTS * k] = o->files[OUTPUT_PARTS * k + 1] = NULL;
+        char vtu[OUTPUT_NAME_MAX], vtp[OUTPUT_NAME_MAX], contacts[OUTPUT_NAME_MAX];
+        output_frame_names(k, vtu, vtp, contacts);
+        for (int part = 0; part < OUTPUT_PARTS; part++)
+            o->files[OUTPUT_PARTS * k + part] = NULL;
         o->num_named = k + 1;
         if (output_set_name(&o->files[OUTPUT_PARTS * k], vtu) != 0 ||
             output_set_name(&o->files[OUTPUT_PARTS * k + 1], obstacles ? vtp : NULL) != 0)
@@ -528,6 +825,13 @@ void ipcc_output_close(ipcc_output *o) {
     free(o->obstacle_triangles);
     free(o->obstacle_lines);
     free(o->obstacle_verts);
+    free(o->cell_objects);
+    ipcc_contact_report_destroy(o->report);
+    free(o->contact_doubles);
+    free(o->contact_ints);
+    free(o->object_forces);
+    free(o->names);
+    free(o->name_list);
     free(o->times);
     free(o->displacement);
     free(o->dir);

@@ -1,6 +1,6 @@
 /// 3x3 rotations (row-major), shared by placement (world.c), prescribed
-/// motion (dirichlet.c) and the IPC script loader (scene_ipc.c). Inline; no
-/// state.
+/// motion (dirichlet.c), the IPC script loader (scene_ipc.c) and the scene's
+/// analytic shapes (scene_shapes.c, scene_write.c). Inline; no state.
 #ifndef IPCC_ROTATION_H
 #define IPCC_ROTATION_H
 
@@ -39,6 +39,35 @@ static inline void ipcc_rotation_vector(const double w[3], double R[9]) {
         for (int i = 0; i < 3; ++i)
             k[i] = w[i] / th;
     ipcc_rotation_axis_angle(k, th, R);
+}
+
+/// The minimal rotation taking the local z axis onto the direction of `a`
+/// (finite, not zero; any length): a turn about z x a by the angle between
+/// them. Its third column is a / |a|. For a along -z it is the half-turn
+/// about x, diag(1, -1, -1). With c = a_z (a unit), k = 1 / (1 + c):
+///   R = [[1 - k ax^2, -k ax ay, ax], [-k ax ay, 1 - k ay^2, ay], [-ax, -ay, c]],
+/// 1 + c computed as (ax^2 + ay^2) / (1 - c) when c < 0 (no cancellation).
+static inline void ipcc_rotation_z_to_axis(const double a[3], double R[9]) {
+    // Scaled by the largest component first, so no square overflows or underflows.
+    double m = fmax(fabs(a[0]), fmax(fabs(a[1]), fabs(a[2])));
+    double u[3] = {a[0] / m, a[1] / m, a[2] / m};
+    double n = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    double x = u[0] / n, y = u[1] / n, c = u[2] / n, s2 = x * x + y * y;
+    if (s2 == 0) {
+        double sign = c > 0 ? 1 : -1;
+        double I[9] = {1, 0, 0, 0, sign, 0, 0, 0, sign};
+        memcpy(R, I, sizeof I);
+        return;
+    }
+    double kxx, kxy, kyy; // k ax^2, k ax ay, k ay^2
+    if (c >= 0) {
+        double k = 1 / (1 + c);
+        kxx = k * x * x, kxy = k * x * y, kyy = k * y * y;
+    } else { // k = (1 - c) / s2, applied to ratios in [-1, 1] (s2 may be tiny)
+        kxx = (1 - c) * (x * x / s2), kxy = (1 - c) * (x * y / s2), kyy = (1 - c) * (y * y / s2);
+    }
+    double M[9] = {1 - kxx, -kxy, x, -kxy, 1 - kyy, y, -x, -y, c};
+    memcpy(R, M, sizeof M);
 }
 
 /// Euler angles in degrees about the world axes. With x_first, R = Rz Ry Rx

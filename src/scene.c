@@ -20,16 +20,17 @@
 //
 // Files: this one holds the passes, bodies, materials and the public API;
 // scene_json.c the messages and typed getters; scene_obstacles.c the
-// "contact" and "obstacles" keys (scene_parser.h is their shared state);
+// "contact" and "obstacles" keys, scene_shapes.c the analytic obstacles
+// among them (scene_parser.h is their shared state);
 // scene_write.c writes a scene back as JSON. IPC `.txt` scripts are loaded
 // by scene_ipc.c into the same ipcc_scene; ipcc_scene_load_with_options()
 // picks the reader by extension.
 //
 // Ownership: the scene owns everything its defs point at (names, meshes,
 // Dirichlet and Neumann arrays and their vertex lists, the tolerance
-// schedule, body_sources and obstacle_paths); ipcc_scene_destroy() frees
-// them all and accepts NULL in any of them, so scene_ipc.c builds scenes
-// the same way.
+// schedule, body_sources, obstacle_paths, shapes and shape_sources);
+// ipcc_scene_destroy() frees them all and accepts NULL in any of them, so
+// scene_ipc.c builds scenes the same way.
 //
 // Failure modes: every problem is a negative status plus a message of the form
 // `<scene>: <key path>: <what>` (or `<scene>:<line>:<column>: ...` for syntax
@@ -454,7 +455,7 @@ static ipcc_status parse_newton(const parser *p, const cJSON *obj, ipcc_world_de
 }
 
 static ipcc_status parse_output(const parser *p, const cJSON *obj, ipcc_scene *scene) {
-    static const char *const keys[] = {"directory", "fps", "checkpoint_every", NULL};
+    static const char *const keys[] = {"directory", "fps", "checkpoint_every", "contacts", NULL};
     ipcc_status st = ipcc_scene_check_object(p, obj, "output", keys);
     if (st != IPCC_OK) return st;
     const char *dir = NULL;
@@ -466,6 +467,8 @@ static ipcc_status parse_output(const parser *p, const cJSON *obj, ipcc_scene *s
     }
     if ((st = ipcc_scene_get_int(p, obj, "output", "checkpoint_every", 0, &scene->checkpoint_every)) !=
         IPCC_OK)
+        return st;
+    if ((st = ipcc_scene_get_bool(p, obj, "output", "contacts", &scene->output_contacts)) != IPCC_OK)
         return st;
     return ipcc_scene_get_number(p, obj, "output", "fps", NON_NEGATIVE, &scene->output_fps);
 }
@@ -941,6 +944,10 @@ ipcc_status ipcc_scene_create_world(const ipcc_scene *scene, ipcc_world **out) {
             return ipcc_fail(st, "%s: obstacles: %s", scene->path, reason);
         }
     }
+    if ((st = ipcc_scene_add_shapes(scene, world)) < 0) {
+        ipcc_world_destroy(world);
+        return st;
+    }
     *out = world;
     return IPCC_OK;
 }
@@ -971,6 +978,7 @@ void ipcc_scene_destroy(ipcc_scene *scene) {
     for (int i = 0; scene->obstacle_paths && i < scene->num_obstacles; i++)
         free(scene->obstacle_paths[i]);
     free(scene->obstacle_paths);
+    ipcc_scene_free_shapes(scene);
     free((void *)scene->world.tolerances);
     free(scene->half_spaces);
     free(scene->path);

@@ -1,9 +1,10 @@
 // Scene keys "contact" and "obstacles" (docs/scene-format.md): the barrier
 // and friction settings, half-spaces and kinematic obstacles: triangle
 // meshes (OBJ), segment sets (IPC `.seg`, or an OBJ's triangle edges) and
-// point sets (IPC `.pt` or an OBJ's vertices). Parsed in the second pass
-// with the rest of the scene (file extensions included); the files are read
-// in the third, after the whole scene is known to be valid.
+// point sets (IPC `.pt` or an OBJ's vertices); scene_shapes.c parses the
+// analytic shapes' entries. Parsed in the second pass with the rest of the
+// scene (file extensions included); the files are read in the third, after
+// the whole scene is known to be valid.
 #include <stdio.h>
 #include <string.h>
 
@@ -128,7 +129,8 @@ static ipcc_status parse_mesh_obstacle(parser *p, const cJSON *obj, const char *
     return ipcc_scene_get_vec3(p, obj, path, "angular_velocity", o->angular_velocity);
 }
 
-static const char *const obstacle_types[] = {"half_space", "mesh", "segments", "points", NULL};
+static const char *const obstacle_types[] = {"half_space", "mesh",     "segments",  "points", "sphere",
+                                             "box",        "cylinder", "ellipsoid", "torus",  NULL};
 
 ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene *scene) {
     if (!cJSON_IsArray(list))
@@ -139,10 +141,12 @@ ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene 
     scene->obstacles = calloc((size_t)n, sizeof *scene->obstacles);
     scene->half_spaces = calloc((size_t)n, 7 * sizeof(double));
     scene->obstacle_paths = calloc((size_t)n, sizeof *scene->obstacle_paths);
+    scene->shapes = calloc((size_t)n, sizeof *scene->shapes);
+    scene->shape_sources = calloc((size_t)n, sizeof *scene->shape_sources);
     p->obstacle_kind = calloc((size_t)n, sizeof *p->obstacle_kind);
     p->obstacle_index = calloc((size_t)n, sizeof *p->obstacle_index);
-    if (!scene->obstacles || !scene->half_spaces || !scene->obstacle_paths || !p->obstacle_kind ||
-        !p->obstacle_index)
+    if (!scene->obstacles || !scene->half_spaces || !scene->obstacle_paths || !scene->shapes ||
+        !scene->shape_sources || !p->obstacle_kind || !p->obstacle_index)
         return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, "obstacles", "out of memory");
     int i = 0;
     char sub[PATH_LEN], tsub[PATH_LEN];
@@ -155,10 +159,15 @@ ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene 
         ipcc_status st = ipcc_scene_get_string(p, c, sub, "type", &type);
         if (st != IPCC_OK) return st;
         ipcc_scene_key_path(tsub, sub, "type");
-        if (!type)
-            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, tsub,
-                                      "missing (one of \"half_space\", \"mesh\", \"segments\", \"points\")");
-        if (strcmp(type, "half_space") == 0)
+        if (!type) {
+            char known[MESSAGE_LEN / 2];
+            ipcc_scene_join_names(known, sizeof known, obstacle_types);
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, tsub, "missing (one of %s)", known);
+        }
+        ipcc_shape_kind kind;
+        if (ipcc_scene_shape_type(type, &kind))
+            st = ipcc_scene_parse_shape(p, c, sub, i, kind, scene);
+        else if (strcmp(type, "half_space") == 0)
             st = parse_half_space(p, c, sub, scene->half_spaces + 7 * scene->num_half_spaces++);
         else if (strcmp(type, "mesh") == 0)
             st = parse_mesh_obstacle(p, c, sub, i, OBSTACLE_MESH, scene);

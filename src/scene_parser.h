@@ -1,7 +1,8 @@
 /// The scene parser's shared pieces (scene.c, scene_json.c,
-/// scene_obstacles.c): the parser state, key-path messages and typed JSON
-/// getters. scene_write.c is the inverse (ipcc_scene_write_json()) and uses
-/// none of this. Private to the library.
+/// scene_obstacles.c, scene_shapes.c): the parser state, key-path messages
+/// and typed JSON getters. scene_write.c is the inverse
+/// (ipcc_scene_write_json()) and uses only the name tables and the shapes'
+/// rotation formula. Private to the library.
 #ifndef IPCC_SCENE_PARSER_H
 #define IPCC_SCENE_PARSER_H
 
@@ -118,6 +119,20 @@ const char *ipcc_scene_relative(const parser *p, const char *file, char **full);
 ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_contact_def *c);
 ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene *scene);
 ipcc_status ipcc_scene_load_obstacle_meshes(const parser *p, ipcc_scene *scene);
+
+/// Analytic obstacles (scene_shapes.c): the kind a "type" names (false if
+/// none), its name, and one entry parsed into scene->shapes[num_shapes++]
+/// and its source (the arrays are allocated by ipcc_scene_parse_obstacles()).
+bool ipcc_scene_shape_type(const char *type, ipcc_shape_kind *kind);
+const char *ipcc_scene_shape_type_name(ipcc_shape_kind kind); ///< NULL for an unknown kind
+ipcc_status ipcc_scene_parse_shape(const parser *p, const cJSON *obj, const char *path, int entry,
+                                   ipcc_shape_kind kind, ipcc_scene *scene);
+/// R from a recorded orientation (the parser's and the writer's one formula).
+void ipcc_scene_shape_rotation(const ipcc_scene_shape_source *src, double R[9]);
+/// ipcc_world_add_shape() for every shape, in order; a failure names the scene and `obstacles[i]`.
+ipcc_status ipcc_scene_add_shapes(const ipcc_scene *scene, ipcc_world *world);
+/// Free the shapes' names and arrays (ipcc_scene_destroy()).
+void ipcc_scene_free_shapes(ipcc_scene *scene);
 
 /// Apply "key.path=value" overrides to the parsed tree (scene_override.c).
 ipcc_status ipcc_scene_apply_overrides(const char *name, cJSON *root, int count,

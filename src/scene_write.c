@@ -11,6 +11,11 @@
 // parser and the world treat as forever; any other non-finite value fails
 // with IPCC_ERR_INVALID_ARGUMENT naming its key path, and nothing is written.
 //
+// Analytic shapes follow the file obstacles in "obstacles"; a shape's
+// orientation is written with the key it was read with (shape_sources), so
+// the reload computes the same matrix, and a matrix no source gives is an
+// error rather than an approximation.
+//
 // Paths: mesh files are written relative to the folder of the output file
 // (computed from realpath()s of both) when the two share a folder below the
 // root, else as absolute paths; a file that cannot be resolved is written
@@ -435,6 +440,8 @@ static void write_world(writer *w, const ipcc_scene *s) {
     }
     key_number(w, "fps", s->output_fps);
     key_number(w, "checkpoint_every", s->checkpoint_every);
+    key(w, "contacts");
+    bool_value(w, s->output_contacts);
     end(w);
 }
 
@@ -649,6 +656,59 @@ static ipcc_status write_obstacle(writer *w, const ipcc_scene *s, int i) {
     return IPCC_OK;
 }
 
+// An analytic shape: its sizes under their keys, its orientation under the
+// key it was given with (shape_sources), so a reload computes the same
+// rotation matrix bit for bit. A rotation the source does not give (or, with
+// no sources, any rotation but the identity) cannot be written exactly and
+// fails.
+static ipcc_status write_shape(writer *w, const ipcc_scene *s, int i) {
+    const ipcc_shape_def *d = &s->shapes[i];
+    int at = s->num_half_spaces + s->num_obstacles + i; // its index in the written "obstacles"
+    const char *type = ipcc_scene_shape_type_name(d->kind);
+    if (!type)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "obstacles[%d]: unknown shape kind %d", at, (int)d->kind);
+    ipcc_scene_shape_source src = {.orientation = IPCC_SCENE_ORIENTATION_NONE};
+    if (s->shape_sources) src = s->shape_sources[i];
+    double R[9];
+    ipcc_scene_shape_rotation(&src, R);
+    if (memcmp(R, d->rotation, sizeof R) != 0)
+        return ipcc_fail(
+            IPCC_ERR_INVALID_ARGUMENT,
+            "obstacles[%d]%s%s%s.rotation: the matrix is not the one its recorded \"rotation\" or "
+            "\"axis\" gives (shape_sources), so it cannot be written exactly",
+            at, d->name ? " (\"" : "", d->name ? d->name : "", d->name ? "\")" : "");
+    set_ctx(w, "obstacles[%d]", at);
+    bool moves = !is_zero3(d->velocity) || !is_zero3(d->angular_velocity);
+    begin(w, false, !moves, 0);
+    key(w, "type");
+    string_value(w, type);
+    if (d->name) {
+        key(w, "name");
+        string_value(w, d->name);
+    }
+    key_vec3(w, "center", d->center);
+    switch (d->kind) {
+    case IPCC_SHAPE_SPHERE: key_number(w, "radius", d->size[0]); break;
+    case IPCC_SHAPE_BOX: key_vec3(w, "half_extents", d->size); break;
+    case IPCC_SHAPE_ELLIPSOID: key_vec3(w, "semi_axes", d->size); break;
+    case IPCC_SHAPE_CYLINDER:
+        key_number(w, "radius", d->size[0]);
+        key_number(w, "half_length", d->size[1]);
+        break;
+    case IPCC_SHAPE_TORUS:
+        key_number(w, "major_radius", d->size[0]);
+        key_number(w, "minor_radius", d->size[1]);
+        break;
+    }
+    if (src.orientation == IPCC_SCENE_ORIENTATION_EULER) key_vec3(w, "rotation", src.value);
+    if (src.orientation == IPCC_SCENE_ORIENTATION_AXIS) key_vec3(w, "axis", src.value);
+    optional_vec3(w, "velocity", d->velocity);
+    optional_vec3(w, "angular_velocity", d->angular_velocity);
+    if (d->friction >= 0 || isnan(d->friction)) key_number(w, "friction", d->friction); // < 0: not set
+    end(w);
+    return IPCC_OK;
+}
+
 // The whole document into w->buf.
 static ipcc_status write_scene(writer *w, const ipcc_scene *s) {
     // Header comments: one line each, without the line breaks a path might hold.
@@ -672,7 +732,7 @@ static ipcc_status write_scene(writer *w, const ipcc_scene *s) {
             if ((st = write_body(w, s, i)) != IPCC_OK) return st;
         end(w);
     }
-    if (s->num_half_spaces + s->num_obstacles > 0) {
+    if (s->num_half_spaces + s->num_obstacles + s->num_shapes > 0) {
         set_ctx(w, "%s", "");
         key(w, "obstacles");
         begin(w, true, false, 0);
@@ -680,6 +740,8 @@ static ipcc_status write_scene(writer *w, const ipcc_scene *s) {
             write_half_space(w, s, i);
         for (int i = 0; i < s->num_obstacles; i++)
             if ((st = write_obstacle(w, s, i)) != IPCC_OK) return st;
+        for (int i = 0; i < s->num_shapes; i++)
+            if ((st = write_shape(w, s, i)) != IPCC_OK) return st;
         end(w);
     }
     end(w);

@@ -32,6 +32,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "rotation.h"
+
 // The closest point's coordinate along the smallest axis e: y / (s + 1), or,
 // when that is ill-conditioned, from the surface equation (rest = 1 - the
 // other axes' terms). Near s = -1 (a point close to the plane y = 0, inside)
@@ -276,4 +278,159 @@ double ipcc_shape_distance(const ipcc_shape *s, const double x[3], double closes
         if (normal) normal[i] = R[3 * i] * n[0] + R[3 * i + 1] * n[1] + R[3 * i + 2] * n[2];
     }
     return d;
+}
+
+// Hessian of d = phi^2 at a point outside (phi > 0), for the barrier
+// (contact.c). With n the outward normal at the closest point and K the
+// Hessian of the distance phi,
+//   grad d = 2 phi n,   H d = 2 n n^T + 2 phi K,
+// and K = sum_i k_i / (1 + phi k_i) t_i t_i^T over the principal curvatures
+// k_i and directions t_i at the closest point (the Hessian of a distance
+// function, e.g. Gilbarg & Trudinger, Sec. 14.6). phi K is formed directly,
+// so corners and edges (where K ~ 1 / phi) stay well-conditioned:
+//   sphere        phi K = phi / |q| (I - n n^T)
+//   box           a face region 0; an edge region (two coordinates clamped,
+//                 e the free axis) I - e e^T - n n^T; a corner I - n n^T
+//   cylinder      side: phi / rho t t^T (t the circumferential direction);
+//                 cap: 0; rim (distance to the rim circle of radius r):
+//                 I - n n^T - (r / rho) t t^T, from the Jacobian
+//                 (r / rho) t t^T of the closest point on a circle
+//   torus         the core circle's: (phi / delta) (I - n n^T - (R / rho) t t^T),
+//                 delta = phi + r the distance to the core circle
+//   ellipsoid     T [phi S (I + phi S)^-1] T^T with T a tangent basis and S
+//                 the shape operator T^T diag(1/e^2) T / |diag(1/e^2) c| of
+//                 the implicit surface sum (c_i / e_i)^2 = 1
+// (local frame; rotated to the world's by R).
+void ipcc_shape_distance2_hessian(const ipcc_shape *s, const double x[3], double H[9]) {
+    const double *R = s->rotation;
+    double p[3] = {x[0] - s->center[0], x[1] - s->center[1], x[2] - s->center[2]}, q[3];
+    for (int i = 0; i < 3; ++i)
+        q[i] = R[i] * p[0] + R[3 + i] * p[1] + R[6 + i] * p[2];
+    ipcc_shape local = *s;
+    memset(local.center, 0, sizeof local.center);
+    memcpy(local.rotation, (double[9]){1, 0, 0, 0, 1, 0, 0, 0, 1}, sizeof local.rotation);
+    double c[3], n[3];
+    double phi = fmax(ipcc_shape_distance(&local, q, c, n), 0.0);
+    double K[9] = {0}; // phi * Hessian of phi, local
+    double rho = hypot(q[0], q[1]);
+    double t[3] = {rho > 0 ? -q[1] / rho : 0, rho > 0 ? q[0] / rho : 1, 0};
+    double I_nn[9];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            I_nn[3 * i + j] = (i == j) - n[i] * n[j];
+    switch (s->kind) {
+    case IPCC_SHAPE_SPHERE: {
+        double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+        for (int k = 0; k < 9; ++k)
+            K[k] = len > 0 ? phi / len * I_nn[k] : 0;
+        break;
+    }
+    case IPCC_SHAPE_BOX: {
+        int clamped = 0, free_axis = -1;
+        for (int i = 0; i < 3; ++i)
+            if (fabs(q[i]) > s->size[i])
+                clamped++;
+            else
+                free_axis = i;
+        if (clamped >= 2)
+            for (int k = 0; k < 9; ++k)
+                K[k] = I_nn[k] - (clamped == 2 && k / 3 == free_axis && k % 3 == free_axis);
+        break;
+    }
+    case IPCC_SHAPE_CYLINDER: {
+        bool side = rho > s->size[0], end = fabs(q[2]) > s->size[1];
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                double tt = t[i] * t[j];
+                if (side && end)
+                    K[3 * i + j] = I_nn[3 * i + j] - s->size[0] / rho * tt;
+                else if (side)
+                    K[3 * i + j] = phi / rho * tt;
+            }
+        break;
+    }
+    case IPCC_SHAPE_TORUS: {
+        double delta = phi + s->size[1];
+        if (rho > 0)
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 3; ++j)
+                    K[3 * i + j] = phi / delta * (I_nn[3 * i + j] - s->size[0] / rho * t[i] * t[j]);
+        break;
+    }
+    case IPCC_SHAPE_ELLIPSOID:
+    default: {
+        // Tangent basis T = (a, b) orthonormal to n.
+        double a[3] = {0, 0, 0}, b[3];
+        int k0 =
+            fabs(n[0]) <= fabs(n[1]) && fabs(n[0]) <= fabs(n[2]) ? 0 : (fabs(n[1]) <= fabs(n[2]) ? 1 : 2);
+        a[k0] = 1;
+        double an = a[0] * n[0] + a[1] * n[1] + a[2] * n[2], al = 0;
+        for (int i = 0; i < 3; ++i) {
+            a[i] -= an * n[i];
+            al += a[i] * a[i];
+        }
+        al = sqrt(al);
+        for (int i = 0; i < 3; ++i)
+            a[i] /= al;
+        b[0] = n[1] * a[2] - n[2] * a[1];
+        b[1] = n[2] * a[0] - n[0] * a[2];
+        b[2] = n[0] * a[1] - n[1] * a[0];
+        double g = 0, D[3];
+        for (int i = 0; i < 3; ++i) {
+            D[i] = 1 / (s->size[i] * s->size[i]);
+            g += (D[i] * c[i]) * (D[i] * c[i]);
+        }
+        g = sqrt(g);
+        double s00 = 0, s01 = 0, s11 = 0;
+        for (int i = 0; i < 3; ++i) {
+            s00 += a[i] * D[i] * a[i] / g;
+            s01 += a[i] * D[i] * b[i] / g;
+            s11 += b[i] * D[i] * b[i] / g;
+        }
+        // M = phi S (I + phi S)^-1 (S and (I + phi S) commute, M is symmetric)
+        double A00 = 1 + phi * s00, A01 = phi * s01, A11 = 1 + phi * s11, det = A00 * A11 - A01 * A01;
+        double i00 = A11 / det, i01 = -A01 / det, i11 = A00 / det;
+        double m00 = phi * (s00 * i00 + s01 * i01), m01 = phi * (s00 * i01 + s01 * i11),
+               m11 = phi * (s01 * i01 + s11 * i11);
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+                K[3 * i + j] = m00 * a[i] * a[j] + m01 * (a[i] * b[j] + b[i] * a[j]) + m11 * b[i] * b[j];
+        break;
+    }
+    }
+    // Local 2 (n n^T + K), rotated: H = R L R^T.
+    double L[9], RL[9];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            L[3 * i + j] = 2 * (n[i] * n[j] + K[3 * i + j]);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            RL[3 * i + j] = R[3 * i] * L[j] + R[3 * i + 1] * L[3 + j] + R[3 * i + 2] * L[6 + j];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            H[3 * i + j] = RL[3 * i] * R[3 * j] + RL[3 * i + 1] * R[3 * j + 1] + RL[3 * i + 2] * R[3 * j + 2];
+}
+
+void ipcc_shape_moved(const ipcc_shape *start, const double vh[3], const double wh[3], double s,
+                      ipcc_shape *out) {
+    *out = *start;
+    if (s == 0) return;
+    double ws[3] = {s * wh[0], s * wh[1], s * wh[2]}, R[9];
+    for (int k = 0; k < 3; ++k)
+        out->center[k] = start->center[k] + s * vh[k];
+    if (ws[0] == 0 && ws[1] == 0 && ws[2] == 0) return;
+    ipcc_rotation_vector(ws, R);
+    ipcc_mat3_mul(R, start->rotation, out->rotation);
+}
+
+double ipcc_shape_bounding_radius(const ipcc_shape *s) {
+    switch (s->kind) {
+    case IPCC_SHAPE_SPHERE: return s->size[0];
+    case IPCC_SHAPE_BOX:
+        return sqrt(s->size[0] * s->size[0] + s->size[1] * s->size[1] + s->size[2] * s->size[2]);
+    case IPCC_SHAPE_CYLINDER: return sqrt(s->size[0] * s->size[0] + s->size[1] * s->size[1]);
+    case IPCC_SHAPE_ELLIPSOID: return fmax(s->size[0], fmax(s->size[1], s->size[2]));
+    case IPCC_SHAPE_TORUS: return s->size[0] + s->size[1];
+    }
+    return 0;
 }

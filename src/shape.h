@@ -4,13 +4,7 @@
 #ifndef IPCC_SHAPE_H
 #define IPCC_SHAPE_H
 
-typedef enum ipcc_shape_kind {
-    IPCC_SHAPE_SPHERE,    ///< size[0] = radius
-    IPCC_SHAPE_BOX,       ///< size = half-extents along the local axes
-    IPCC_SHAPE_CYLINDER,  ///< capped, axis = local z: size[0] = radius, size[1] = half-length
-    IPCC_SHAPE_ELLIPSOID, ///< size = semi-axes along the local axes
-    IPCC_SHAPE_TORUS,     ///< axis = local z: size[0] = major radius R, size[1] = minor radius r < R
-} ipcc_shape_kind;
+#include "ipcc/world.h"
 
 typedef struct ipcc_shape {
     ipcc_shape_kind kind;
@@ -23,5 +17,27 @@ typedef struct ipcc_shape {
 /// closest surface point and the outward unit normal there (either may be
 /// NULL). |x - closest| equals |distance| up to rounding.
 double ipcc_shape_distance(const ipcc_shape *s, const double x[3], double closest[3], double normal[3]);
+
+/// Hessian (3x3, row-major) of max(distance, 0)^2 at x, for x outside the
+/// shape (its gradient is 2 distance normal). Exact per region of the
+/// closest feature; see shape.c for the formulas.
+void ipcc_shape_distance2_hessian(const ipcc_shape *s, const double x[3], double H[9]);
+
+/// Radius of a sphere about the centre that holds the shape.
+double ipcc_shape_bounding_radius(const ipcc_shape *s);
+
+/// The pose `start` moved rigidly by s in [0, 1] of a step's motion: centre
+/// + s vh, rotation exp(s [wh]x) R (vh, wh: the step's translation and
+/// rotation vector).
+void ipcc_shape_moved(const ipcc_shape *start, const double vh[3], const double wh[3], double s,
+                      ipcc_shape *out);
+
+/// Conservative time of impact t in [0, 1] of a point moving linearly
+/// x0 -> x1 against a shape moving from pose(s0) to pose(s1) (pose(s) =
+/// ipcc_shape_moved(start, vh, wh, s), s linear in t): the shape and the
+/// point stay at a positive distance on [0, t]; 1 if they never meet. 0 if
+/// the point starts on or inside the shape. shape_ccd.c has the method.
+double ipcc_shape_ccd(const ipcc_shape *start, const double vh[3], const double wh[3], double s0, double s1,
+                      const double x0[3], const double x1[3]);
 
 #endif

@@ -16,6 +16,10 @@
 // The Strips section, and a Verts or Lines section without cells, are left
 // out and their counts written as 0, so a triangles-only .vtp is unchanged by
 // the codimensional cells' existence.
+// A .vtp may also carry further point and cell arrays (Int32 or Float64, any
+// number of components; cell arrays in VTK's cell order: verts, lines,
+// polys) and FieldData (Float64 values, and String arrays: each value's
+// bytes and a NUL, the block's size the total), whose blocks come first.
 //
 // A .pvd lists datasets by time step and part: ParaView's PVD reader turns
 // the parts of one time step into the blocks of one multiblock dataset, so a
@@ -285,20 +289,104 @@ static void vtk_put_cell_blocks(vtk_file *f, const int *cells, int64_t n, int si
 }
 
 ipcc_status ipcc_vtk_write_vtp(const char *path, const ipcc_vtk_surface *surface) {
-    return ipcc_vtk_write_vtp_codim(path, surface, NULL);
+    return ipcc_vtk_write_polydata(path, surface, NULL, NULL);
 }
 
 ipcc_status ipcc_vtk_write_vtp_codim(const char *path, const ipcc_vtk_surface *surface,
                                      const ipcc_vtk_codim *codim) {
+    return ipcc_vtk_write_polydata(path, surface, codim, NULL);
+}
+
+static void vtk_check_arrays(int n, const ipcc_vtk_array *a, int64_t tuples) {
+    IPCC_ASSERT(n >= 0 && (a || n == 0));
+    for (int k = 0; k < n; k++)
+        IPCC_ASSERT(a[k].name && a[k].components >= 1 && (a[k].ints || a[k].doubles || tuples == 0));
+}
+
+static uint64_t vtk_array_bytes(const ipcc_vtk_array *a, int64_t tuples) {
+    return (uint64_t)tuples * (uint64_t)a->components * (a->ints ? sizeof(int32_t) : sizeof(double));
+}
+
+static void vtk_put_array_tags(vtk_file *f, int n, const ipcc_vtk_array *a, int64_t tuples,
+                               uint64_t *offset) {
+    for (int k = 0; k < n; k++)
+        vtk_put_array_tag(f, a[k].ints ? "Int32" : "Float64", a[k].name, a[k].components,
+                          vtk_array_bytes(&a[k], tuples), offset);
+}
+
+static void vtk_put_array_blocks(vtk_file *f, int n, const ipcc_vtk_array *a, int64_t tuples) {
+    for (int k = 0; k < n; k++) {
+        uint64_t bytes = vtk_array_bytes(&a[k], tuples);
+        vtk_put_header(f, bytes);
+        if (a[k].ints)
+            vtk_put_ints_as_int32(f, a[k].ints, tuples * a[k].components);
+        else
+            vtk_put(f, a[k].doubles, (size_t)bytes);
+    }
+}
+
+/// Bytes of a String array's block: every value and its terminating NUL.
+static uint64_t vtk_strings_bytes(const ipcc_vtk_strings *s) {
+    uint64_t n = 0;
+    for (int i = 0; i < s->count; i++)
+        n += strlen(s->values[i]) + 1;
+    return n;
+}
+
+/// <FieldData>: one Float64 tuple per value, then the String arrays.
+static void vtk_put_field_data(vtk_file *f, const ipcc_vtk_data *d, uint64_t *offset) {
+    if (d->num_field_values + d->num_field_strings == 0) return;
+    vtk_printf(f, "    <FieldData>\n");
+    for (int k = 0; k < d->num_field_values; k++) {
+        vtk_printf(f, "      <DataArray type=\"Float64\" Name=\"");
+        vtk_put_escaped(f, d->field_value_names[k]);
+        vtk_printf(f, "\" NumberOfTuples=\"1\" format=\"appended\" offset=\"%llu\"/>\n",
+                   (unsigned long long)*offset);
+        *offset += sizeof(uint64_t) + sizeof(double);
+    }
+    for (int k = 0; k < d->num_field_strings; k++) {
+        const ipcc_vtk_strings *s = &d->field_strings[k];
+        vtk_printf(f, "      <Array type=\"String\" Name=\"");
+        vtk_put_escaped(f, s->name);
+        vtk_printf(f, "\" NumberOfTuples=\"%d\" format=\"appended\" offset=\"%llu\"/>\n", s->count,
+                   (unsigned long long)*offset);
+        *offset += sizeof(uint64_t) + vtk_strings_bytes(s);
+    }
+    vtk_printf(f, "    </FieldData>\n");
+}
+
+static void vtk_put_field_blocks(vtk_file *f, const ipcc_vtk_data *d) {
+    for (int k = 0; k < d->num_field_values; k++) {
+        vtk_put_header(f, sizeof(double));
+        vtk_put(f, &d->field_values[k], sizeof(double));
+    }
+    for (int k = 0; k < d->num_field_strings; k++) {
+        const ipcc_vtk_strings *s = &d->field_strings[k];
+        vtk_put_header(f, vtk_strings_bytes(s));
+        for (int i = 0; i < s->count; i++)
+            vtk_put(f, s->values[i], strlen(s->values[i]) + 1);
+    }
+}
+
+ipcc_status ipcc_vtk_write_polydata(const char *path, const ipcc_vtk_surface *surface,
+                                    const ipcc_vtk_codim *codim, const ipcc_vtk_data *data) {
     IPCC_ASSERT(path && surface);
     const ipcc_vtk_codim none = {0, NULL, 0, NULL};
     const ipcc_vtk_codim *cd = codim ? codim : &none;
+    const ipcc_vtk_data no_data = {0};
+    const ipcc_vtk_data *d = data ? data : &no_data;
     ipcc_status s = vtk_check_surface(path, surface);
     if (s == IPCC_OK) s = vtk_check_codim(path, surface->num_points, cd);
     if (s != IPCC_OK) return s;
     const int64_t np = surface->num_points, nf = surface->num_triangles;
-    const int64_t nl = cd->num_lines, nv = cd->num_verts;
+    const int64_t nl = cd->num_lines, nv = cd->num_verts, ncells = nv + nl + nf;
     const uint64_t point_bytes = (uint64_t)np * 3 * sizeof(double);
+    vtk_check_arrays(d->num_point_arrays, d->point_arrays, np);
+    vtk_check_arrays(d->num_cell_arrays, d->cell_arrays, ncells);
+    IPCC_ASSERT(d->num_field_values >= 0 && d->num_field_strings >= 0);
+    for (int k = 0; k < d->num_field_strings; k++)
+        for (int i = 0; i < d->field_strings[k].count; i++)
+            IPCC_ASSERT(d->field_strings[k].name && d->field_strings[k].values[i]);
 
     vtk_file f;
     s = ipcc_atomic_open(&f, path, "vtk");
@@ -309,6 +397,7 @@ ipcc_status ipcc_vtk_write_vtp_codim(const char *path, const ipcc_vtk_surface *s
     vtk_printf(&f, "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n",
                host_byte_order());
     vtk_printf(&f, "  <PolyData>\n");
+    vtk_put_field_data(&f, d, &offset);
     vtk_printf(&f,
                "    <Piece NumberOfPoints=\"%lld\" NumberOfVerts=\"%lld\" NumberOfLines=\"%lld\" "
                "NumberOfStrips=\"0\" NumberOfPolys=\"%lld\">\n",
@@ -316,7 +405,10 @@ ipcc_status ipcc_vtk_write_vtp_codim(const char *path, const ipcc_vtk_surface *s
     vtk_printf(&f, "      <PointData>\n");
     for (int k = 0; k < surface->num_point_fields; k++)
         vtk_put_array_tag(&f, "Float64", surface->point_field_names[k], 3, point_bytes, &offset);
-    vtk_printf(&f, "      </PointData>\n      <CellData>\n      </CellData>\n      <Points>\n");
+    vtk_put_array_tags(&f, d->num_point_arrays, d->point_arrays, np, &offset);
+    vtk_printf(&f, "      </PointData>\n      <CellData>\n");
+    vtk_put_array_tags(&f, d->num_cell_arrays, d->cell_arrays, ncells, &offset);
+    vtk_printf(&f, "      </CellData>\n      <Points>\n");
     vtk_put_array_tag(&f, "Float64", "Points", 3, point_bytes, &offset);
     vtk_printf(&f, "      </Points>\n");
     if (nv > 0) vtk_put_cell_section(&f, "Verts", nv, 1, &offset);
@@ -325,10 +417,13 @@ ipcc_status ipcc_vtk_write_vtp_codim(const char *path, const ipcc_vtk_surface *s
     vtk_printf(&f, "    </Piece>\n  </PolyData>\n");
     vtk_printf(&f, "  <AppendedData encoding=\"raw\">\n   _");
 
+    vtk_put_field_blocks(&f, d);
     for (int k = 0; k < surface->num_point_fields; k++) {
         vtk_put_header(&f, point_bytes);
         vtk_put(&f, surface->point_fields[k], (size_t)point_bytes);
     }
+    vtk_put_array_blocks(&f, d->num_point_arrays, d->point_arrays, np);
+    vtk_put_array_blocks(&f, d->num_cell_arrays, d->cell_arrays, ncells);
     vtk_put_header(&f, point_bytes);
     vtk_put(&f, surface->points, (size_t)point_bytes);
     if (nv > 0) vtk_put_cell_blocks(&f, cd->verts, nv, 1);

@@ -56,6 +56,41 @@ typedef struct ipcc_vtk_codim {
 ipcc_status ipcc_vtk_write_vtp_codim(const char *path, const ipcc_vtk_surface *surface,
                                      const ipcc_vtk_codim *codim);
 
+/// A data array of any number of components: Int32 (from `ints`) or Float64
+/// (from `doubles`).
+typedef struct ipcc_vtk_array {
+    const char *name;
+    int components;        ///< >= 1
+    const double *doubles; ///< Float64 values (tuples * components), when ints is NULL
+    const int *ints;       ///< Int32 values, or NULL
+} ipcc_vtk_array;
+
+/// A String array of field data (VTK's vtkStringArray): `count` values.
+typedef struct ipcc_vtk_strings {
+    const char *name;
+    int count;
+    const char *const *values; ///< NUL-terminated; written as they are (UTF-8 bytes)
+} ipcc_vtk_strings;
+
+/// What a .vtp may hold besides a surface's 3-vector point fields and its
+/// cells (ipcc_vtk_write_polydata).
+typedef struct ipcc_vtk_data {
+    int num_point_arrays;
+    const ipcc_vtk_array *point_arrays; ///< num_points tuples each, after the surface's point fields
+    int num_cell_arrays;
+    const ipcc_vtk_array *cell_arrays; ///< one tuple per cell, in VTK's cell order: verts, lines, polys
+    int num_field_values;              ///< FieldData: one Float64 per name (e.g. TimeValue)
+    const char *const *field_value_names;
+    const double *field_values;
+    int num_field_strings; ///< FieldData: String arrays (e.g. the names an id array refers to)
+    const ipcc_vtk_strings *field_strings;
+} ipcc_vtk_data;
+
+/// ipcc_vtk_write_vtp_codim() with further point, cell and field data;
+/// `codim` and `data` may be NULL (then the file is ipcc_vtk_write_vtp_codim()'s).
+ipcc_status ipcc_vtk_write_polydata(const char *path, const ipcc_vtk_surface *surface,
+                                    const ipcc_vtk_codim *codim, const ipcc_vtk_data *data);
+
 /// Write a .pvd collection of `num_steps` time steps with up to `num_parts`
 /// datasets each: files[s * num_parts + p] (relative to the .pvd's folder,
 /// NULL = none) is listed with timestep times[s] and part p.

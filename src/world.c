@@ -185,6 +185,7 @@ void ipcc_world_destroy(ipcc_world *w) {
     free(w->friction_force);
     free(w->friction_prev);
     free(w->half_space_friction);
+    ipcc_world_shapes_free(w);
     ipcc_friction_destroy(w->friction);
     ipcc_contact_destroy(w->contact);
     ipcc_newton_destroy(w->newton);
@@ -344,6 +345,7 @@ static ipcc_body *append_body(ipcc_world *w, const char *name, int first, int co
     b->num_faces = nf;
     b->first_edge = first_edge;
     b->num_edges = ne;
+    b->shape = -1;
     return b;
 }
 
@@ -644,7 +646,8 @@ static double relative_change(const double *a, const double *b, int m) {
 // Contact starts with the first step: the collision mesh, d̂, kappa, and the
 // initial intersection check.
 static ipcc_status start_contact(ipcc_world *w) {
-    if (!w->def.contact.enabled || (w->num_faces == 0 && w->num_half_spaces == 0)) return IPCC_OK;
+    if (!w->def.contact.enabled || (w->num_faces == 0 && w->num_half_spaces == 0 && w->num_shapes == 0))
+        return IPCC_OK;
     ipcc_status st = ipcc_contact_create(w, &w->contact);
     if (st != IPCC_OK) return st;
     w->dhat = ipcc_contact_dhat(w->contact);
@@ -654,6 +657,8 @@ static ipcc_status start_contact(ipcc_world *w) {
         any |= w->bodies[b].friction > 0;
     for (int h = 0; h < w->num_half_spaces; ++h)
         any |= w->half_space_friction[h] > 0;
+    for (int i = 0; i < w->num_shapes; ++i)
+        any |= w->shapes[i].friction > 0;
     if (any && (!(w->friction = ipcc_friction_create()) ||
                 !(w->friction_prev = calloc(3 * (size_t)w->n, sizeof(double)))))
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the friction state");
@@ -695,7 +700,12 @@ ipcc_status ipcc_world_start(ipcc_world *w) {
         (!(w->damp_H = malloc(sizeof(double) * 144 * (size_t)w->nt)) ||
          !(w->tet_damp = malloc(sizeof(double) * (size_t)w->nt))))
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory for the damping matrices");
-    ipcc_status st = start_contact(w);
+    ipcc_status st = ipcc_world_shapes_start(w);
+    if (st != IPCC_OK) return st;
+    // The shapes' clock is one more (prescribed) vertex slot after the n vertices.
+    if (w->has_clock && reserve_state(w, w->n + 1, w->nt) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory for the shapes' clock");
+    st = start_contact(w);
     if (st != IPCC_OK) return st;
     // The loads at t = 0 (Newmark's initial acceleration includes them).
     ipcc_neumann_prepare(w);
@@ -714,6 +724,7 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
     int m = 3 * w->n;
     memcpy(w->x_start, w->x, sizeof(double) * (size_t)m);
     ipcc_dirichlet_prepare_step(w);
+    ipcc_world_shapes_prepare_step(w);
     ipcc_integrator_predict(w);
     if (w->damp_H) ipcc_damping_prepare(w);
 
@@ -736,8 +747,8 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
     for (;;) {
         if (w->friction) ipcc_friction_request_lag(w->friction); // at this pass's start state
         ipcc_newton_result rp;
-        ipcc_status sp = ipcc_newton_solve(w->newton, &obj, &params, m, w->dof_map, w->num_unknowns,
-                                           w->x_target, w->x, &rp);
+        ipcc_status sp = ipcc_newton_solve(w->newton, &obj, &params, ipcc_world_num_dofs(w), w->dof_map,
+                                           w->num_unknowns, w->x_target, w->x, &rp);
         accumulate_result(&r, &rp, passes == 0);
         passes++;
         if (sp < 0 || st == IPCC_OK) st = sp; // a warning in any pass stays a warning
@@ -761,6 +772,7 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
                  "converged",
                  w->step + 1, w->time, r.iterations);
     ipcc_integrator_update(w);
+    ipcc_world_shapes_end_step(w);
     w->time += w->def.time_step;
     w->step++;
     if (stats) {

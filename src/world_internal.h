@@ -5,6 +5,7 @@
 
 #include "ipcc/world.h"
 #include "newton.h"
+#include "shape.h"
 
 typedef struct ipcc_body {
     char *name;
@@ -16,6 +17,7 @@ typedef struct ipcc_body {
     bool kinematic;            ///< a mesh obstacle: no tets, zero mass, every vertex prescribed
     int first_face, num_faces; ///< its boundary triangles in the world's surface list
     int first_edge, num_edges; ///< its boundary edges (or segments) in the world's edge list
+    int shape;                 ///< the box whose edges this obstacle is (world_shapes.c), else -1
 } ipcc_body;
 
 struct ipcc_contact;  // contact.c
@@ -100,6 +102,16 @@ struct ipcc_world {
     double *friction_prev;          ///< 3n, the previous lagging pass's friction forces
     double dhat, kappa;             ///< in use (copies of the contact state, for accessors)
 
+    // Analytic obstacles (world_shapes.c).
+    int num_shapes, cap_shapes;
+    ipcc_shape_def *shapes; ///< as added, names owned
+    ipcc_shape *shape_pose; ///< 2 * num_shapes: current poses, then the poses at the step start
+    int cap_shape_pose;
+    int *shape_feature_body_of; ///< per shape: the segment-set body of a box's edges, else -1
+    int cap_shape_features;
+    bool has_clock;      ///< some shape moves: x[3n] is the shapes' progress (world_shapes.c)
+    double clock_length; ///< the clock's target, metres
+
     double bbox_diagonal; ///< L, at t = 0
     double time;
     int step;
@@ -144,6 +156,27 @@ void ipcc_elastic_gradient_total(const ipcc_world *w, const double *x, double *g
 /// vertex prescribed by condition c: v = v_c + w x r, a = w x (w x r),
 /// r = x - centre_end (dirichlet.c).
 void ipcc_dirichlet_kinematics(const ipcc_world *w, int c, const double x[3], double v[3], double a[3]);
+/// Analytic obstacles (world_shapes.c). Free the shapes' storage.
+void ipcc_world_shapes_free(ipcc_world *w);
+/// At start: a box's edges as a segment-set obstacle, and the clock.
+ipcc_status ipcc_world_shapes_start(ipcc_world *w);
+/// At a step's start (after the Dirichlet targets): save the start poses,
+/// reset the clock and set its target, and the box edges' targets.
+void ipcc_world_shapes_prepare_step(ipcc_world *w);
+/// The shapes' progress s in [0, 1] through the step at state x (0 without a clock).
+double ipcc_world_shape_progress(const ipcc_world *w, const double *x);
+/// Shape i's pose at progress s of the current step.
+void ipcc_world_shape_at(const ipcc_world *w, int i, double s, ipcc_shape *out);
+/// At a step's end: the poses at the progress reached.
+void ipcc_world_shapes_end_step(ipcc_world *w);
+/// Velocity of shape i's material point at x (m/s), the shape at `pose`.
+void ipcc_world_shape_velocity(const ipcc_world *w, int i, const ipcc_shape *pose, const double x[3],
+                               double v[3]);
+/// "sphere", "box", ... for messages and output.
+const char *ipcc_shape_kind_name(ipcc_shape_kind kind);
+/// Number of dofs Newton works on: 3n, plus 3 for the clock.
+static inline int ipcc_world_num_dofs(const ipcc_world *w) { return 3 * w->n + (w->has_clock ? 3 : 0); }
+
 /// The incremental potential as a Newton objective (incremental_potential.c).
 ipcc_objective ipcc_incremental_potential(ipcc_world *w);
 

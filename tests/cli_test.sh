@@ -108,6 +108,35 @@ expect 1 "nan.msh" "NaN coordinate names the file" -- run nan.json
     pass "obstacle scene runs" || fail "obstacle scene"
 [ -f push/obstacles_000000.vtp ] && grep -q 'part="1"' push/frames.pvd && pass "obstacles written" ||
     fail "obstacle frames"
+# --- analytic shapes and the contact report (output.contacts) -----------------
+# A block on a rough slope, a moving sphere and a spinning box shape: the
+# shapes' surfaces in the obstacles' .vtp, contacts_NNNNNN.vtp as part 2 of
+# every frame (read by VTK, arrays and names checked by vtk_check.py), and
+# stats.csv's per-object force columns after the usual ones: the block's
+# and the slope's forces are opposite.
+cat >contacts.json <<'JSON'
+{"time_step": 0.01, "steps": 4, "contact": {"friction_iterations": 2},
+ "bodies": [{"name": "block", "mesh": {"box": {"size": [0.1, 0.1, 0.1], "cells": [2, 2, 2]}}, "friction": 0.3,
+   "material": {"model": "neo_hookean", "density": 1000, "youngs_modulus": 1e7, "poisson_ratio": 0.3},
+   "rotation": [0, 0, 26.565051], "translation": [-0.07245, -0.0051, 0]}],
+ "obstacles": [{"type": "half_space", "normal": [-0.447214, 0.894427, 0], "friction": 0.6},
+   {"type": "sphere", "name": "ball", "center": [1, 0.5, 0], "radius": 0.3, "velocity": [0, 0, 1]},
+   {"type": "box", "name": "crate", "center": [-1, 0.5, 0], "half_extents": [0.3, 0.2, 0.1], "angular_velocity": [0, 1, 0]}],
+ "output": {"contacts": true}}
+JSON
+"$IPCC" run contacts.json -o contacts -q >run.txt 2>&1 && pass "contacts scene runs" || { fail "contacts scene"; cat run.txt; }
+[ "$(grep -c 'part="2" file="contacts_' contacts/frames.pvd)" -eq 5 ] && [ -f contacts/contacts_000004.vtp ] &&
+    pass "contacts_NNNNNN.vtp listed as part 2 of every frame" || fail "contacts files"
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import vtk" 2>/dev/null; then
+    /usr/bin/python3 "$SRC/tests/vtk_check.py" --contacts contacts 5 - - &&
+        pass "VTK reads the shapes and the contacts" || fail "VTK check of shapes and contacts"
+fi
+head -n 1 contacts/stats.csv | grep -q ',time_energy,contact_force_x:block,contact_force_y:block,contact_force_z:block,contact_force_x:crate (edges),.*,contact_force_z:half-space 0,.*contact_force_x:ball,.*,contact_force_z:crate$' &&
+    pass "stats.csv: force columns per object after the usual ones" || { fail "stats.csv force columns"; head -n 1 contacts/stats.csv; }
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "contact_force_y:block") b = i; if ($i == "contact_force_y:half-space 0") h = i }; next }
+         { s = $b + $h; if (!($b > 0) || s * s > 1e-18 * $b * $b) bad = 1 } END { exit bad || NR != 5 }' contacts/stats.csv &&
+    pass "stats.csv: the slope takes the block's force, reversed" || { fail "stats.csv forces"; cat contacts/stats.csv; }
+
 box='{"box": {"size": [1, 1, 1], "cells": [1, 1, 1]}}'
 printf '{"duration": 0.1, "bodies": [{"name": "a", "mesh": %s, "material": {"model": "neo_hookean", "density": 1000, "youngs_modulus": 1e5, "poisson_ratio": 0.3}},
  {"name": "b", "mesh": %s, "translation": [0.5, 0.5, 0.5], "material": {"model": "neo_hookean", "density": 1000, "youngs_modulus": 1e5, "poisson_ratio": 0.3}}]}

@@ -143,6 +143,14 @@ static void test_contact_steps_allocate_nothing(void **state) {
                      0);
 }
 
+// Analytic shapes: a moving box platform (its clock, its edge obstacle and
+// friction against its moving surface) and a fixed torus.
+static void test_shape_steps_allocate_nothing(void **state) {
+    (void)state;
+    assert_int_equal(
+        allocations_after_warmup(IPCC_SOURCE_DIR "/tests/data/shape_platform.json", NULL, 40, 20), 0);
+}
+
 static void test_friction_steps_allocate_nothing(void **state) {
     (void)state;
     assert_int_equal(allocations_after_warmup(IPCC_SOURCE_DIR "/examples/contact_cubes.json",
@@ -237,6 +245,7 @@ int main(void) {
         cmocka_unit_test(test_broad_phase_refits_allocate_nothing),
         cmocka_unit_test(test_contact_steps_allocate_nothing),
         cmocka_unit_test(test_friction_steps_allocate_nothing),
+        cmocka_unit_test(test_shape_steps_allocate_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,11 +20,14 @@ set -u
 ipcc=$1
 src=$2
 work=$3
-scene="$src/examples/contact_cubes.json"
 steps=24
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
+# contact_cubes with the contact report on (contacts_NNNNNN.vtp per frame).
+scene="$work/contact_cubes.json"
+sed 's/"output": {/"output": {"contacts": true, /' "$src/examples/contact_cubes.json" >"$scene"
+grep -q '"contacts": true' "$scene" || { echo "FAIL: cannot turn output.contacts on"; exit 1; }
 failures=0
 
 fail() {
@@ -32,17 +35,18 @@ fail() {
     failures=$((failures + 1))
 }
 
-# Rows of stats.csv without the wall-clock columns (9-13, 18-19, 23-), which
-# differ between runs by nature.
+# Rows of stats.csv without the wall-clock columns (9-13, 18-19, 23-25),
+# which differ between runs by nature; the per-object contact forces (26-)
+# are kept.
 steady_stats() {
-    cut -d, -f1-8,14-17,20-22 "$1/stats.csv"
+    cut -d, -f1-8,14-17,20-22,26- "$1/stats.csv"
 }
 
 # Every frame file, frames.pvd and the steady stats of $1 match the reference.
 same_as_reference() {
     dir=$1
     what=$2
-    for f in ref/frame_*.vtu ref/obstacles_*.vtp ref/frames.pvd; do
+    for f in ref/frame_*.vtu ref/obstacles_*.vtp ref/contacts_*.vtp ref/frames.pvd; do
         [ -e "$f" ] || continue
         b=$(basename "$f")
         cmp -s "$f" "$dir/$b" || fail "$what: $b differs from the uninterrupted run"
@@ -90,6 +94,8 @@ OMP_NUM_THREADS=1 "$ipcc" run "$scene" -o ref --steps $steps --checkpoint-every 
     { echo "FAIL: the reference run failed"; cat ref.err; exit 1; }
 [ -e ref/scene.json ] || fail "run wrote no scene.json"
 [ -e ref/checkpoint.bin ] || fail "run wrote no checkpoint.bin"
+[ -e ref/contacts_000001.vtp ] || fail "run wrote no contacts_NNNNNN.vtp"
+head -n 1 ref/stats.csv | cut -d, -f26 | grep -q '^contact_force_x:lower$' || fail "stats.csv has no force columns"
 
 # 1. SIGKILL at several points, then resume.
 for rows in 0 1 6 13 21; do

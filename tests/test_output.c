@@ -28,9 +28,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ipcc/contact_report.h"
 #include "ipcc/mesh.h"
 #include "ipcc/output.h"
 #include "ipcc/world.h"
+#include "shape.h"
+#include "shape_mesh.h"
 #include "world_checks.h"
 
 static void make_temp_dir(char dir[64]) {
@@ -392,6 +395,243 @@ static void test_obstacles_and_contact_force(void **state) {
     ipcc_test_remove_tree(base);
 }
 
+/// Shapes, the contact report and the per-object forces: a box resting on a
+/// floor, with a moving sphere, a spinning box shape (whose 12 edges become
+/// a segment-set obstacle at start) and a torus far away. The obstacles'
+/// .vtp holds the shapes' surfaces after the half-space square (points on
+/// the exact surface at the current pose, velocity v + w x (p - c)) and a
+/// cell array object_id in VTK's cell order (the box's edges as lines
+/// first); contacts_NNNNNN.vtp holds one vertex per contact record, bit for
+/// bit, and is part 2 of frames.pvd; stats.csv has three force columns per
+/// object after the usual ones (CSV-safe names, "#<id>" after a shared
+/// one), equal to ipcc_contact_report_object_forces;
+/// the stats-only writer is refused on such a file; a reopen keeps the
+/// columns, and the contacts files are listed again.
+static void test_shapes_contacts_and_forces(void **state) {
+    (void)state;
+    char dir[64], path[320];
+    make_temp_dir(dir);
+    ipcc_mesh *mesh = ipcc_test_box_mesh(2, 1, 1, 1.0, 0.5, 0.5);
+    ipcc_world_def wd = ipcc_default_world_def();
+    wd.contact.dhat = 1e-3;
+    ipcc_world *w = NULL;
+    assert_int_equal(ipcc_world_create(&wd, &w), IPCC_OK);
+    ipcc_body_def bd = ipcc_default_body_def();
+    bd.name = "box, \"one\""; // a comma and quotes: CSV-safe column names
+    bd.mesh = mesh;
+    assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
+    ipcc_mesh_destroy(mesh);
+    const double floor_point[3] = {0.5, -5e-4, 0.25}, floor_normal[3] = {0, 1, 0};
+    assert_int_equal(ipcc_world_add_half_space(w, floor_point, floor_normal, 0.0), IPCC_OK);
+    ipcc_shape_def sd[3] = {ipcc_default_shape_def(), ipcc_default_shape_def(), ipcc_default_shape_def()};
+    sd[0].name = "ball";
+    sd[0].center[0] = 5;
+    sd[0].size[0] = 0.5;
+    sd[0].velocity[2] = 0.5;
+    sd[0].angular_velocity[1] = 2;
+    sd[1].name = "crate";
+    sd[1].kind = IPCC_SHAPE_BOX;
+    sd[1].center[0] = -5;
+    sd[1].size[0] = 0.3, sd[1].size[1] = 0.2, sd[1].size[2] = 0.1;
+    sd[1].angular_velocity[1] = 1;
+    sd[2].name = "ball"; // a name twice: its columns get the object ids
+    sd[2].kind = IPCC_SHAPE_TORUS;
+    sd[2].center[2] = 5;
+    sd[2].size[0] = 0.5, sd[2].size[1] = 0.1;
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(ipcc_world_add_shape(w, &sd[i], NULL), IPCC_OK);
+    assert_int_equal(ipcc_world_start(w), IPCC_OK);
+    const int nb = ipcc_world_num_bodies(w), no = ipcc_world_num_contact_objects(w);
+    assert_int_equal(nb, 2); // the box and the crate's edges
+    assert_int_equal(no, 6);
+
+    ipcc_output *out = NULL;
+    assert_int_equal(ipcc_output_open(dir, &out), IPCC_OK);
+    assert_int_equal(ipcc_output_set_contacts(out, true), IPCC_OK);
+    ipcc_step_stats st;
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(ipcc_output_write_frame(out, w), IPCC_OK);
+        assert_true(ipcc_world_step(w, &st) >= 0);
+        assert_int_equal(ipcc_output_write_step_stats(out, w, &st), IPCC_OK);
+    }
+    assert_int_equal(ipcc_output_write_frame(out, w), IPCC_OK);
+    assert_int_equal(ipcc_output_write_stats(out, &st), IPCC_ERR_INVALID_ARGUMENT); // no world: refused
+    assert_true(st.num_contacts > 0);
+
+    // Obstacles: crate edges (8 points, 12 lines), the floor's square, then the three shapes.
+    int sp[3], stri[3], np = 8 + 4, nt = 2;
+    for (int i = 0; i < 3; i++) {
+        ipcc_shape_mesh_size(sd[i].kind, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG, &sp[i], &stri[i]);
+        np += sp[i];
+        nt += stri[i];
+    }
+    assert_int_equal(stri[1], 12);
+    snprintf(path, sizeof path, "%s/obstacles_000002.vtp", dir);
+    size_t size;
+    char *buf = ipcc_test_read_file(path, &size);
+    char counts[160];
+    snprintf(counts, sizeof counts,
+             "NumberOfPoints=\"%d\" NumberOfVerts=\"0\" NumberOfLines=\"12\" NumberOfStrips=\"0\" "
+             "NumberOfPolys=\"%d\"",
+             np, nt);
+    assert_non_null(strstr(buf, counts));
+    double *x = malloc(sizeof(double) * 3 * (size_t)np), *v = malloc(sizeof(double) * 3 * (size_t)np);
+    int32_t *ids = malloc(sizeof(int32_t) * (size_t)(12 + nt));
+    memcpy(x, vtu_array(buf, size, "Points", 3 * (uint64_t)np * sizeof(double)),
+           3 * (size_t)np * sizeof(double));
+    memcpy(v, vtu_array(buf, size, "velocity", 3 * (uint64_t)np * sizeof(double)),
+           3 * (size_t)np * sizeof(double));
+    memcpy(ids, vtu_array(buf, size, "object_id", (uint64_t)(12 + nt) * sizeof(int32_t)),
+           (size_t)(12 + nt) * sizeof(int32_t));
+    int cell = 0;
+    for (int c = 0; c < 12; c++)
+        assert_int_equal(ids[cell++], 1); // the crate's edges, a body
+    for (int c = 0; c < 2; c++)
+        assert_int_equal(ids[cell++], nb); // half-space 0
+    int first = 12;
+    for (int i = 0; i < 3; i++) {
+        for (int c = 0; c < stri[i]; c++)
+            assert_int_equal(ids[cell++], nb + 1 + i);
+        ipcc_shape pose = {.kind = sd[i].kind};
+        memcpy(pose.size, ipcc_world_shape_def(w, i)->size, sizeof pose.size);
+        ipcc_world_shape_pose(w, i, pose.center, pose.rotation);
+        if (i == 0) assert_near(pose.center[2], 0.5 * ipcc_world_time(w), 1e-12, 0); // it moved
+        for (int j = first; j < first + sp[i]; j++) {
+            const double *p = x + 3 * j;
+            assert_near(ipcc_shape_distance(&pose, p, NULL, NULL), 0, 1e-12, 0);
+            const double *lv = sd[i].velocity, *om = sd[i].angular_velocity;
+            double r[3] = {p[0] - pose.center[0], p[1] - pose.center[1], p[2] - pose.center[2]};
+            double want[3] = {lv[0] + om[1] * r[2] - om[2] * r[1], lv[1] + om[2] * r[0] - om[0] * r[2],
+                              lv[2] + om[0] * r[1] - om[1] * r[0]};
+            for (int k = 0; k < 3; k++)
+                assert_near(v[3 * j + k], want[k], 1e-12, 0);
+        }
+        first += sp[i];
+    }
+    assert_int_equal(first, np);
+    const char names[] = "box, \"one\"\0crate (edges)\0half-space 0\0ball\0crate\0ball";
+    assert_memory_equal(vtu_array(buf, size, "object_names", sizeof names), names, sizeof names);
+    free(buf);
+
+    // Contacts: the records of the current state, bit for bit.
+    ipcc_contact_report *rep = ipcc_contact_report_create();
+    const ipcc_contact_record *rec;
+    const int m = ipcc_world_contacts(w, rep, &rec);
+    assert_true(m > 0);
+    snprintf(path, sizeof path, "%s/contacts_000002.vtp", dir);
+    buf = ipcc_test_read_file(path, &size);
+    snprintf(counts, sizeof counts, "NumberOfPoints=\"%d\" NumberOfVerts=\"%d\"", m, m);
+    assert_non_null(strstr(buf, counts));
+    const unsigned char *pos = vtu_array(buf, size, "Points", 3 * (uint64_t)m * sizeof(double));
+    const unsigned char *fn = vtu_array(buf, size, "normal_force", (uint64_t)m * sizeof(double));
+    const unsigned char *nrm = vtu_array(buf, size, "normal", 3 * (uint64_t)m * sizeof(double));
+    const unsigned char *ob = vtu_array(buf, size, "object_b", (uint64_t)m * sizeof(int32_t));
+    const unsigned char *kind = vtu_array(buf, size, "kind", (uint64_t)m * sizeof(int32_t));
+    for (int k = 0; k < m; k++) {
+        assert_memory_equal(pos + 24 * k, rec[k].position, 24);
+        assert_memory_equal(nrm + 24 * k, rec[k].normal, 24);
+        assert_memory_equal(fn + 8 * k, &rec[k].normal_force, 8);
+        int32_t b, t;
+        memcpy(&b, ob + 4 * k, 4);
+        memcpy(&t, kind + 4 * k, 4);
+        assert_int_equal(b, nb); // the floor
+        assert_int_equal(t, IPCC_CONTACT_POINT_HALF_SPACE);
+    }
+    free(buf);
+    snprintf(path, sizeof path, "%s/frames.pvd", dir);
+    char *pvd = ipcc_test_read_file(path, NULL);
+    assert_int_equal(count_substr(pvd, "part=\"2\" file=\"contacts_"), 3);
+    free(pvd);
+
+    // stats.csv: the usual columns, then x, y, z per object; the last row's forces as the report's.
+    double forces[18];
+    ipcc_contact_report_object_forces(rep, w, forces);
+    assert_true(forces[1] > 0);
+    ipcc_output_close(out);
+    snprintf(path, sizeof path, "%s/stats.csv", dir);
+    char *csv = ipcc_test_read_file(path, NULL);
+    const char *columns =
+        ",contact_force_x:box_ _one_,contact_force_y:box_ _one_,contact_force_z:box_ _one_,"
+        "contact_force_x:crate (edges),contact_force_y:crate (edges),contact_force_z:crate "
+        "(edges),contact_force_x:half-space 0,contact_force_y:half-space 0,"
+        "contact_force_z:half-space 0,contact_force_x:ball#3,contact_force_y:ball#3,"
+        "contact_force_z:ball#3,contact_force_x:crate,contact_force_y:crate,contact_force_z:crate,"
+        "contact_force_x:ball#5,contact_force_y:ball#5,contact_force_z:ball#5\n";
+    const size_t fixed = strlen(STATS_HEADER) - 1; // without its newline
+    assert_int_equal(strncmp(csv, STATS_HEADER, fixed), 0);
+    assert_int_equal(strncmp(csv + fixed, columns, strlen(columns)), 0);
+    const char *row2 = strchr(strchr(csv, '\n') + 1, '\n') + 1;
+    for (int k = 0; k < 18; k++)
+        assert_true(csv_field(row2, 25 + k) == forces[k]);
+    assert_near(forces[1] + forces[3 * nb + 1], 0, 1e-9 * forces[1], 0); // the floor takes the opposite
+    free(csv);
+
+    // Reopen at the first row and two frames: the same columns, the contacts listed again.
+    const double times[2] = {0, wd.time_step};
+    assert_int_equal(ipcc_output_reopen(dir, w, 2, times, 1, &out), IPCC_OK);
+    assert_int_equal(ipcc_output_set_contacts(out, true), IPCC_OK);
+    snprintf(path, sizeof path, "%s/frames.pvd", dir);
+    pvd = ipcc_test_read_file(path, NULL);
+    assert_int_equal(count_substr(pvd, "part=\"2\" file=\"contacts_"), 2);
+    free(pvd);
+    assert_int_equal(ipcc_output_write_step_stats(out, w, &st), IPCC_OK);
+    ipcc_output_close(out);
+    snprintf(path, sizeof path, "%s/stats.csv", dir);
+    csv = ipcc_test_read_file(path, NULL);
+    assert_int_equal(count_substr(csv, "\n"), 3);
+    row2 = strchr(strchr(csv, '\n') + 1, '\n') + 1;
+    int commas = 0;
+    for (const char *c = row2; *c && *c != '\n'; c++)
+        commas += *c == ',';
+    assert_int_equal(commas, 25 + 18 - 1);
+    for (int k = 0; k < 18; k++)
+        assert_true(csv_field(row2, 25 + k) == forces[k]);
+    free(csv);
+    free(x);
+    free(v);
+    free(ids);
+    ipcc_contact_report_destroy(rep);
+    ipcc_world_destroy(w);
+    ipcc_test_remove_tree(dir);
+}
+
+/// A world whose only obstacle is a shape still writes the obstacles' .vtp:
+/// the sphere's surface, every cell naming it.
+static void test_shape_only_obstacles(void **state) {
+    (void)state;
+    char dir[64], path[128];
+    make_temp_dir(dir);
+    ipcc_world *w = make_box_world();
+    ipcc_shape_def sd = ipcc_default_shape_def();
+    sd.center[1] = -3;
+    assert_int_equal(ipcc_world_add_shape(w, &sd, NULL), IPCC_OK);
+    ipcc_output *out = NULL;
+    assert_int_equal(ipcc_output_open(dir, &out), IPCC_OK);
+    assert_int_equal(ipcc_output_write_frame(out, w), IPCC_OK);
+    ipcc_output_close(out);
+    int np, nt;
+    ipcc_shape_mesh_size(IPCC_SHAPE_SPHERE, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG, &np, &nt);
+    snprintf(path, sizeof path, "%s/obstacles_000000.vtp", dir);
+    size_t size;
+    char *buf = ipcc_test_read_file(path, &size);
+    char counts[128];
+    snprintf(counts, sizeof counts, "NumberOfPoints=\"%d\" NumberOfVerts=\"0\" NumberOfLines=\"0\"", np);
+    assert_non_null(strstr(buf, counts));
+    const unsigned char *ids = vtu_array(buf, size, "object_id", (uint64_t)nt * sizeof(int32_t));
+    for (int c = 0; c < nt; c++) {
+        int32_t id;
+        memcpy(&id, ids + 4 * c, 4);
+        assert_int_equal(id, 1); // one body, no half-space: the shape is object 1
+    }
+    free(buf);
+    snprintf(path, sizeof path, "%s/frames.pvd", dir);
+    char *pvd = ipcc_test_read_file(path, NULL);
+    assert_non_null(strstr(pvd, "part=\"1\" file=\"obstacles_000000.vtp\""));
+    free(pvd);
+    ipcc_world_destroy(w);
+    ipcc_test_remove_tree(dir);
+}
+
 static void test_stale_stats_truncated(void **state) {
     (void)state;
     char dir[64], path[128];
@@ -473,10 +713,9 @@ static void test_unwritable_folder(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_frames_and_stats),
-        cmocka_unit_test(test_obstacles_and_contact_force),
-        cmocka_unit_test(test_stale_stats_truncated),
-        cmocka_unit_test(test_unwritable_folder),
+        cmocka_unit_test(test_frames_and_stats),           cmocka_unit_test(test_obstacles_and_contact_force),
+        cmocka_unit_test(test_shapes_contacts_and_forces), cmocka_unit_test(test_shape_only_obstacles),
+        cmocka_unit_test(test_stale_stats_truncated),      cmocka_unit_test(test_unwritable_folder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -448,7 +448,9 @@ static const bad_case bad_cases[] = {
     // Obstacle types, transforms and stops.
     {"{'duration': 1, 'bodies': [" BODY "], 'obstacles': [{'type': 'segment', 'path': 'a.seg'}]}",
      IPCC_ERR_INVALID_ARGUMENT,
-     "obstacles[0].type: unknown obstacle type \"segment\" (known: half_space, mesh, segments, points)",
+     "obstacles[0].type: unknown obstacle type \"segment\" (known: half_space, mesh, segments, points, "
+     "sphere, "
+     "box, cylinder, ellipsoid, torus)",
      "did you mean \"segments\"?"},
     {"{'duration': 1, 'bodies': [" BODY "], 'obstacles': [{'type': 'point', 'path': 'a.pt'}]}",
      IPCC_ERR_INVALID_ARGUMENT, "obstacles[0].type: unknown obstacle type \"point\"",

@@ -7,7 +7,8 @@
 // velocities: bit-identical) are compared. Then the file-system side:
 // an unwritable path fails with a message naming it and leaves nothing
 // behind, an existing file is replaced atomically (and kept when the write
-// fails), and non-finite values are refused or mapped to "forever".
+// fails), and non-finite values are refused or mapped to "forever"; a shape
+// rotation that cannot be written exactly is refused.
 #define _XOPEN_SOURCE 700 // realpath
 #include "support.h"
 
@@ -212,6 +213,21 @@ static void same_obstacle(const char *ctx, const ipcc_obstacle_def *a, const ipc
     SAME_BITS(a->friction, b->friction, "friction");
 }
 
+static void same_shape(const char *ctx, const ipcc_shape_def *a, const ipcc_shape_def *b) {
+    if (a->name || b->name) {
+        assert_non_null(a->name);
+        assert_non_null(b->name);
+        assert_string_equal(a->name, b->name);
+    }
+    assert_int_equal(a->kind, b->kind);
+    SAME_BITS(a->center, b->center, "center");
+    SAME_BITS(a->rotation, b->rotation, "rotation");
+    SAME_BITS(a->size, b->size, "size");
+    SAME_BITS(a->velocity, b->velocity, "velocity");
+    SAME_BITS(a->angular_velocity, b->angular_velocity, "angular_velocity");
+    SAME_BITS(a->friction, b->friction, "friction");
+}
+
 static void same_scene(const char *name, const ipcc_scene *a, const ipcc_scene *b) {
     char ctx[512];
     snprintf(ctx, sizeof ctx, "%s", name);
@@ -220,6 +236,7 @@ static void same_scene(const char *name, const ipcc_scene *a, const ipcc_scene *
     assert_int_equal(a->num_steps, b->num_steps);
     assert_string_equal(a->output_directory, b->output_directory);
     SAME_BITS(a->output_fps, b->output_fps, "output_fps");
+    assert_int_equal(a->output_contacts, b->output_contacts);
     assert_string_equal(b->format, "json");
     assert_int_equal(a->num_bodies, b->num_bodies);
     for (int i = 0; i < a->num_bodies; i++) {
@@ -237,6 +254,14 @@ static void same_scene(const char *name, const ipcc_scene *a, const ipcc_scene *
         snprintf(ctx, sizeof ctx, "%s: obstacle %d", name, i);
         same_obstacle(ctx, &a->obstacles[i], &b->obstacles[i]);
         same_path(ctx, a->obstacle_paths[i], b->obstacle_paths[i]);
+    }
+    assert_int_equal(a->num_shapes, b->num_shapes);
+    for (int i = 0; i < a->num_shapes; i++) {
+        snprintf(ctx, sizeof ctx, "%s: shape %d", name, i);
+        same_shape(ctx, &a->shapes[i], &b->shapes[i]);
+        // The orientation is written with the key it came with.
+        assert_int_equal(a->shape_sources[i].orientation, b->shape_sources[i].orientation);
+        SAME_BITS(a->shape_sources[i].value, b->shape_sources[i].value, "orientation value");
     }
     snprintf(ctx, sizeof ctx, "%s", name);
     assert_int_equal(a->num_half_spaces, b->num_half_spaces);
@@ -274,6 +299,16 @@ static void same_world(const char *ctx, const ipcc_scene *a, const ipcc_scene *b
         ipcc_world_half_space(wb, i, pb, nb);
         SAME_BITS(pa, pb, "half-space point");
         SAME_BITS(na, nb, "half-space normal");
+    }
+    assert_int_equal(ipcc_world_num_shapes(wa), a->num_shapes);
+    assert_int_equal(ipcc_world_num_shapes(wb), b->num_shapes);
+    for (int i = 0; i < ipcc_world_num_shapes(wa); i++) {
+        same_shape(ctx, ipcc_world_shape_def(wa, i), ipcc_world_shape_def(wb, i));
+        double ca[3], Ra[9], cb[3], Rb[9];
+        ipcc_world_shape_pose(wa, i, ca, Ra);
+        ipcc_world_shape_pose(wb, i, cb, Rb);
+        SAME_BITS(ca, cb, "shape pose centre");
+        SAME_BITS(Ra, Rb, "shape pose rotation");
     }
     ipcc_world_destroy(wa);
     ipcc_world_destroy(wb);
@@ -348,7 +383,7 @@ static void write_synthetic_files(const char *dir) {
     snprintf(p, sizeof p, "%s/dots.pt", dir);
     write_text(p, "v 0 4 0\nv 0.5 4 0.5\nv 1 4 1\n");
     snprintf(p, sizeof p, "%s/in.json", dir);
-    char text[20000];
+    char text[40000];
     const char *tet = ipcc_test_data_path("scenes/tet.node");
     char tet_path[4096];
     snprintf(tet_path, sizeof tet_path, "%s", tet);
@@ -410,9 +445,23 @@ static void write_synthetic_files(const char *dir) {
         "    {\"type\": \"points\", \"path\": \"dots.pt\", \"rotation\": [0, 45, 0], \"translation\": [12, "
         "0, "
         "0]},\n"
-        "    {\"type\": \"points\", \"name\": \"corners\", \"path\": \"%s\", \"translation\": [14, 0, 0]}\n"
+        "    {\"type\": \"sphere\", \"name\": \"ball\", \"center\": [0, -20, 0], \"radius\": 0.1,\n"
+        "     \"velocity\": [0.5, 0, -0.0], \"angular_velocity\": [0, 0, 7], \"friction\": 0.25},\n"
+        "    {\"type\": \"points\", \"name\": \"corners\", \"path\": \"%s\", \"translation\": [14, 0, 0]},\n"
+        "    {\"type\": \"box\", \"center\": [20, 0, 0.1], \"half_extents\": [0.5, 0.25, 0.125],\n"
+        "     \"rotation\": [12.5, -40, 0.1], \"angular_velocity\": [0.1, 0.2, 0.3], \"friction\": 0},\n"
+        "    {\"type\": \"cylinder\", \"name\": \"roller\", \"center\": [22, 0, 0], \"axis\": [1, -2, -3],\n"
+        "     \"radius\": 0.3, \"half_length\": 0.7, \"velocity\": [0, 0, 0.3]},\n"
+        "    {\"type\": \"cylinder\", \"center\": [24, 0, 0], \"rotation\": [90, 0, 0], \"radius\": 0.1,\n"
+        "     \"half_length\": 0.1},\n"
+        "    {\"type\": \"ellipsoid\", \"center\": [26, 0, 0], \"semi_axes\": [0.3, 0.2, 0.1],\n"
+        "     \"rotation\": [0, 0, 33.3]},\n"
+        "    {\"type\": \"torus\", \"name\": \"ring\", \"center\": [28, 0, 0], \"axis\": [0, 0, -1],\n"
+        "     \"major_radius\": 0.5, \"minor_radius\": 0.1, \"angular_velocity\": [0, 0, -1], \"friction\": "
+        "0.7},\n"
+        "    {\"type\": \"torus\", \"center\": [30, 0, 0], \"major_radius\": 0.2, \"minor_radius\": 0.19}\n"
         "  ],\n"
-        "  \"output\": {\"directory\": \"frames/synthetic\", \"fps\": 60}\n"
+        "  \"output\": {\"directory\": \"frames/synthetic\", \"fps\": 60, \"contacts\": true}\n"
         "}\n",
         tet_path, cube_path, cube_path, cube_path);
     write_text(p, text);
@@ -444,6 +493,9 @@ static void test_synthetic_round_trip(void **state) {
     assert_int_equal(s->obstacles[2].mesh->num_edges, 18);
     assert_int_equal(s->obstacles[3].mesh->num_edges, 0);
     assert_int_equal(s->obstacles[4].mesh->num_vertices, 8);
+    assert_int_equal(s->num_shapes, 7);
+    assert_int_equal(s->shape_sources[0].entry, 6); // between the file obstacles
+    assert_true(s->output_contacts);
     ipcc_scene_destroy(s);
 
     char *text = round_trip(in, out);
@@ -462,6 +514,15 @@ static void test_synthetic_round_trip(void **state) {
                           "\"below\": -1, \"then\": \"release\"}");
     // A long vertex list is wrapped, 16 per line.
     assert_contains(text, "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,\n");
+    // Shapes after the file obstacles, orientations as given, friction only when set.
+    assert_contains(text, "\"checkpoint_every\": 10, \"contacts\": true}");
+    assert_contains(text, "\"axis\": [1, -2, -3]");
+    assert_contains(text, "\"axis\": [0, 0, -1]");
+    assert_contains(text, "\"rotation\": [12.5, -40, 0.1]");
+    assert_contains(text, "\"velocity\": [0.5, 0, -0]");
+    assert_contains(text, "{\"type\": \"torus\", \"center\": [30, 0, 0], \"major_radius\": 0.2, "
+                          "\"minor_radius\": 0.19}");
+    assert_true(strstr(text, "\"corners\"") < strstr(text, "\"ball\""));
     free(text);
     ipcc_test_remove_tree(dir);
 }
@@ -576,11 +637,60 @@ static void test_replace_existing(void **state) {
     ipcc_test_remove_tree(dir);
 }
 
+// A shape's rotation is written through the key it was read with; one that no
+// recorded "rotation" or "axis" gives (a scene edited or built in C) is
+// refused, naming the entry, and the file stays as it was.
+static void test_shape_rotation_sources(void **state) {
+    (void)state;
+    char dir[256];
+    make_temp_dir(dir, sizeof dir, "scene_write_shapes_XXXXXX");
+    char in[512], path[512];
+    snprintf(in, sizeof in, "%s/in.json", dir);
+    snprintf(path, sizeof path, "%s/out.json", dir);
+    write_text(in, "{\"duration\": 1, \"bodies\": [{\"mesh\": {\"box\": {\"size\": [1, 1, 1]}}, "
+                   "\"material\": {}}],\n"
+                   " \"obstacles\": [{\"type\": \"sphere\", \"center\": [0, -2, 0], \"radius\": 0.5},\n"
+                   "  {\"type\": \"box\", \"name\": \"crate\", \"center\": [5, 0, 0], \"half_extents\": [1, "
+                   "1, 1], \"rotation\": [0, 0, 10]}]}\n");
+    ipcc_scene *s = load_or_fail(in);
+    assert_int_equal(ipcc_scene_write_json(s, path), IPCC_OK);
+    char *before = ipcc_test_read_file(path, NULL);
+
+    // The matrix no longer matches its source.
+    s->shapes[1].rotation[0] = -s->shapes[1].rotation[0];
+    ipcc_clear_error();
+    assert_int_equal(ipcc_scene_write_json(s, path), IPCC_ERR_INVALID_ARGUMENT);
+    assert_contains(ipcc_last_error(), path);
+    assert_contains(ipcc_last_error(), "obstacles[1] (\"crate\").rotation: the matrix is not the one");
+    s->shapes[1].rotation[0] = -s->shapes[1].rotation[0];
+    assert_int_equal(ipcc_scene_write_json(s, path), IPCC_OK);
+
+    // Without sources (a scene built in C): the identity needs none, any other rotation fails.
+    free(s->shape_sources);
+    s->shape_sources = NULL;
+    assert_int_equal(ipcc_scene_write_json(s, path), IPCC_ERR_INVALID_ARGUMENT);
+    assert_contains(ipcc_last_error(), "obstacles[1] (\"crate\").rotation");
+    char *after = ipcc_test_read_file(path, NULL);
+    assert_string_equal(before, after);
+    s->num_shapes = 1; // the sphere alone
+    assert_int_equal(ipcc_scene_write_json(s, path), IPCC_OK);
+    ipcc_scene *t = load_or_fail(path);
+    assert_int_equal(t->num_shapes, 1);
+    assert_int_equal(t->shape_sources[0].orientation, IPCC_SCENE_ORIENTATION_NONE);
+    assert_int_equal(memcmp(t->shapes[0].rotation, s->shapes[0].rotation, sizeof t->shapes[0].rotation), 0);
+    s->num_shapes = 2; // so destroy frees the box's name
+    ipcc_scene_destroy(t);
+    free(before);
+    free(after);
+    ipcc_scene_destroy(s);
+    ipcc_test_remove_tree(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_examples_round_trip), cmocka_unit_test(test_synthetic_round_trip),
         cmocka_unit_test(test_infinite_and_nan),    cmocka_unit_test(test_unwritable_path),
-        cmocka_unit_test(test_replace_existing),
+        cmocka_unit_test(test_replace_existing),    cmocka_unit_test(test_shape_rotation_sources),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

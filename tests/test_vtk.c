@@ -1,7 +1,8 @@
 // Tests for src/vtk.c: a .vtu and a .vtp are parsed back byte by byte
 // (appended block headers, contiguous offsets, bit-exact points,
 // connectivity, offsets, fields), a .pvd lists each file with its time and
-// part (several parts per time step, missing parts skipped), bad indices and
+// part (several parts per time step, missing parts skipped), a .vtp's further
+// point, cell and field data (Int32, Float64, String arrays), bad indices and
 // non-finite times are refused, and the atomic write leaves the old file
 // intact on every failure (missing folder, a directory in the way of the
 // temporary, a write refused by RLIMIT_FSIZE), and no temporary after success.
@@ -356,6 +357,100 @@ static void test_vtp_large_and_empty(void **state) {
     ipcc_test_remove_tree(dir);
 }
 
+/// ipcc_vtk_write_polydata: without data it writes ipcc_vtk_write_vtp_codim's
+/// bytes; with data, FieldData (a Float64 value, then a String array whose
+/// block is each value and its NUL) comes before the Piece, the further point
+/// arrays (Int32 and Float64, any number of components) follow the point
+/// fields, a cell array has one tuple per cell (verts, lines, polys), and
+/// every block (DataArray and Array tags alike) is contiguous.
+static void test_polydata_data(void **state) {
+    (void)state;
+    char dir[64], path[128], plain[128];
+    make_temp_dir(dir);
+    snprintf(path, sizeof path, "%s/data.vtp", dir);
+    snprintf(plain, sizeof plain, "%s/plain.vtp", dir);
+    ipcc_vtk_surface sf = sample_surface();
+    const int line[2] = {0, 4}, vert[1] = {3};
+    const ipcc_vtk_codim cd = {1, line, 1, vert};
+    assert_int_equal(ipcc_vtk_write_vtp_codim(plain, &sf, &cd), IPCC_OK);
+    assert_int_equal(ipcc_vtk_write_polydata(path, &sf, &cd, NULL), IPCC_OK);
+    size_t na, nb;
+    char *a = ipcc_test_read_file(plain, &na), *b = ipcc_test_read_file(path, &nb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(a, b, na);
+    free(a);
+    free(b);
+
+    const int pairs[10] = {1, -2, 3, -4, 5, -6, 7, -8, 2147483647, -2147483647 - 1};
+    const double scalars[5] = {0.5, -1, 1e-300, 3, 4};
+    const int cells[5] = {10, 20, 30, 40, 50}; // 1 vert, 1 line, 3 triangles
+    const ipcc_vtk_array parr[2] = {{.name = "pair", .components = 2, .ints = pairs},
+                                    {.name = "scalar", .components = 1, .doubles = scalars}};
+    const ipcc_vtk_array carr[1] = {{.name = "cell_id", .components = 1, .ints = cells}};
+    const char *const values[3] = {"a&b", "", "\xc3\xbc"};
+    const ipcc_vtk_strings strings[1] = {{.name = "names<1>", .count = 3, .values = values}};
+    const char *const value_names[1] = {"TimeValue"};
+    const double time_value[1] = {0.25};
+    const ipcc_vtk_data data = {.num_point_arrays = 2,
+                                .point_arrays = parr,
+                                .num_cell_arrays = 1,
+                                .cell_arrays = carr,
+                                .num_field_values = 1,
+                                .field_value_names = value_names,
+                                .field_values = time_value,
+                                .num_field_strings = 1,
+                                .field_strings = strings};
+    assert_int_equal(ipcc_vtk_write_polydata(path, &sf, &cd, &data), IPCC_OK);
+    size_t size;
+    char *buf = ipcc_test_read_file(path, &size);
+    const char *fd = strstr(buf, "<FieldData>"), *piece = strstr(buf, "<Piece ");
+    const char *pts = strstr(buf, "<Points>"), *cdata = strstr(buf, "<CellData>");
+    assert_true(fd && piece && fd < piece && cdata && pts && cdata < pts);
+    const char *str = strstr(buf, "<Array type=\"String\" Name=\"names&lt;1&gt;\" NumberOfTuples=\"3\"");
+    assert_true(str && str < piece);
+    assert_true(strstr(buf, "Name=\"pair\" NumberOfComponents=\"2\"") < cdata);
+    assert_true(strstr(buf, "<DataArray type=\"Int32\" Name=\"cell_id\"") > cdata);
+    const char expect[] = "a&b\0\0\xc3\xbc"; // and the final NUL
+    assert_memory_equal(appended_array(buf, size, "Name=\"names&lt;1&gt;\"", sizeof expect), expect,
+                        sizeof expect);
+    assert_memory_equal(appended_array(buf, size, "Name=\"TimeValue\"", 8), time_value, 8);
+    assert_memory_equal(appended_array(buf, size, "Name=\"scalar\"", sizeof scalars), scalars,
+                        sizeof scalars);
+    const unsigned char *p = appended_array(buf, size, "Name=\"pair\"", 10 * sizeof(int32_t));
+    for (int i = 0; i < 10; i++) {
+        int32_t v;
+        memcpy(&v, p + 4 * i, 4);
+        assert_int_equal(v, pairs[i]);
+    }
+    p = appended_array(buf, size, "Name=\"cell_id\"", 5 * sizeof(int32_t));
+    for (int i = 0; i < 5; i++) {
+        int32_t v;
+        memcpy(&v, p + 4 * i, 4);
+        assert_int_equal(v, cells[i]);
+    }
+    // Every block, in tag order, starts where the previous one ends.
+    const char *app = strstr(buf, "<AppendedData encoding=\"raw\">");
+    const unsigned char *base = (const unsigned char *)strchr(app, '_') + 1;
+    uint64_t expect_offset = 0;
+    int blocks = 0;
+    for (const char *tag = buf; (tag = strstr(tag + 1, "Array ")) && tag < app;) {
+        if (tag[-1] != '<' && !(tag[-1] == 'a' && tag[-5] == '<')) continue; // <Array or <DataArray
+        const char *off = strstr(tag, "offset=\"");
+        assert_int_equal(strtoull(off + 8, NULL, 10), expect_offset);
+        uint64_t header;
+        memcpy(&header, base + expect_offset, 8);
+        expect_offset += 8 + header;
+        blocks++;
+    }
+    // field value and strings, point fields, point arrays, the cell array, Points, verts, lines, polys
+    assert_int_equal(blocks, 2 + 2 + 2 + 1 + 1 + 2 + 2 + 2);
+    assert_int_equal((size_t)(base - (const unsigned char *)buf) + expect_offset +
+                         strlen("\n  </AppendedData>\n</VTKFile>\n"),
+                     size);
+    free(buf);
+    ipcc_test_remove_tree(dir);
+}
+
 static void test_vtp_bad_index(void **state) {
     (void)state;
     char dir[64], path[128];
@@ -611,6 +706,7 @@ int main(void) {
         cmocka_unit_test(test_vtp_round_trip),
         cmocka_unit_test(test_vtp_large_and_empty),
         cmocka_unit_test(test_vtp_bad_index),
+        cmocka_unit_test(test_polydata_data),
         cmocka_unit_test(test_pvd_round_trip),
         cmocka_unit_test(test_pvd_multi_part),
         cmocka_unit_test(test_pvd_rejects_non_finite_time),

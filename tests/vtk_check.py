@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Check ipcc output with VTK's own readers.
 
-Usage: vtk_check.py OUTDIR EXPECTED_FRAMES NUM_POINTS NUM_TETS
+Usage: vtk_check.py [--contacts] OUTDIR EXPECTED_FRAMES NUM_POINTS NUM_TETS
                     [OBSTACLE_POINTS OBSTACLE_TRIANGLES
                      [OBSTACLE_VELOCITY_CHECKSUM [OBSTACLE_POINTS_CHECKSUM]]]
 
@@ -10,15 +10,24 @@ DataSets into time steps (consecutive entries with the same timestep, one per
 part), then reads every listed .vtu with vtkXMLUnstructuredGridReader and every
 .vtp with vtkXMLPolyDataReader, and checks:
 - the number of time steps; timesteps strictly increasing; within a step,
-  parts distinct, part 0 a .vtu (the bodies) and part 1, if any, a .vtp (the
-  obstacles); no other parts;
+  parts distinct, part 0 a .vtu (the bodies), part 1, if any, a .vtp (the
+  obstacles) and part 2, if any, a .vtp (the contacts); no other parts;
 - every file reads without VTK errors; points and arrays are finite;
 - .vtu: field data TimeValue (if present) equal to the .pvd timestep, with
   length_scale > 0; point and cell counts; every cell is VTK_TETRA; point arrays
   `velocity`, `displacement` and `contact_force` (3 components) and cell array
   `body_id` (1 component) with the right lengths; points - displacement (the
   rest positions) is the same in every frame;
-- .vtp: every cell is VTK_TRIANGLE; point array `velocity` (3 components).
+- obstacles .vtp: polys are VTK_TRIANGLE, lines VTK_LINE, verts VTK_VERTEX;
+  point array `velocity` (3 components); with a cell array `object_id`, one
+  Int per cell naming an entry of the String field data `object_names`;
+- contacts .vtp: one VTK_VERTEX per point; point arrays `normal` and
+  `friction_force` (3 components, normal unit or 0), `distance` (>= 0),
+  `normal_force` (>= 0), `object_a`, `object_b` (entries of the String
+  field data `object_names`), `kind` (an entry of `kind_names`, six
+  strings) and `active` (0 or 1); field data TimeValue equal to the .pvd
+  timestep. With --contacts every time step must have one, and some
+  contact must exist in at least one.
 With OBSTACLE_POINTS and OBSTACLE_TRIANGLES, every step must have a .vtp with
 those counts; with OBSTACLE_VELOCITY_CHECKSUM (OBSTACLE_POINTS_CHECKSUM),
 sum_j (j + 1) * v[j] over the flat `velocity` array (the flat point
@@ -170,14 +179,71 @@ def check_vtu(path, want_points, want_tets, want_time=None):
     return rest
 
 
+def string_field(path, data, name, want_count=None):
+    """The values of the String array `name` of the field data."""
+    a = data.GetFieldData().GetAbstractArray(name)
+    if a is None or not a.IsA("vtkStringArray"):
+        raise CheckError(f"{path}: no String field data '{name}'")
+    values = [a.GetValue(i) for i in range(a.GetNumberOfValues())]
+    if want_count is not None and len(values) != want_count:
+        raise CheckError(f"{path}: field data '{name}' has {len(values)} values, expected {want_count}")
+    return values
+
+
+def check_ids(path, array, count, what):
+    for i in range(array.GetNumberOfTuples()):
+        v = array.GetValue(i)
+        if not 0 <= v < count:
+            raise CheckError(f"{path}: {what} {i} is {v}, not an index of {count} names")
+
+
 def check_vtp(path, want_points, want_triangles):
     poly = read_xml(path, vtk.vtkXMLPolyDataReader())
-    npts, _ = check_counts(path, poly, want_points, want_triangles)
-    if poly.GetNumberOfVerts() or poly.GetNumberOfLines() or poly.GetNumberOfStrips():
-        raise CheckError(f"{path}: has verts, lines or strips; expected triangles only")
-    check_cell_types(path, poly, vtk.VTK_TRIANGLE, "VTK_TRIANGLE")
+    npts, ncells = check_counts(path, poly, want_points, want_triangles)
+    if poly.GetNumberOfStrips():
+        raise CheckError(f"{path}: has strips")
+    # VTK's cell order: verts, lines, polys.
+    nv, nl = poly.GetNumberOfVerts(), poly.GetNumberOfLines()
+    for c in range(ncells):
+        want = vtk.VTK_VERTEX if c < nv else vtk.VTK_LINE if c < nv + nl else vtk.VTK_TRIANGLE
+        if poly.GetCellType(c) != want:
+            raise CheckError(f"{path}: cell {c} has type {poly.GetCellType(c)}, expected {want}")
     v = check_array(path, poly.GetPointData(), "velocity", 3, npts, "point")
+    if poly.GetCellData().GetArray("object_id") is not None:
+        ids = check_array(path, poly.GetCellData(), "object_id", 1, ncells, "cell")
+        check_ids(path, ids, len(string_field(path, poly, "object_names")), "object_id of cell")
     return weighted_sum(v, npts), weighted_sum(poly.GetPoints().GetData(), npts)
+
+
+def check_contacts(path, want_time):
+    """A contacts .vtp; returns its number of contacts."""
+    poly = read_xml(path, vtk.vtkXMLPolyDataReader())
+    npts, ncells = check_counts(path, poly, None, None)
+    if ncells != npts or poly.GetNumberOfVerts() != npts:
+        raise CheckError(f"{path}: {npts} points but {poly.GetNumberOfVerts()} vertex cells of {ncells}")
+    check_cell_types(path, poly, vtk.VTK_VERTEX, "VTK_VERTEX")
+    tv = poly.GetFieldData().GetArray("TimeValue")
+    if tv is None or tv.GetNumberOfTuples() != 1 or tv.GetTuple1(0) != want_time:
+        raise CheckError(f"{path}: field TimeValue missing or not the .pvd timestep {want_time!r}")
+    names = string_field(path, poly, "object_names")
+    string_field(path, poly, "kind_names", 6)
+    pd = poly.GetPointData()
+    normal = check_array(path, pd, "normal", 3, npts, "point")
+    check_array(path, pd, "friction_force", 3, npts, "point")
+    for name in ("distance", "normal_force"):
+        a = check_array(path, pd, name, 1, npts, "point")
+        if any(a.GetValue(i) < 0 for i in range(npts)):
+            raise CheckError(f"{path}: negative {name}")
+    for name, count in (("object_a", len(names)), ("object_b", len(names)), ("kind", 6), ("active", 2)):
+        a = check_array(path, pd, name, 1, npts, "point")
+        if not a.IsA("vtkIntArray"):
+            raise CheckError(f"{path}: point array '{name}' is a {a.GetClassName()}, expected Int32")
+        check_ids(path, a, count, name + " of contact")
+    for i in range(npts):
+        n = math.sqrt(sum(c * c for c in normal.GetTuple3(i)))
+        if n != 0 and abs(n - 1) > 1e-9:
+            raise CheckError(f"{path}: normal {i} has length {n}")
+    return npts
 
 
 def weighted_sum(array, npts):
@@ -189,16 +255,22 @@ def weighted_sum(array, npts):
 
 
 def check(outdir, want_frames, want_points, want_tets, want_obst_points=None, want_obst_tris=None,
-          want_checksums=(None, None), obstacles_required=False):
+          want_checksums=(None, None), obstacles_required=False, contacts_required=False):
     pvd = os.path.join(outdir, "frames.pvd")
     steps = read_pvd(pvd)
     if want_frames is not None and len(steps) != want_frames:
         raise CheckError(f"{pvd}: {len(steps)} time steps, expected {want_frames}")
-    rest0, checksums = None, None
+    rest0, checksums, contacts = None, None, 0
     for t, parts in steps:
         if 0 not in parts:
             raise CheckError(f"{pvd}: timestep {t!r} has no part 0 (bodies)")
-        extra = sorted(set(parts) - {0, 1})
+        if 2 in parts:
+            if not parts[2].endswith(".vtp"):
+                raise CheckError(f"{pvd}: part 2 at timestep {t!r} is {parts[2]}, expected a .vtp")
+            contacts += check_contacts(os.path.join(outdir, parts[2]), t)
+        elif contacts_required:
+            raise CheckError(f"{pvd}: timestep {t!r} has no part 2 (contacts)")
+        extra = sorted(set(parts) - {0, 1, 2})
         if extra:
             raise CheckError(f"{pvd}: timestep {t!r} has unexpected parts {extra}")
         if not parts[0].endswith(".vtu"):
@@ -219,6 +291,8 @@ def check(outdir, want_frames, want_points, want_tets, want_obst_points=None, wa
         if not parts[1].endswith(".vtp"):
             raise CheckError(f"{pvd}: part 1 at timestep {t!r} is {parts[1]}, expected a .vtp")
         checksums = check_vtp(os.path.join(outdir, parts[1]), want_obst_points, want_obst_tris)
+    if contacts_required and contacts == 0:
+        raise CheckError(f"{pvd}: no contact in any contacts file")
     for k, (what, want) in enumerate(zip(("velocity", "points"), want_checksums)):
         if want is None:
             continue
@@ -234,11 +308,14 @@ def count_arg(s):
 
 
 def main(argv):
+    kwargs = {}
+    if "--contacts" in argv:
+        argv = [a for a in argv if a != "--contacts"]
+        kwargs["contacts_required"] = True
     if len(argv) not in (5, 7, 8, 9):
         print(__doc__, file=sys.stderr)
         return 2
     args = [count_arg(a) for a in argv[2:7]]
-    kwargs = {}
     if len(argv) >= 7:
         kwargs["obstacles_required"] = args[3] is not None or args[4] is not None
     if len(argv) >= 8:

@@ -124,6 +124,7 @@ int main(int argc, char **argv) {
            ipcc_world_num_half_spaces(world), h, steps);
     if (out_dir) {
         st = ipcc_output_open(out_dir, &output);
+        if (st == IPCC_OK) st = ipcc_output_set_contacts(output, scene->output_contacts);
         if (st == IPCC_OK) st = ipcc_output_write_frame(output, world);
         if (st != IPCC_OK) {
             code = fail(EXIT_USAGE, "cannot write output", st);
@@ -146,7 +147,7 @@ int main(int argc, char **argv) {
                kinetic_energy(world), ipcc_world_elastic_energy(world),
                st == IPCC_WARN_NOT_CONVERGED ? "  (not converged)" : "");
         if (output) {
-            st = ipcc_output_write_stats(output, &stats);
+            st = ipcc_output_write_step_stats(output, world, &stats);
             if (st == IPCC_OK && ((s + 1) % every == 0 || s + 1 == steps))
                 st = ipcc_output_write_frame(output, world);
             if (st != IPCC_OK) {

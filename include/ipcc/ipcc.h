@@ -4,6 +4,7 @@
 
 #include "ipcc/base.h"
 #include "ipcc/checkpoint.h"
+#include "ipcc/contact_report.h"
 #include "ipcc/elastic.h"
 #include "ipcc/mesh.h"
 #include "ipcc/output.h"

@@ -5,6 +5,8 @@
 #ifndef IPCC_OUTPUT_H
 #define IPCC_OUTPUT_H
 
+#include <stdbool.h>
+
 #include "ipcc/base.h"
 #include "ipcc/world.h"
 
@@ -20,13 +22,30 @@ IPCC_API ipcc_status ipcc_output_open(const char *directory, ipcc_output **out);
 /// Write frame_NNNNNN.vtu for the current world state and rewrite frames.pvd.
 /// The .vtu holds the deformable bodies: their vertices, VTK_TETRA cells,
 /// point data `velocity` (m/s), `displacement` (x - rest, m) and
-/// `contact_force` (N), cell data `body_id`. If the world has mesh obstacles
-/// or half-spaces, obstacles_NNNNNN.vtp holds them as triangles (point data
-/// `velocity`, m/s), listed as part 1 of the same time step. On failure the
+/// `contact_force` (N), cell data `body_id`. If the world has mesh obstacles,
+/// half-spaces or analytic shapes, obstacles_NNNNNN.vtp holds them (point
+/// data `velocity`, m/s; cell data `object_id`), listed as part 1 of the same
+/// time step; with ipcc_output_set_contacts(), contacts_NNNNNN.vtp holds the
+/// contact report (include/ipcc/contact_report.h) as part 2. On failure the
 /// frame is not counted and the next call rewrites the same index.
 IPCC_API ipcc_status ipcc_output_write_frame(ipcc_output *output, const ipcc_world *world);
 
-/// Append one row to stats.csv (the header is written with the first row).
+/// Write contacts_NNNNNN.vtp with every frame from now on (or stop). After
+/// ipcc_output_reopen(), also lists (or unlists) the contacts files of the
+/// frames it kept, those that exist, and rewrites frames.pvd if that changed.
+IPCC_API ipcc_status ipcc_output_set_contacts(ipcc_output *output, bool enabled);
+
+/// Append one row to stats.csv: the step's statistics and, after them, the
+/// total contact force (N, x y z) on every body, half-space and shape of
+/// `world` (ipcc_contact_report_object_forces; columns
+/// `contact_force_x:<name>`, ..., see docs/output.md). The first row writes
+/// the header, whose columns every later row has: a file begun without the
+/// world (or reopened from an older ipcc's run) gets no force columns.
+IPCC_API ipcc_status ipcc_output_write_step_stats(ipcc_output *output, const ipcc_world *world,
+                                                  const ipcc_step_stats *stats);
+
+/// ipcc_output_write_step_stats() without the world: the statistics only.
+/// IPCC_ERR_INVALID_ARGUMENT if the file's header has force columns.
 IPCC_API ipcc_status ipcc_output_write_stats(ipcc_output *output, const ipcc_step_stats *stats);
 
 /// Number of frames written so far.

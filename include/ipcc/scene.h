@@ -22,6 +22,22 @@ typedef struct ipcc_scene_mesh_source {
     double size[3]; ///< box extent, metres
 } ipcc_scene_mesh_source;
 
+/// How an analytic shape's orientation was written in the scene.
+typedef enum ipcc_scene_orientation {
+    IPCC_SCENE_ORIENTATION_NONE,  ///< neither key: the identity
+    IPCC_SCENE_ORIENTATION_EULER, ///< "rotation": degrees about x, then y, then z
+    IPCC_SCENE_ORIENTATION_AXIS,  ///< "axis": the direction local z is turned onto (docs/scene-format.md)
+} ipcc_scene_orientation;
+
+/// Where an analytic shape came from (for ipcc_scene_write_json() and
+/// messages): its place in "obstacles" and its orientation as written, which
+/// gives shapes[i].rotation bit for bit.
+typedef struct ipcc_scene_shape_source {
+    int entry;                          ///< its index in the scene's "obstacles" array
+    ipcc_scene_orientation orientation; ///< which key gave the rotation
+    double value[3];                    ///< the Euler angles (degrees) or the axis direction, as written
+} ipcc_scene_shape_source;
+
 /// A parsed scene. Owns its meshes, names and every array its defs point at
 /// (Dirichlet and Neumann conditions and their vertex lists, tolerances);
 /// bodies[i].mesh points at a mesh the scene owns. Everything it owns is
@@ -45,8 +61,13 @@ typedef struct ipcc_scene {
     ipcc_scene_mesh_source *body_sources; ///< one per body
     char **obstacle_paths;                ///< one per mesh obstacle: its file as resolved
     const char *format;                   ///< "json" or "ipc" (static string)
-    int checkpoint_every; ///< "output.checkpoint_every": steps between checkpoints; 0 = only at start and
-                          ///< exit (10)
+    int checkpoint_every;   ///< "output.checkpoint_every": steps between checkpoints; 0 = only at start and
+                            ///< exit (10)
+    bool output_contacts;   ///< "output.contacts": write the contact report (docs/output.md) (false)
+    int num_shapes;         ///< analytic obstacles ("sphere", "box", ... entries of "obstacles")
+    ipcc_shape_def *shapes; ///< defs for ipcc_world_add_shape(), in "obstacles" order; names owned
+    ipcc_scene_shape_source *shape_sources; ///< one per shape (NULL: entries after the half-spaces and mesh
+                                            ///< obstacles, rotations that cannot be written back)
 } ipcc_scene;
 
 /// Loading options.
@@ -78,7 +99,9 @@ IPCC_API ipcc_status ipcc_scene_write_json(const ipcc_scene *scene, const char *
 IPCC_API ipcc_status ipcc_scene_parse(const char *text, const char *name, const char *base_dir,
                                       ipcc_scene **out);
 
-/// Create a world holding every body and obstacle of the scene.
+/// Create a world holding every body and obstacle of the scene (bodies,
+/// mesh obstacles, half-spaces, then analytic shapes). A def the world
+/// rejects fails naming the scene file and the key path (`obstacles[2]`).
 IPCC_API ipcc_status ipcc_scene_create_world(const ipcc_scene *scene, ipcc_world **out);
 
 /// Free. NULL is fine.

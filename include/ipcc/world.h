@@ -153,6 +153,30 @@ typedef struct ipcc_obstacle_def {
     double friction;            ///< Coulomb friction coefficient of its surface (0)
 } ipcc_obstacle_def;
 
+/// Analytic obstacle shapes (ipcc_world_add_shape). Each is given in its
+/// local frame: centre at the origin, axes the columns of `rotation`.
+typedef enum ipcc_shape_kind {
+    IPCC_SHAPE_SPHERE,    ///< size[0] = radius
+    IPCC_SHAPE_BOX,       ///< size = half-extents along the local axes
+    IPCC_SHAPE_CYLINDER,  ///< capped, axis = local z: size[0] = radius, size[1] = half-length
+    IPCC_SHAPE_ELLIPSOID, ///< size = semi-axes along the local axes
+    IPCC_SHAPE_TORUS,     ///< axis = local z: size[0] = major radius R, size[1] = minor radius r < R
+} ipcc_shape_kind;
+
+/// An analytic kinematic obstacle: a rigid shape moving with constant linear
+/// and angular velocity. Bodies' surface vertices feel a barrier on their
+/// exact distance to it (docs/design.md, "Analytic obstacles").
+typedef struct ipcc_shape_def {
+    const char *name;           ///< used in messages; copied (may be NULL: "shape <i>")
+    ipcc_shape_kind kind;       ///< IPCC_SHAPE_SPHERE
+    double center[3];           ///< m, at t = 0
+    double rotation[9];         ///< row-major, orthonormal, det +1; its columns are the local axes (identity)
+    double size[3];             ///< m, see ipcc_shape_kind; unused entries ignored ({1, 1, 1})
+    double velocity[3];         ///< m/s, of the centre
+    double angular_velocity[3]; ///< rad/s, about the centre
+    double friction;            ///< Coulomb coefficient; < 0: not set (contact.friction, or 0) (-1)
+} ipcc_shape_def;
+
 /// Statistics of one step.
 typedef struct ipcc_step_stats {
     int step;                      ///< index of the step just taken (1-based)
@@ -212,6 +236,14 @@ IPCC_API ipcc_status ipcc_world_add_obstacle(ipcc_world *world, const ipcc_obsta
 IPCC_API ipcc_status ipcc_world_add_half_space(ipcc_world *world, const double point[3],
                                                const double normal[3], double friction);
 
+IPCC_API ipcc_shape_def ipcc_default_shape_def(void);
+
+/// Add an analytic obstacle shape before the first step; *shape_index (may
+/// be NULL) receives its index. Fails with IPCC_ERR_INVALID_ARGUMENT naming
+/// the shape and the field (a non-positive or non-finite size, a torus with
+/// r >= R, a rotation that is not a rotation, ...).
+IPCC_API ipcc_status ipcc_world_add_shape(ipcc_world *world, const ipcc_shape_def *def, int *shape_index);
+
 /// Finish setting up (done by the first step if not called): build the
 /// contact surfaces and check the initial state. Bodies that intersect or
 /// touch each other or an obstacle fail with IPCC_ERR_INFEASIBLE, naming the
@@ -261,6 +293,14 @@ IPCC_API void ipcc_world_body_edges(const ipcc_world *world, int body, int *num_
 /// Number of half-spaces, and the point and unit normal of half-space i.
 IPCC_API int ipcc_world_num_half_spaces(const ipcc_world *world);
 IPCC_API void ipcc_world_half_space(const ipcc_world *world, int i, double point[3], double normal[3]);
+/// Number of analytic shapes, and shape i: its definition (as added; the
+/// name is never NULL) and its current pose (centre, row-major rotation whose
+/// columns are the local axes). The pose follows the shape's motion; it may
+/// lag behind the prescribed one when a body blocks it (like a mesh
+/// obstacle's).
+IPCC_API int ipcc_world_num_shapes(const ipcc_world *world);
+IPCC_API const ipcc_shape_def *ipcc_world_shape_def(const ipcc_world *world, int i);
+IPCC_API void ipcc_world_shape_pose(const ipcc_world *world, int i, double center[3], double rotation[9]);
 /// Barrier contact force on each vertex at the end of the last step, N
 /// (3 * num_vertices; zeros before the first step or without contact).
 IPCC_API const double *ipcc_world_contact_forces(const ipcc_world *world);

@@ -192,8 +192,8 @@ static int cmd_convert(int argc, char **argv) {
     if (ipcc_scene_write_json(scene, out_path) != IPCC_OK)
         code = ipcc_cli_fail(IPCC_EXIT_USAGE, "cannot write the JSON scene");
     else if (ipcc_cli_verbosity >= 1)
-        printf("ipcc: wrote %s (%d bodies, %d obstacles, %d half-spaces)\n", out_path, scene->num_bodies,
-               scene->num_obstacles, scene->num_half_spaces);
+        printf("ipcc: wrote %s (%d bodies, %d mesh obstacles, %d half-spaces, %d shapes)\n", out_path,
+               scene->num_bodies, scene->num_obstacles, scene->num_half_spaces, scene->num_shapes);
     ipcc_scene_destroy(scene);
     return code;
 }

@@ -1,5 +1,5 @@
 // libFuzzer harness for the JSON scene parser (src/scene.c, scene_json.c,
-// scene_obstacles.c): ipcc_scene_parse() on the input (a NUL-terminated
+// scene_obstacles.c, scene_shapes.c): ipcc_scene_parse() on the input (a NUL-terminated
 // copy; an embedded NUL ends the text), then, when the scene parses,
 // ipcc_scene_create_world(), so the world's own validation of the defs is
 // fuzzed too. Seeds: tests/fuzz/corpus/json.
@@ -176,6 +176,17 @@ static void same_obstacle(const ipcc_obstacle_def *a, const ipcc_obstacle_def *b
     SAME("obstacle friction", a->friction, b->friction);
 }
 
+static void same_shape(const ipcc_shape_def *a, const ipcc_shape_def *b) {
+    same_string("shape name", a->name, b->name);
+    SAME("shape kind", a->kind, b->kind);
+    SAME("shape center", a->center, b->center);
+    SAME("shape rotation", a->rotation, b->rotation);
+    SAME("shape size", a->size, b->size);
+    SAME("shape velocity", a->velocity, b->velocity);
+    SAME("shape angular_velocity", a->angular_velocity, b->angular_velocity);
+    SAME("shape friction", a->friction, b->friction);
+}
+
 static void same_scene(const ipcc_scene *a, const ipcc_scene *b) {
     const ipcc_world_def *p = &a->world, *q = &b->world;
     SAME("time_step", p->time_step, q->time_step);
@@ -207,6 +218,7 @@ static void same_scene(const ipcc_scene *a, const ipcc_scene *b) {
     SAME("steps", a->num_steps, b->num_steps);
     SAME("output.fps", a->output_fps, b->output_fps);
     SAME("output.checkpoint_every", a->checkpoint_every, b->checkpoint_every);
+    SAME("output.contacts", a->output_contacts, b->output_contacts);
     same_string("output.directory", a->output_directory, b->output_directory);
     SAME("num_bodies", a->num_bodies, b->num_bodies);
     for (int i = 0; i < a->num_bodies; i++)
@@ -216,6 +228,9 @@ static void same_scene(const ipcc_scene *a, const ipcc_scene *b) {
         same_obstacle(&a->obstacles[i], &b->obstacles[i]);
     SAME("num_half_spaces", a->num_half_spaces, b->num_half_spaces);
     same("half_spaces", a->half_spaces, b->half_spaces, 7 * (size_t)a->num_half_spaces * sizeof(double));
+    SAME("num_shapes", a->num_shapes, b->num_shapes);
+    for (int i = 0; i < a->num_shapes; i++)
+        same_shape(&a->shapes[i], &b->shapes[i]);
 }
 
 // Writes the scene to `written` and loads it back: it must give the same scene.

@@ -1,0 +1,105 @@
+/// Contact reports: every contact of a world's current state as a record
+/// (where, between what, how close, with which normal and friction force),
+/// and the total contact force on every body and obstacle. See
+/// docs/output.md ("Contact reports") for the file the CLI writes from them.
+///
+/// Objects. A contact's two sides are named by unified object ids:
+///   b                         body b (deformable bodies and mesh obstacles,
+///                             ipcc_world_num_bodies() of them),
+///   num_bodies + h            half-space h,
+///   num_bodies + num_half_spaces + s   analytic shape s.
+/// ipcc_contact_object_name() gives each a name.
+#ifndef IPCC_CONTACT_REPORT_H
+#define IPCC_CONTACT_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ipcc/base.h"
+#include "ipcc/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What touches what, by the closest features of the two primitives.
+typedef enum ipcc_contact_type {
+    IPCC_CONTACT_POINT_TRIANGLE = 0,   ///< a vertex and a triangle's interior: [p, t0, t1, t2]
+    IPCC_CONTACT_EDGE_EDGE = 1,        ///< two edges: [ea0, ea1, eb0, eb1]
+    IPCC_CONTACT_POINT_EDGE = 2,       ///< a vertex and an edge's interior: [p, e0, e1]
+    IPCC_CONTACT_POINT_POINT = 3,      ///< two vertices: [p, q]
+    IPCC_CONTACT_POINT_HALF_SPACE = 4, ///< a vertex and a half-space: [p]
+    IPCC_CONTACT_POINT_SHAPE = 5,      ///< a vertex and an analytic shape: [p]
+} ipcc_contact_type;
+
+/// Number of contact types (for tables indexed by ipcc_contact_type).
+#define IPCC_CONTACT_TYPE_COUNT 6
+
+/// One contact. The first primitive ("a") is the vertex, or edge a; the
+/// second ("b") the triangle, edge, vertex or obstacle it is near.
+typedef struct ipcc_contact_record {
+    ipcc_contact_type type;   ///< what touches what (the closest features)
+    int object_a, object_b;   ///< unified object ids of the two sides (see the header's preamble)
+    int vertices[4];          ///< world vertex indices, a's first (as listed in ipcc_contact_type); -1 unused
+    double point_a[3];        ///< closest point on the first primitive, m
+    double point_b[3];        ///< closest point on the second primitive (on a shape's exact surface), m
+    double position[3];       ///< midpoint of point_a and point_b, m
+    double normal[3];         ///< unit, from the second primitive towards the first
+    double distance;          ///< |point_a - point_b|, m
+    double normal_force;      ///< barrier force, N (>= 0): a is pushed along +normal, b along -normal
+    double friction_force[3]; ///< friction force on a over the last step, N (b receives the opposite); 0
+                              ///< without friction
+    bool active; ///< within the barrier's reach (d̂) now; false for a friction contact of the last step
+                 ///< that has since moved out of it (normal_force 0, its friction force still reported)
+} ipcc_contact_record;
+
+/// A reusable buffer of records. Create/destroy pair; destroy accepts NULL.
+typedef struct ipcc_contact_report ipcc_contact_report;
+/// NULL when out of memory.
+IPCC_API ipcc_contact_report *ipcc_contact_report_create(void);
+IPCC_API void ipcc_contact_report_destroy(ipcc_contact_report *report);
+
+/// The contacts of w's current state into `report`: every active barrier
+/// constraint (within d̂, found by a fresh candidate search) with its
+/// barrier force at the current stiffness, and every friction contact of
+/// the last step with its friction force at the current state (matched to
+/// its constraint by type, vertices and obstacle; one no longer active is
+/// still listed, see `active`). Returns the number of records (*records,
+/// may be NULL, points at them; valid until the next call with this report
+/// or its destruction), or -1 when out of memory. Before ipcc_world_start()
+/// or without contact there are none; before the first step the stiffness
+/// may still be 0 (normal forces 0). The sum of normal_force * normal over
+/// the records of a body equals its barrier force (ipcc_world_contact_forces
+/// summed over its vertices), except for the mollified nearly parallel
+/// edge-edge pairs (IPC's mollifier adds a force along the edges).
+IPCC_API int ipcc_world_contacts(const ipcc_world *world, ipcc_contact_report *report,
+                                 const ipcc_contact_record **records);
+
+/// Objects a contact can name: bodies + half-spaces + shapes.
+IPCC_API int ipcc_world_num_contact_objects(const ipcc_world *world);
+
+/// The name of object `id` into buf (snprintf's rules: truncated to size - 1
+/// bytes and NUL-terminated; buf may be NULL when size is 0): a body's name,
+/// "half-space <h>" for half-space h (they have no name), a shape's name.
+/// Returns the length of the full name.
+IPCC_API int ipcc_contact_object_name(const ipcc_world *world, int id, char *buf, size_t size);
+
+/// "point-triangle", "edge-edge", "point-edge", "point-point",
+/// "point-half-space", "point-shape"; "unknown" for anything else.
+IPCC_API const char *ipcc_contact_type_name(ipcc_contact_type type);
+
+/// Total contact force (barrier + friction, N) on every object of w, 3 per
+/// object (ipcc_world_num_contact_objects() of them, xyz): for a body the
+/// sum of ipcc_world_contact_forces() and ipcc_world_friction_forces() over
+/// its vertices; for a half-space or a shape the opposite of the forces its
+/// contacts in `report` exert on the bodies. `report` must hold
+/// ipcc_world_contacts() of the current state (it is not read when the world
+/// has no half-space and no shape). Over all objects the forces sum to zero
+/// (every contact force has its reaction), up to rounding.
+IPCC_API void ipcc_contact_report_object_forces(const ipcc_contact_report *report, const ipcc_world *world,
+                                                double *forces);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

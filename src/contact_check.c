@@ -1,0 +1,266 @@
+// Barrier contact's initial-state check: a simulation may only start from a
+// state that is intersection-free with every distance positive (the
+// induction hypothesis of contact.c's CCD argument).
+//
+// In order: (1) no vertex of a deformable body on or behind a half-space; (2) no edge crossing a
+// triangle of another body (or of its own, with self-collision); (3) no
+// constraint at zero distance (touching); (4) no collision vertex strictly
+// inside another body's volume: this catches what (2) cannot, a point-set
+// obstacle point (or a whole obstacle, or a whole body) lying inside a
+// body. (4) asks the broad phase for the (point, tet) pairs whose tet box
+// holds the point (a BVH over the tets, O((P + T) log T) for P points and T
+// tets), keeps those whose barycentric coordinates are all >= -1e-12 (the
+// closed tet, up to rounding, so a point on a face, edge or vertex shared by
+// tets is never lost between them), and then drops the points within
+// min(1e-9 L, d̂) of that body's boundary (found among (3)'s vertex-face
+// candidates): a point in a closed tet of B and farther from B's boundary
+// than its rounding distance to the tet is in B's interior. Points on the
+// surface were refused by (3); points inside by less than min(1e-9 L, d̂)
+// are not judged.
+//
+// Analytic shapes (world_shapes.c) add two steps after (1): (1b) no vertex
+// of a deformable body on or inside a shape (the exact distance); (1c) no
+// shape inside or through a body: an inner point of the shape (its centre,
+// a torus' core circle) and 257 points of its surface must not lie in a
+// closed tet of a deformable body.
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "contact_internal.h"
+#include "core.h"
+#include "distance.h"
+#include "vec3.h"
+#include "world_internal.h"
+
+// Describe collision vertex v as "vertex i of body "name"" (body-local index).
+static void describe_vertex(const ipcc_world *w, const ipcc_contact *c, int v, char *buf, size_t size) {
+    const ipcc_body *b = &w->bodies[c->group[v]];
+    snprintf(buf, size, "%d", c->cvert[v] - b->first_vertex);
+}
+
+// Segment-triangle crossing test for the initial check. The segment must
+// cross the triangle's plane by more than `tol` on both sides (else it is
+// coplanar or only touching: the zero-distance check decides those), then
+// the three orientations of the segment against the triangle's edges must
+// agree in sign (a zero: through an edge or a vertex, counts as crossing).
+static double orient3(const double *a, const double *b, const double *cc, const double *d) {
+    double u[3], v[3], t[3], vt[3];
+    sub3(b, a, u);
+    sub3(cc, a, v);
+    sub3(d, a, t);
+    cross3(v, t, vt);
+    return dot3(u, vt);
+}
+
+static bool segment_crosses_triangle(const double *p, const double *q, const double *a, const double *b,
+                                     const double *cc, double tol) {
+    double u[3], v[3], n[3], ap[3], aq[3];
+    sub3(b, a, u);
+    sub3(cc, a, v);
+    cross3(u, v, n);
+    double nn = sqrt(dot3(n, n));
+    if (!(nn > 0)) return false; // degenerate triangle: left to the distance check
+    sub3(p, a, ap);
+    sub3(q, a, aq);
+    double dp = dot3(n, ap) / nn, dq = dot3(n, aq) / nn;
+    if (!((dp > tol && dq < -tol) || (dp < -tol && dq > tol))) return false;
+    double s0 = orient3(p, q, a, b), s1 = orient3(p, q, b, cc), s2 = orient3(p, q, cc, a);
+    return (s0 >= 0 && s1 >= 0 && s2 >= 0) || (s0 <= 0 && s1 <= 0 && s2 <= 0);
+}
+
+// Barycentric coordinates of p in tet (a, b, cc, d) from signed volumes;
+// false for a flat tet.
+static bool tet_barycentric(const double *p, const double *a, const double *b, const double *cc,
+                            const double *d, double l[4]) {
+    double v = orient3(a, b, cc, d);
+    if (!(v != 0)) return false;
+    l[0] = orient3(p, b, cc, d) / v;
+    l[1] = orient3(a, p, cc, d) / v;
+    l[2] = orient3(a, b, p, d) / v;
+    l[3] = orient3(a, b, cc, p) / v;
+    return true;
+}
+
+// Some (vertex v, face) pair of the current vertex-face candidates has a
+// face of body `body` within squared distance tol2 of v. The candidates are
+// sorted by vertex.
+static bool near_body_surface(const ipcc_contact *c, const double *xc, int v, int body, double tol2) {
+    const int *vf = c->cand.vf;
+    int lo = 0, hi = c->cand.num_vf;
+    while (lo < hi) { // first pair with vertex >= v
+        int mid = lo + (hi - lo) / 2;
+        if (vf[2 * mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int k = lo; k < c->cand.num_vf && vf[2 * k] == v; ++k) {
+        const int *t = c->cfaces + 3 * vf[2 * k + 1];
+        if (c->group[t[0]] != body) continue;
+        const double *p = xc + 3 * v, *t0 = xc + 3 * t[0], *t1 = xc + 3 * t[1], *t2 = xc + 3 * t[2];
+        if (ipcc_point_triangle_distance(p, t0, t1, t2,
+                                         ipcc_point_triangle_distance_type_of(p, t0, t1, t2)) <= tol2)
+            return true;
+    }
+    return false;
+}
+
+// Step (4) of the initial check (see the preamble). Needs the vertex-face
+// candidates within d̂ at w->x in c->cand.
+static ipcc_status check_points_inside(ipcc_contact *c, const ipcc_world *w) {
+    if (w->nt == 0 || c->nc == 0) return IPCC_OK;
+    int *pairs = NULL, np = 0, cap = 0;
+    ipcc_status st = ipcc_broad_phase_point_tet_query(c->bp, w->n, w->x, c->nc, c->cvert, c->group, w->nt,
+                                                      w->tets, w->tet_body, &pairs, &np, &cap);
+    double tol = fmin(1e-9 * c->L, c->dhat);
+    for (int k = 0; st == IPCC_OK && k < np; ++k) {
+        int v = pairs[2 * k], t = pairs[2 * k + 1], body = w->tet_body[t];
+        const int *T = w->tets + 4 * t;
+        double l[4];
+        if (!tet_barycentric(c->xc + 3 * v, w->x + 3 * T[0], w->x + 3 * T[1], w->x + 3 * T[2],
+                             w->x + 3 * T[3], l) ||
+            !(l[0] >= -1e-12 && l[1] >= -1e-12 && l[2] >= -1e-12 && l[3] >= -1e-12))
+            continue;
+        if (near_body_surface(c, c->xc, v, body, tol * tol)) continue;
+        const ipcc_body *pb = &w->bodies[c->group[v]];
+        int index = c->cvert[v] - pb->first_vertex;
+        st = ipcc_fail(
+            IPCC_ERR_INFEASIBLE, "initial state: %s \"%s\" %s %d lies inside body \"%s\" (in its tet %d)",
+            pb->kinematic ? "obstacle" : "body", pb->name, c->point_set[c->group[v]] ? "point" : "vertex",
+            index, w->bodies[body].name, t - w->bodies[body].first_tet);
+    }
+    free(pairs);
+    return st;
+}
+
+// Step (1c) of the initial check: an inner point of the shape (its centre,
+// or for a torus a point of its core circle) and 257 points of its
+// surface (the closest points to a Fibonacci sphere of directions around
+// it, radius twice the bounding radius) must not lie in a closed tet of a
+// deformable body. With (1b) this refuses a shape inside a body, or through
+// it, unless it slips between all those points and every body vertex.
+static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_world *w) {
+    const int samples = 257;
+    const double golden = 2.399963229728653; // pi (3 - sqrt 5)
+    for (int i = 0; i < c->ns; ++i) {
+        const ipcc_shape *s = &c->pose[i];
+        double R = ipcc_shape_bounding_radius(s), lo[3], hi[3];
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = s->center[k] - R;
+            hi[k] = s->center[k] + R;
+        }
+        for (int t = 0; t < w->nt; ++t) {
+            const int *T = w->tets + 4 * t;
+            bool apart = false;
+            for (int k = 0; k < 3 && !apart; ++k) {
+                double a = w->x[3 * T[0] + k], b = a;
+                for (int j = 1; j < 4; ++j) {
+                    a = fmin(a, w->x[3 * T[j] + k]);
+                    b = fmax(b, w->x[3 * T[j] + k]);
+                }
+                apart = b < lo[k] || a > hi[k];
+            }
+            if (apart) continue;
+            for (int j = 0; j <= samples; ++j) {
+                double y[3];
+                if (j == samples) { // an inner point: the centre (a torus: a point of its core circle)
+                    double m = s->kind == IPCC_SHAPE_TORUS ? s->size[0] : 0;
+                    for (int k = 0; k < 3; ++k)
+                        y[k] = s->center[k] + m * s->rotation[3 * k];
+                } else {
+                    double z = 1 - 2 * (j + 0.5) / samples, r = sqrt(1 - z * z), a = golden * j;
+                    double q[3] = {s->center[0] + 2 * R * r * cos(a), s->center[1] + 2 * R * r * sin(a),
+                                   s->center[2] + 2 * R * z};
+                    ipcc_shape_distance(s, q, y, NULL);
+                }
+                double l[4];
+                if (tet_barycentric(y, w->x + 3 * T[0], w->x + 3 * T[1], w->x + 3 * T[2], w->x + 3 * T[3],
+                                    l) &&
+                    l[0] >= 0 && l[1] >= 0 && l[2] >= 0 && l[3] >= 0) {
+                    int b = w->tet_body[t];
+                    return ipcc_fail(
+                        IPCC_ERR_INFEASIBLE,
+                        "initial state: %s \"%s\" is inside body \"%s\" (a point of its %s lies in tet %d)",
+                        ipcc_shape_kind_name(w->shapes[i].kind), w->shapes[i].name, w->bodies[b].name,
+                        j == samples ? "inside" : "surface", t - w->bodies[b].first_tet);
+                }
+            }
+        }
+    }
+    return IPCC_OK;
+}
+
+ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_world *w) {
+    ipcc_contact_gather(c, w->x, c->xc);
+    char va[32], vb[32], vc[32], vd[32];
+    // 1. Vertices on or behind a half-space.
+    for (int h = 0; h < c->nh; ++h)
+        for (int v = 0; v < c->nc; ++v)
+            if (ipcc_contact_vertex_free(c, v) &&
+                !(ipcc_contact_plane_signed(c->planes + 6 * h, c->xc + 3 * v) > 0)) {
+                describe_vertex(w, c, v, va, sizeof va);
+                return ipcc_fail(IPCC_ERR_INFEASIBLE,
+                                 "initial state: body \"%s\" touches or crosses half-space %d (vertex %s)",
+                                 w->bodies[c->group[v]].name, h, va);
+            }
+    // 1b. Vertices on or inside a shape.
+    ipcc_status st0;
+    ipcc_contact_shapes_at(c, w->x);
+    for (int i = 0; i < c->ns; ++i)
+        for (int v = 0; v < c->nc; ++v)
+            if (ipcc_contact_vertex_free(c, v) &&
+                !(ipcc_shape_distance(&c->pose[i], c->xc + 3 * v, NULL, NULL) > 0)) {
+                describe_vertex(w, c, v, va, sizeof va);
+                return ipcc_fail(IPCC_ERR_INFEASIBLE,
+                                 "initial state: body \"%s\" touches or is inside %s \"%s\" (vertex %s)",
+                                 w->bodies[c->group[v]].name, ipcc_shape_kind_name(w->shapes[i].kind),
+                                 w->shapes[i].name, va);
+            }
+    // 1c. A shape inside or through a body without touching a vertex.
+    st0 = check_shapes_inside(c, w);
+    if (st0 != IPCC_OK) return st0;
+    // 2. Edges crossing triangles.
+    ipcc_status st = ipcc_contact_query(c, c->xc, NULL, 0.0, IPCC_CANDIDATES_EF);
+    if (st != IPCC_OK) return st;
+    for (int k = 0; k < c->cand.num_ef; ++k) {
+        int e = c->cand.ef[2 * k], f = c->cand.ef[2 * k + 1];
+        const int *E = c->cedges + 2 * e, *F = c->cfaces + 3 * f;
+        if (segment_crosses_triangle(c->xc + 3 * E[0], c->xc + 3 * E[1], c->xc + 3 * F[0], c->xc + 3 * F[1],
+                                     c->xc + 3 * F[2], 1e-12 * c->L)) {
+            describe_vertex(w, c, E[0], va, sizeof va);
+            describe_vertex(w, c, E[1], vb, sizeof vb);
+            describe_vertex(w, c, F[0], vc, sizeof vc);
+            describe_vertex(w, c, F[1], vd, sizeof vd);
+            char ve[32];
+            describe_vertex(w, c, F[2], ve, sizeof ve);
+            return ipcc_fail(
+                IPCC_ERR_INFEASIBLE,
+                "initial state: bodies \"%s\" and \"%s\" intersect: edge (%s, %s) of \"%s\" crosses "
+                "triangle (%s, %s, %s) of \"%s\"",
+                w->bodies[c->group[E[0]]].name, w->bodies[c->group[F[0]]].name, va, vb,
+                w->bodies[c->group[E[0]]].name, vc, vd, ve, w->bodies[c->group[F[0]]].name);
+        }
+    }
+    // 3. Touching pairs (zero distance).
+    st = ipcc_contact_query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE);
+    if (st != IPCC_OK) return st;
+    if (ipcc_contact_build_pairs(c, c->xc) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory");
+    for (int k = 0; k < c->np; ++k) {
+        const contact_pair *p = &c->pairs[k];
+        if (ipcc_contact_pair_distance(c, p, c->xc) > 0) continue;
+        describe_vertex(w, c, p->v[0], va, sizeof va);
+        describe_vertex(w, c, p->v[1], vb, sizeof vb);
+        int other = p->kind == IPCC_CONTACT_PE || p->kind == IPCC_CONTACT_PT ? p->v[1]
+                    : p->kind == IPCC_CONTACT_EE                             ? p->v[2]
+                                                                             : p->v[1];
+        return ipcc_fail(
+            IPCC_ERR_INFEASIBLE,
+            "initial state: bodies \"%s\" and \"%s\" touch (zero distance) at vertex %s of \"%s\"",
+            w->bodies[c->group[p->v[0]]].name, w->bodies[c->group[other]].name, va,
+            w->bodies[c->group[p->v[0]]].name);
+    }
+    // 4. Points inside a body (uses the vertex-face candidates of 3).
+    return check_points_inside(c, w);
+}

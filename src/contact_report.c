@@ -1,0 +1,361 @@
+// Contact reports (include/ipcc/contact_report.h): the contacts of a
+// world's current state as records a user can read, and the total contact
+// force on every body, half-space and shape.
+//
+// Sources. The barrier's active constraints come from
+// ipcc_contact_active() (contact.c: a fresh static candidate search at x,
+// the constraints within d̂, their closest-point weights and normal force
+// lambda = kappa m |b'(d)| 2 sqrt(d) in potential units, divided here by the
+// integrator's potential scale s to give newtons, as the per-vertex forces
+// are). The friction contacts are those frozen at the last step's last
+// lagging pass (friction.c); ipcc_friction_contact_force() gives each one's
+// force on its first primitive at x. A frozen contact is matched to its
+// constraint by (kind, vertices, obstacle), the key both were built from:
+// the keys of the active constraints are sorted once and each frozen
+// contact is looked up by bisection. A frozen contact without an active
+// constraint (it separated beyond d̂, or its closest features changed, e.g.
+// a vertex slid from a triangle onto an edge, which makes it another
+// constraint) is reported after the active ones, inactive, with normal
+// force 0 and its geometry measured now.
+//
+// Geometry. contact.c gives each constraint's closest point on its second
+// primitive, unit normal and distance; the first primitive's closest point
+// is its part of sum_i w_i x_i (the weights of ipcc_contact_info: the first
+// primitive's sum to 1). Inactive contacts are measured here, at x, on the
+// constraint's own features (the triangle's plane, the edge's line, the two
+// segments, the vertex pair, the half-space's plane, the shape's exact
+// surface at its current pose).
+//
+// Forces per object. A body's total is the sum over its vertices of the
+// world's per-vertex barrier and friction forces (exact: they are what the
+// step used, mollifier included). Half-spaces and shapes have no vertices:
+// each receives the opposite of the forces its contacts' records exert on
+// the bodies' vertices (the barrier's gradient with respect to the vertex
+// is 2 sqrt(d) b'(d) times the unit normal, so the record's normal force is
+// exactly the vertex's).
+//
+// The report is the caller's buffer, so reading contacts allocates nothing
+// in the world; the candidate search at x does not change any later step
+// (contact.c builds its constraint set from candidates at each state, and
+// sorts it), so writing reports keeps runs bit-identical.
+#include "ipcc/contact_report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contact.h"
+#include "core.h"
+#include "friction.h"
+#include "shape.h"
+#include "world_internal.h"
+
+struct ipcc_contact_report {
+    ipcc_contact_record *records;
+    int cap_records;
+    int count;
+    struct keyed *keys; ///< the active constraints' keys, sorted
+    int cap_keys;
+};
+
+ipcc_contact_report *ipcc_contact_report_create(void) { return calloc(1, sizeof(ipcc_contact_report)); }
+
+void ipcc_contact_report_destroy(ipcc_contact_report *r) {
+    if (!r) return;
+    free(r->records);
+    free(r->keys);
+    free(r);
+}
+
+static const char *const type_names[IPCC_CONTACT_TYPE_COUNT] = {
+    "point-triangle", "edge-edge", "point-edge", "point-point", "point-half-space", "point-shape"};
+
+const char *ipcc_contact_type_name(ipcc_contact_type type) {
+    return (int)type >= 0 && (int)type < IPCC_CONTACT_TYPE_COUNT ? type_names[type] : "unknown";
+}
+
+static ipcc_contact_type public_type(ipcc_contact_kind kind) {
+    switch (kind) {
+    case IPCC_CONTACT_PP: return IPCC_CONTACT_POINT_POINT;
+    case IPCC_CONTACT_PE: return IPCC_CONTACT_POINT_EDGE;
+    case IPCC_CONTACT_PT: return IPCC_CONTACT_POINT_TRIANGLE;
+    case IPCC_CONTACT_EE: return IPCC_CONTACT_EDGE_EDGE;
+    case IPCC_CONTACT_PH: return IPCC_CONTACT_POINT_HALF_SPACE;
+    case IPCC_CONTACT_PS: return IPCC_CONTACT_POINT_SHAPE;
+    }
+    return IPCC_CONTACT_POINT_POINT;
+}
+
+int ipcc_world_num_contact_objects(const ipcc_world *w) {
+    IPCC_ASSERT(w);
+    return w->num_bodies + w->num_half_spaces + w->num_shapes;
+}
+
+int ipcc_contact_object_name(const ipcc_world *w, int id, char *buf, size_t size) {
+    IPCC_ASSERT(w && id >= 0 && id < ipcc_world_num_contact_objects(w) && (buf || size == 0));
+    if (id < w->num_bodies) return snprintf(buf, size, "%s", w->bodies[id].name);
+    id -= w->num_bodies;
+    if (id < w->num_half_spaces) return snprintf(buf, size, "half-space %d", id);
+    return snprintf(buf, size, "%s", w->shapes[id - w->num_half_spaces].name);
+}
+
+// The body holding world vertex v (bodies are in vertex order).
+static int body_of_vertex(const ipcc_world *w, int v) {
+    int lo = 0, hi = w->num_bodies - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (w->bodies[mid].first_vertex <= v)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+// The unified id of the second side of a constraint.
+static int object_b(const ipcc_world *w, ipcc_contact_kind kind, const int *vertices, int obstacle) {
+    if (kind == IPCC_CONTACT_PH) return w->num_bodies + obstacle;
+    if (kind == IPCC_CONTACT_PS) return w->num_bodies + w->num_half_spaces + obstacle;
+    return body_of_vertex(w, vertices[kind == IPCC_CONTACT_EE ? 2 : 1]);
+}
+
+// Sort key of a constraint: kind, its vertices, obstacle.
+typedef struct key {
+    int kind, obstacle, nv;
+    const int *vertices;
+} key;
+
+static int compare_keys(const key *a, const key *b) {
+    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+    for (int i = 0; i < a->nv; ++i)
+        if (a->vertices[i] != b->vertices[i]) return a->vertices[i] < b->vertices[i] ? -1 : 1;
+    if (a->obstacle != b->obstacle) return a->obstacle < b->obstacle ? -1 : 1;
+    return 0;
+}
+
+static key info_key(const ipcc_contact_info *in) {
+    bool obstacle = in->kind == IPCC_CONTACT_PH || in->kind == IPCC_CONTACT_PS;
+    return (key){in->kind, obstacle ? in->obstacle : -1, ipcc_contact_kind_vertices(in->kind), in->vertices};
+}
+
+// An active constraint's key and its index.
+typedef struct keyed {
+    key k;
+    int index;
+} keyed;
+
+static int compare_keyed(const void *a, const void *b) {
+    return compare_keys(&((const keyed *)a)->k, &((const keyed *)b)->k);
+}
+
+static void sub3(const double *a, const double *b, double *c) {
+    for (int k = 0; k < 3; ++k)
+        c[k] = a[k] - b[k];
+}
+
+static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+// position, distance and normal from point_a and point_b (normal 0 if they coincide).
+static void finish_geometry(ipcc_contact_record *r) {
+    double d[3];
+    sub3(r->point_a, r->point_b, d);
+    r->distance = sqrt(dot3(d, d));
+    for (int k = 0; k < 3; ++k) {
+        r->position[k] = 0.5 * (r->point_a[k] + r->point_b[k]);
+        r->normal[k] = r->distance > 0 ? d[k] / r->distance : 0;
+    }
+}
+
+// A vertex against half-space h or shape s (the obstacle's closest point).
+static void obstacle_point(const ipcc_world *w, ipcc_contact_kind kind, int obstacle, const double *p,
+                           double out[3]) {
+    if (kind == IPCC_CONTACT_PH) {
+        const double *plane = w->half_spaces + 6 * obstacle, *n = plane + 3;
+        double r[3];
+        sub3(p, plane, r);
+        double d = dot3(r, n);
+        for (int k = 0; k < 3; ++k)
+            out[k] = p[k] - d * n[k];
+    } else {
+        ipcc_shape_distance(&w->shape_pose[obstacle], p, out, NULL);
+    }
+}
+
+// Closest points of segments [p0, p1] and [q0, q1] (Ericson, Real-Time
+// Collision Detection, 5.1.9), degenerate segments included.
+static void segments_closest(const double *p0, const double *p1, const double *q0, const double *q1,
+                             double a[3], double b[3]) {
+    double d1[3], d2[3], r[3];
+    sub3(p1, p0, d1);
+    sub3(q1, q0, d2);
+    sub3(p0, q0, r);
+    double aa = dot3(d1, d1), ee = dot3(d2, d2), f = dot3(d2, r), s = 0, t = 0;
+    if (aa <= 0 && ee <= 0) {
+        s = t = 0;
+    } else if (aa <= 0) {
+        t = fmin(fmax(f / ee, 0.0), 1.0);
+    } else {
+        double c = dot3(d1, r);
+        if (ee <= 0) {
+            s = fmin(fmax(-c / aa, 0.0), 1.0);
+        } else {
+            double bb = dot3(d1, d2), den = aa * ee - bb * bb;
+            s = den > 0 ? fmin(fmax((bb * f - c * ee) / den, 0.0), 1.0) : 0;
+            t = (bb * s + f) / ee;
+            if (t < 0) {
+                t = 0;
+                s = fmin(fmax(-c / aa, 0.0), 1.0);
+            } else if (t > 1) {
+                t = 1;
+                s = fmin(fmax((bb - c) / aa, 0.0), 1.0);
+            }
+        }
+    }
+    for (int k = 0; k < 3; ++k) {
+        a[k] = p0[k] + s * d1[k];
+        b[k] = q0[k] + t * d2[k];
+    }
+}
+
+// Geometry of an inactive (friction-only) contact, on its constraint's features at x.
+static void measure_features(const ipcc_world *w, ipcc_contact_kind kind, const int *v, int obstacle,
+                             const double *x, ipcc_contact_record *r) {
+    const double *p = x + 3 * v[0];
+    memcpy(r->point_a, p, sizeof r->point_a);
+    switch (kind) {
+    case IPCC_CONTACT_PP: memcpy(r->point_b, x + 3 * v[1], sizeof r->point_b); break;
+    case IPCC_CONTACT_PE: { // the edge's line
+        const double *e0 = x + 3 * v[1], *e1 = x + 3 * v[2];
+        double e[3], q[3];
+        sub3(e1, e0, e);
+        sub3(p, e0, q);
+        double ee = dot3(e, e), s = ee > 0 ? dot3(q, e) / ee : 0;
+        for (int k = 0; k < 3; ++k)
+            r->point_b[k] = e0[k] + s * e[k];
+        break;
+    }
+    case IPCC_CONTACT_PT: { // the triangle's plane
+        const double *t0 = x + 3 * v[1], *t1 = x + 3 * v[2], *t2 = x + 3 * v[3];
+        double u[3], vv[3], n[3], q[3];
+        sub3(t1, t0, u);
+        sub3(t2, t0, vv);
+        n[0] = u[1] * vv[2] - u[2] * vv[1];
+        n[1] = u[2] * vv[0] - u[0] * vv[2];
+        n[2] = u[0] * vv[1] - u[1] * vv[0];
+        sub3(p, t0, q);
+        double nn = dot3(n, n), s = nn > 0 ? dot3(q, n) / nn : 0;
+        for (int k = 0; k < 3; ++k)
+            r->point_b[k] = p[k] - s * n[k];
+        break;
+    }
+    case IPCC_CONTACT_EE:
+        segments_closest(p, x + 3 * v[1], x + 3 * v[2], x + 3 * v[3], r->point_a, r->point_b);
+        break;
+    case IPCC_CONTACT_PH:
+    case IPCC_CONTACT_PS: obstacle_point(w, kind, obstacle, p, r->point_b); break;
+    }
+    finish_geometry(r);
+}
+
+// Record of active constraint `in`: contact.c gives the second primitive's
+// closest point, the normal and the distance; the first primitive's point
+// is its weighted vertices (the vertex itself for PH and PS, weight 1).
+static void active_record(const ipcc_world *w, const ipcc_contact_info *in, double s,
+                          ipcc_contact_record *r) {
+    const double *x = w->x;
+    const int nv = ipcc_contact_kind_vertices(in->kind), na = in->kind == IPCC_CONTACT_EE ? 2 : 1;
+    memset(r, 0, sizeof *r);
+    r->type = public_type(in->kind);
+    r->active = true;
+    for (int i = 0; i < 4; ++i)
+        r->vertices[i] = i < nv ? in->vertices[i] : -1;
+    r->object_a = in->body[0];
+    r->object_b = object_b(w, in->kind, in->vertices, in->obstacle);
+    r->normal_force = in->normal_force / s;
+    for (int i = 0; i < na; ++i)
+        for (int k = 0; k < 3; ++k)
+            r->point_a[k] += in->weights[i] * x[3 * in->vertices[i] + k];
+    for (int k = 0; k < 3; ++k) {
+        r->point_b[k] = in->point[k];
+        r->position[k] = 0.5 * (r->point_a[k] + r->point_b[k]);
+        r->normal[k] = in->normal[k];
+    }
+    r->distance = in->distance;
+}
+
+int ipcc_world_contacts(const ipcc_world *w, ipcc_contact_report *rep, const ipcc_contact_record **records) {
+    IPCC_ASSERT(w && rep);
+    rep->count = 0;
+    if (records) *records = rep->records;
+    if (!w->contact) return 0;
+    const ipcc_contact_info *info;
+    int m = ipcc_contact_active(w->contact, w, w->x, &info);
+    if (m < 0) return -1;
+    const int nf = w->friction ? ipcc_friction_count(w->friction) : 0;
+    if (ipcc_reserve((void **)&rep->records, &rep->cap_records, m + nf + 1, sizeof *rep->records) != 0 ||
+        ipcc_reserve((void **)&rep->keys, &rep->cap_keys, m + 1, sizeof *rep->keys) != 0)
+        return -1;
+    const double s = ipcc_integrator_potential_scale(w);
+    for (int k = 0; k < m; ++k) {
+        active_record(w, &info[k], s, &rep->records[k]);
+        rep->keys[k] = (keyed){info_key(&info[k]), k};
+    }
+    qsort(rep->keys, (size_t)m, sizeof *rep->keys, compare_keyed);
+    int n = m;
+    for (int k = 0; k < nf; ++k) {
+        int kind, vertices[4], obstacle;
+        double force[3];
+        ipcc_friction_contact_force(w->friction, w, w->x, k, &kind, vertices, &obstacle, force);
+        bool on_obstacle = kind == IPCC_CONTACT_PH || kind == IPCC_CONTACT_PS;
+        key want = {kind, on_obstacle ? obstacle : -1, ipcc_contact_kind_vertices((ipcc_contact_kind)kind),
+                    vertices};
+        int lo = 0, hi = m - 1, hit = -1;
+        while (lo <= hi && hit < 0) {
+            int mid = (lo + hi) / 2;
+            int c = compare_keys(&rep->keys[mid].k, &want);
+            if (c == 0)
+                hit = rep->keys[mid].index;
+            else if (c < 0)
+                lo = mid + 1;
+            else
+                hi = mid - 1;
+        }
+        ipcc_contact_record *r = &rep->records[hit >= 0 ? hit : n];
+        if (hit < 0) { // a friction contact that is no longer a barrier constraint
+            memset(r, 0, sizeof *r);
+            r->type = public_type((ipcc_contact_kind)kind);
+            for (int i = 0; i < 4; ++i)
+                r->vertices[i] = i < want.nv ? vertices[i] : -1;
+            r->object_a = body_of_vertex(w, vertices[0]);
+            r->object_b = object_b(w, (ipcc_contact_kind)kind, vertices, obstacle);
+            measure_features(w, (ipcc_contact_kind)kind, vertices, obstacle, w->x, r);
+            n++;
+        }
+        for (int d = 0; d < 3; ++d)
+            r->friction_force[d] += force[d];
+    }
+    if (records) *records = rep->records;
+    rep->count = n;
+    return n;
+}
+
+void ipcc_contact_report_object_forces(const ipcc_contact_report *rep, const ipcc_world *w, double *forces) {
+    IPCC_ASSERT(rep && w && forces);
+    const int nb = w->num_bodies, no = ipcc_world_num_contact_objects(w);
+    memset(forces, 0, sizeof(double) * 3 * (size_t)no);
+    const double *fc = w->contact_force, *ff = w->friction_force;
+    for (int b = 0; b < nb; ++b) {
+        const ipcc_body *body = &w->bodies[b];
+        for (int i = body->first_vertex; i < body->first_vertex + body->num_vertices; ++i)
+            for (int d = 0; d < 3; ++d)
+                forces[3 * b + d] += (fc ? fc[3 * i + d] : 0) + (ff ? ff[3 * i + d] : 0);
+    }
+    if (no == nb) return;
+    for (int k = 0; k < rep->count; ++k) {
+        const ipcc_contact_record *r = &rep->records[k];
+        if (r->object_b < nb) continue;
+        for (int d = 0; d < 3; ++d)
+            forces[3 * r->object_b + d] -= r->normal_force * r->normal[d] + r->friction_force[d];
+    }
+}
