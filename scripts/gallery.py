@@ -23,13 +23,13 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# kind: (frame to show, camera, up axis)
+# kind: render.py options for its tile (frame, camera, framing)
 SHOTS = {
-    "sphere": ("60", "front", "y"),
-    "box": ("40", "iso", "y"),
-    "cylinder": ("last", "iso", "y"),
-    "ellipsoid": ("30", "front", "y"),
-    "torus": ("30", "iso", "y"),
+    "sphere": ["--frames", "45", "--camera", "front", "--fit", "bodies", "--zoom", "0.45"],
+    "box": ["--frames", "40", "--camera", "40,55", "--fit", "bodies", "--zoom", "0.3"],
+    "cylinder": ["--frames", "last", "--camera", "iso", "--fit", "all"],
+    "ellipsoid": ["--frames", "25", "--camera", "front", "--fit", "all"],
+    "torus": ["--frames", "30", "--camera", "60,20", "--fit", "all"],
 }
 
 
@@ -101,7 +101,7 @@ def main():
         return 2
     tw, th = (int(v) for v in args.tile.split("x"))
     pngs = []
-    for kind, (frame, camera, up) in SHOTS.items():
+    for kind, options in SHOTS.items():
         out = os.path.join(args.work, kind)
         scene = os.path.join(ROOT, "examples", "shape_%s.json" % kind)
         if os.path.isdir(out):
@@ -109,8 +109,8 @@ def main():
         if run([args.ipcc, "run", scene, "-o", out, "-q"]) != 0:
             return 1
         png_dir = os.path.join(out, "png")
-        if run([sys.executable, os.path.join(ROOT, "scripts", "render.py"), out, "-o", png_dir, "--frames", frame,
-                "--size", "%dx%d" % (2 * tw, 2 * th), "--camera", camera, "--up", up, "--fit", "all"]) != 0:
+        if run([sys.executable, os.path.join(ROOT, "scripts", "render.py"), out, "-o", png_dir,
+                "--size", "%dx%d" % (2 * tw, 2 * th), "--contacts"] + options) != 0:
             return 1
         images = sorted(f for f in os.listdir(png_dir) if f.endswith(".png"))
         pngs.append(os.path.join(png_dir, images[-1]))

@@ -6,8 +6,10 @@
 
 Reads OUTDIR/frames.pvd (written by `ipcc run SCENE -o OUTDIR`, see
 docs/output.md), and for each selected frame draws the bodies' surface
-(from frame_NNNNNN.vtu) coloured by a field, with a scalar bar, and the
-obstacles (obstacles_NNNNNN.vtp) in grey. The camera and the colour range
+(from frame_NNNNNN.vtu) coloured by a field, with a scalar bar, the
+obstacles (obstacles_NNNNNN.vtp, analytic shapes included) in grey and,
+with --contacts, the contact report's points (contacts_NNNNNN.vtp, written
+with output.contacts) as red dots. The camera and the colour range
 are the same for every frame rendered (fit to all of them), so the images
 make a steady video. Writes PNG_DIR/frame_NNNNNN.png (default OUTDIR/png/).
 
@@ -133,8 +135,9 @@ def parse_frame_spec(text):
 # The frame list
 
 class Frame:
-    def __init__(self, number, time, vtu, vtp):
+    def __init__(self, number, time, vtu, vtp, contacts=None):
         self.number, self.time, self.vtu, self.vtp = number, time, vtu, vtp
+        self.contacts = contacts  # contacts_*.vtp (output.contacts), or None
 
 
 def frame_number(path, fallback):
@@ -143,8 +146,9 @@ def frame_number(path, fallback):
 
 
 def read_pvd(outdir):
-    """Frames listed in OUTDIR/frames.pvd: a .vtu opens a frame, a .vtp of the
-    same time step belongs to it."""
+    """Frames listed in OUTDIR/frames.pvd: a .vtu opens a frame; the .vtp
+    files of the same time step belong to it: its obstacles (part 1) and its
+    contact report (part 2, contacts_*.vtp)."""
     pvd = os.path.join(outdir, "frames.pvd")
     try:
         root = ET.parse(pvd).getroot()
@@ -168,10 +172,12 @@ def read_pvd(outdir):
         if name.endswith(".vtu"):
             frames.append(Frame(frame_number(name, len(frames)), time, path, None))
         elif name.endswith(".vtp"):
-            if not frames or frames[-1].vtp is not None or frames[-1].time != time:
+            contacts = ds.get("part") == "2" or os.path.basename(name).startswith("contacts_")
+            slot = "contacts" if contacts else "vtp"
+            if not frames or getattr(frames[-1], slot) is not None or frames[-1].time != time:
                 raise InputError("%s: DataSet %d (%s) is not preceded by a .vtu of the same time step"
                                  % (pvd, i + 1, name))
-            frames[-1].vtp = path
+            setattr(frames[-1], slot, path)
         else:
             raise InputError("%s: DataSet %d: '%s' is neither a .vtu nor a .vtp" % (pvd, i + 1, name))
     if not frames:
@@ -198,6 +204,25 @@ def list_frames(outdir):
         vtp = os.path.join(outdir, "obstacles_%06d.vtp" % num)
         frames.append(Frame(num, None, os.path.join(outdir, n), vtp if os.path.exists(vtp) else None))
     return frames
+
+
+def check_files(frames, contacts):
+    """Each selected frame's files exist and look like VTK XML, checked before
+    any rendering (and before a re-run under xvfb-run, whose own exit status
+    could hide ours)."""
+    for f in frames:
+        for path, kind in ((f.vtu, "vtu"), (f.vtp, "vtp"), (f.contacts if contacts else None, "vtp")):
+            if path is None:
+                continue
+            try:
+                with open(path, "rb") as fh:
+                    head = fh.read(256)
+            except FileNotFoundError:
+                raise InputError("%s: no such file (listed in frames.pvd)" % path)
+            except OSError as e:
+                raise InputError("%s: cannot read: %s" % (path, e.strerror))
+            if b"<VTKFile" not in head:
+                raise InputError("%s: cannot read as a VTK .%s file: not VTK XML" % (path, kind))
 
 
 def select_frames(frames, spec):
@@ -490,6 +515,17 @@ def render(frames, args):
     prop.SetPointSize(5.0)
     renderer.AddActor(obstacles)
 
+    contact_reader = Reader(vtkXMLPolyDataReader)
+    contact_mapper = vtkDataSetMapper()
+    contact_mapper.SetInputConnection(contact_reader.reader.GetOutputPort())
+    contact_mapper.ScalarVisibilityOff()
+    contact_points = vtkActor()
+    contact_points.SetMapper(contact_mapper)
+    contact_points.GetProperty().SetColor(0.85, 0.1, 0.1)
+    contact_points.GetProperty().SetPointSize(4.0)
+    contact_points.GetProperty().RenderPointsAsSpheresOn()
+    renderer.AddActor(contact_points)
+
     bar = vtkScalarBarActor()
     title = FIELDS[field][1] + ("\n(all %.3g)" % lo if constant else "")
     bar.SetLookupTable(lut)
@@ -549,6 +585,10 @@ def render(frames, args):
         if f.vtp:
             vtp_reader.read(f.vtp, "vtp")
         obstacles.SetVisibility(1 if f.vtp else 0)
+        show_contacts = bool(args.contacts and f.contacts)
+        if show_contacts:
+            show_contacts = contact_reader.read(f.contacts, "vtp").GetNumberOfPoints() > 0
+        contact_points.SetVisibility(1 if show_contacts else 0)
         text = "frame %d" % f.number
         if f.time is not None:
             text = "t = %.4g s   %s" % (f.time, text)
@@ -609,6 +649,8 @@ def main(argv):
     ap.add_argument("--fit", choices=["bodies", "all"], default="bodies",
                     help="fit the camera to the bodies only (default) or to bodies and obstacles")
     ap.add_argument("--edges", action="store_true", help="draw the surface triangles' edges")
+    ap.add_argument("--contacts", action="store_true",
+                    help="draw the contact report's points (contacts_*.vtp, output.contacts) as red dots")
     args = ap.parse_args(argv)
     if not (math.isfinite(args.zoom) and args.zoom > 0):
         ap.error("--zoom must be a positive number")
@@ -616,6 +658,7 @@ def main(argv):
     try:
         frames = list_frames(args.outdir)
         selected = select_frames(frames, args.frames)
+        check_files(selected, args.contacts)
     except InputError as e:
         return fail(e, 1)
     if args.png_dir is None:

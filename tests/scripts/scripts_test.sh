@@ -90,6 +90,15 @@ check_png "render.py --color-by body_id --camera front" sel/frame_000003.png 400
     { fail "render.py --color-by contact_force"; cat render.txt; }
 check_png "render.py --color-by contact_force --camera 120,30" cf/frame_000002.png 320 240 --body $WHITE
 
+# A run with analytic shapes and contact reports (frames.pvd lists three parts per frame).
+"$IPCC" run "$SRC/examples/shape_box.json" --steps 3 -o shapes -q >shapes.txt 2>&1 ||
+    { fail "ipcc run shape_box"; cat shapes.txt; }
+grep -q 'part="2" file="contacts_000003.vtp"' shapes/frames.pvd && pass "shape_box lists its contact reports" ||
+    fail "shape_box: no contacts part in frames.pvd"
+"$PY" "$RENDER" shapes -o sh --frames last --contacts --size 320x240 >render.txt 2>&1 ||
+    { fail "render.py --contacts"; cat render.txt; }
+check_png "render.py --contacts on shapes and contact reports" sh/frame_000003.png 320 240 --body $WHITE
+
 # --- error cases -------------------------------------------------------------------
 mkdir -p empty bad header
 : >empty/stats.csv
