@@ -35,7 +35,14 @@
 // (|ea x eb|^2 < eps_x = 1e-3 |ea_rest|^2 |eb_rest|^2) stay EE with the
 // mollifier m (IPC Sec. 4.3, eq. 19-20), whatever their closest features,
 // and use the distance of those features. Half-spaces give PH (v, plane)
-// with d = ((x - p) . n)^2.
+// with d = ((x - p) . n)^2. Analytic shapes (world_shapes.c, shape.c) give
+// PS (v, shape) on the exact distance, d = phi^2, for every free vertex
+// within d̂ of one; a sphere also gives ST (triangle interior) and SE (edge
+// interior) constraints between its centre, thickened by its radius, and
+// the bodies' triangles (sphere_pair, sphere_distance), so it is exact
+// against whole triangles. Their CCD: shape_ccd.c for vertices, and
+// point-triangle CCD with the radius as minimum separation for a sphere's
+// centre against triangles (shapes_toi).
 //
 // Potential (IPC eq. 3-6). B(x) = kappa * sum_k m_k b(d_k(x), d̂²), b from
 // barrier.c on squared distances. Each constraint's gradient
@@ -200,6 +207,7 @@ static ipcc_status build_mesh(ipcc_contact *c, const ipcc_world *w) {
     for (int i = 0; i < c->ns; ++i) {
         c->pose[i] = w->shape_pose[i];
         c->shape_radius[i] = ipcc_shape_bounding_radius(&c->pose[i]);
+        c->nsph += c->pose[i].kind == IPCC_SHAPE_SPHERE;
     }
     return IPCC_OK;
 }
@@ -311,10 +319,41 @@ static void sort_pairs(contact_pair *a, int n) {
 
 static double norm3(const double v[3]) { return sqrt(dot3(v, v)); }
 
+// The constraint a sphere shape i and face f give at xc (kind -1 if none):
+// the sphere is a point (its centre) with thickness r, so the closest
+// feature of the face to the centre keys it as for a vertex (vf_pair): the
+// interior gives ST, an edge SE; a face vertex is left to that vertex's PS
+// constraint, which is the same distance. Faces of kinematic obstacles are
+// skipped, and faces whose box is farther than r + d̂ from the centre.
+static contact_pair sphere_pair(const ipcc_contact *c, const double *xc, int i, int f) {
+    contact_pair none = {.kind = -1};
+    const int *t = c->cfaces + 3 * f;
+    if (!ipcc_contact_vertex_free(c, t[0])) return none;
+    const double *o = c->pose[i].center;
+    double r = c->pose[i].size[0], reach = r + c->dhat;
+    const double *t0 = xc + 3 * t[0], *t1 = xc + 3 * t[1], *t2 = xc + 3 * t[2];
+    for (int k = 0; k < 3; ++k)
+        if (fmin(t0[k], fmin(t1[k], t2[k])) > o[k] + reach || fmax(t0[k], fmax(t1[k], t2[k])) < o[k] - reach)
+            return none;
+    ipcc_point_triangle_distance_type type = ipcc_point_triangle_distance_type_of(o, t0, t1, t2);
+    double gap = sqrt(ipcc_point_triangle_distance(o, t0, t1, t2, type)) - r;
+    if (!(gap < c->dhat)) return none;
+    int a, b;
+    switch (type) {
+    case IPCC_PT_P_T: return (contact_pair){.kind = IPCC_CONTACT_ST, .v = {t[0], t[1], t[2], i}};
+    case IPCC_PT_P_E0: a = t[0], b = t[1]; break;
+    case IPCC_PT_P_E1: a = t[1], b = t[2]; break;
+    case IPCC_PT_P_E2: a = t[2], b = t[0]; break;
+    default: return none;
+    }
+    sort2(&a, &b);
+    return (contact_pair){.kind = IPCC_CONTACT_SE, .v = {a, b, i, -1}};
+}
+
 // The constraint set at gathered positions xc from the current candidates.
 static int collect_pairs(ipcc_contact *c, const double *xc) {
     const ipcc_candidates *cd = &c->cand;
-    int ncand = cd->num_vf + cd->num_ee + (c->nh + c->ns) * c->nc;
+    int ncand = cd->num_vf + cd->num_ee + (c->nh + c->ns) * c->nc + c->nsph * c->nf;
     if (grow((void **)&c->scratch, &c->cap_scratch, ncand + 1, sizeof(contact_pair)) != 0) return -1;
     contact_pair *s = c->scratch;
     int nvf = cd->num_vf, nee = cd->num_ee;
@@ -349,6 +388,16 @@ static int collect_pairs(ipcc_contact *c, const double *xc) {
                 si[v] = (contact_pair){.kind = IPCC_CONTACT_PS, .v = {v, i, -1, -1}};
         }
         m += nc;
+    }
+    // Spheres, exactly: their centre against the bodies' triangles (sphere_pair).
+    int nf = c->nf;
+    for (int i = 0; i < c->ns; ++i) {
+        if (c->pose[i].kind != IPCC_SHAPE_SPHERE) continue;
+        contact_pair *si = s + m;
+#pragma omp parallel for schedule(static)
+        for (int f = 0; f < nf; ++f)
+            si[f] = sphere_pair(c, xc, i, f);
+        m += nf;
     }
     // Compact, sort by key, drop duplicates.
     int np = 0;
@@ -393,11 +442,47 @@ int ipcc_contact_kind_vertices(ipcc_contact_kind kind) {
     case IPCC_CONTACT_PE: return 3;
     case IPCC_CONTACT_PH:
     case IPCC_CONTACT_PS: return 1;
+    case IPCC_CONTACT_SE: return 2;
+    case IPCC_CONTACT_ST: return 3;
     default: return 4;
     }
 }
 
 static int pair_num_vertices(const contact_pair *p) { return ipcc_contact_kind_vertices(p->kind); }
+
+// ST and SE: a sphere of centre o and radius r is the point o thickened by
+// r, so its distance to the triangle's plane (the edge's line) is s - r
+// with s = sqrt(d), d the point-plane (point-line) squared distance of o
+// (distance.c), and the constraint's squared distance is D = (s - r)^2:
+//   grad D = (1 - r / s) grad d,
+//   H D    = (1 - r / s) H d + r / (2 s^3) grad d grad d^T,
+// over the primitive's vertices (o is not a dof: the rows of d's
+// derivatives for o are dropped). At s <= r (touching or crossing) D = 0.
+static double sphere_distance(ipcc_contact_kind kind, const double *x, const ipcc_shape *sphere, double *g,
+                              double *H) {
+    const double *o = sphere->center;
+    double r = sphere->size[0];
+    int n = kind == IPCC_CONTACT_ST ? 4 : 3, m = 3 * (n - 1); // o first, then the primitive's vertices
+    double gd[12], Hd[144], d;
+    if (kind == IPCC_CONTACT_ST) {
+        d = ipcc_point_plane_distance(o, x, x + 3, x + 6);
+        if (g || H) ipcc_point_plane_distance_gradient(o, x, x + 3, x + 6, gd);
+        if (H) ipcc_point_plane_distance_hessian(o, x, x + 3, x + 6, Hd);
+    } else {
+        d = ipcc_point_line_distance(o, x, x + 3);
+        if (g || H) ipcc_point_line_distance_gradient(o, x, x + 3, gd);
+        if (H) ipcc_point_line_distance_hessian(o, x, x + 3, Hd);
+    }
+    double s = sqrt(d);
+    bool apart = s > r;
+    double f1 = apart ? 1 - r / s : 0, f2 = apart ? r / (2 * s * s * s) : 0;
+    for (int i = 0; i < m && g; ++i)
+        g[i] = f1 * gd[3 + i];
+    for (int i = 0; i < m && H; ++i)
+        for (int j = 0; j < m; ++j)
+            H[m * i + j] = f1 * Hd[3 * n * (3 + i) + 3 + j] + f2 * gd[3 + i] * gd[3 + j];
+    return apart ? (s - r) * (s - r) : 0.0;
+}
 
 double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *x, const void *obstacle,
                              double *g, double *H) {
@@ -446,6 +531,8 @@ double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *
         if (H) ipcc_shape_distance2_hessian(shape, a, H);
         return phi * phi;
     }
+    case IPCC_CONTACT_ST:
+    case IPCC_CONTACT_SE: return sphere_distance(kind, x, obstacle, g, H);
     }
     return INFINITY;
 }
@@ -493,7 +580,9 @@ static void pair_positions(const contact_pair *p, const double *xc, double x[12]
 // The obstacle of a PH or PS pair (its plane, or its shape at the gathered pose).
 static const void *pair_plane(const ipcc_contact *c, const contact_pair *p) {
     if (p->kind == IPCC_CONTACT_PH) return c->planes + 6 * p->v[1];
-    return p->kind == IPCC_CONTACT_PS ? (const void *)&c->pose[p->v[1]] : NULL;
+    if (p->kind == IPCC_CONTACT_PS) return &c->pose[p->v[1]];
+    if (p->kind == IPCC_CONTACT_ST || p->kind == IPCC_CONTACT_SE) return &c->pose[p->v[pair_num_vertices(p)]];
+    return NULL;
 }
 
 // Squared distance of pair p at xc.
@@ -676,16 +765,20 @@ static void balance_kappa(ipcc_contact *c, ipcc_world *w, const double *g_rest) 
 // remaining motion enters as minus its material point's displacement at
 // the closest point, to first order ds (vh + wh x (y - c)), ds the clock's
 // remaining progress.
-static void shape_lift(const ipcc_contact *c, const contact_pair *p, const double *lift, double le[3]) {
+static void shape_lift(const ipcc_contact *c, const contact_pair *p, const double *lift, double *le, int nv) {
     const ipcc_world *w = c->world;
     if (!w->has_clock) return;
-    int i = p->v[1];
+    int i = p->v[nv]; // PS: [v, shape]; ST, SE: a sphere, whose distance only its centre's motion changes
     const ipcc_shape *pose = &c->pose[i];
     double ds = lift[3 * w->n] / w->clock_length, y[3], v[3];
-    ipcc_shape_distance(pose, c->xc + 3 * p->v[0], y, NULL);
+    if (p->kind == IPCC_CONTACT_PS)
+        ipcc_shape_distance(pose, c->xc + 3 * p->v[0], y, NULL);
+    else
+        memcpy(y, pose->center, sizeof y);
     ipcc_world_shape_velocity(w, i, pose, y, v);
-    for (int k = 0; k < 3; ++k)
-        le[k] -= ds * w->def.time_step * v[k];
+    for (int a = 0; a < nv; ++a)
+        for (int k = 0; k < 3; ++k)
+            le[3 * a + k] -= ds * w->def.time_step * v[k];
 }
 
 double ipcc_contact_evaluate(ipcc_contact *c, ipcc_world *w, const double *x, const double *lift, double *g,
@@ -728,7 +821,8 @@ double ipcc_contact_evaluate(ipcc_contact *c, ipcc_world *w, const double *x, co
             double le[12];
             for (int a = 0; a < n; ++a)
                 le[a] = lift[3 * c->cvert[p->v[a / 3]] + a % 3];
-            if (p->kind == IPCC_CONTACT_PS) shape_lift(c, p, lift, le);
+            if (p->kind == IPCC_CONTACT_PS || p->kind == IPCC_CONTACT_ST || p->kind == IPCC_CONTACT_SE)
+                shape_lift(c, p, lift, le, n / 3);
             ipcc_block_add_product(n, H, le, gk);
         }
         int s = c->pair_slot[k];
@@ -790,6 +884,37 @@ static double shapes_toi(ipcc_contact *c, double s0, double s1) {
             double r[3] = {x0[0] - a.center[0], x0[1] - a.center[1], x0[2] - a.center[2]};
             if (norm3(r) - c->shape_radius[i] > norm3(m) + centre_motion) continue;
             ti = fmin(ti, ipcc_shape_ccd(&start, vh, wh, s0, s1, x0, x1));
+        }
+        // A sphere also against every face: its centre moves linearly (a
+        // rotation does not move it), so this is point-triangle CCD with the
+        // radius as the minimum separation (ccd.c), which covers the faces'
+        // edges and vertices too.
+        if (d->kind == IPCC_SHAPE_SPHERE) {
+            ipcc_shape b;
+            ipcc_shape_moved(&start, vh, wh, s1, &b);
+            const double *o0 = a.center, *o1 = b.center, reach = d->size[0] + centre_motion;
+            int nf = c->nf;
+#pragma omp parallel for schedule(dynamic, 256) reduction(min : ti)
+            for (int f = 0; f < nf; ++f) {
+                const int *T = c->cfaces + 3 * f;
+                if (!ipcc_contact_vertex_free(c, T[0])) continue;
+                bool apart = false;
+                for (int k = 0; k < 3 && !apart; ++k) {
+                    double lo = INFINITY, hi = -INFINITY;
+                    for (int j = 0; j < 3; ++j) {
+                        lo = fmin(lo, fmin(c->xc[3 * T[j] + k], c->xc1[3 * T[j] + k]));
+                        hi = fmax(hi, fmax(c->xc[3 * T[j] + k], c->xc1[3 * T[j] + k]));
+                    }
+                    apart = lo > o0[k] + reach || hi < o0[k] - reach;
+                }
+                if (apart) continue;
+                double tf = 1.0;
+                const double *x0 = c->xc, *x1 = c->xc1;
+                if (ipcc_point_triangle_ccd(o0, x0 + 3 * T[0], x0 + 3 * T[1], x0 + 3 * T[2], o1,
+                                            x1 + 3 * T[0], x1 + 3 * T[1], x1 + 3 * T[2], d->size[0], 1.0,
+                                            &tf))
+                    ti = fmin(ti, tf);
+            }
         }
         t = fmin(t, ti);
     }
@@ -958,6 +1083,47 @@ static void pair_weights(const contact_pair *p, const double *xc, double w[4]) {
     }
 }
 
+// ST and SE as friction sees them: the face's (edge's) point nearest the
+// sphere's centre o, q = sum_i w_i x_i (barycentric weights of o's
+// projection, summing to 1: the body is the first primitive, the sphere the
+// second), the normal from the sphere towards it, (q - o) / |q - o|, and
+// the sphere's surface point o + r n.
+static void sphere_info(const ipcc_contact *c, const contact_pair *p, ipcc_contact_info *in) {
+    int nv = pair_num_vertices(p), i = p->v[nv];
+    const double *o = c->pose[i].center, *x0 = c->xc + 3 * p->v[0];
+    double e0[3], e1[3], r[3];
+    sub3(c->xc + 3 * p->v[1], x0, e0);
+    sub3(o, x0, r);
+    if (p->kind == IPCC_CONTACT_SE) {
+        double ee = dot3(e0, e0), a = ee > 0 ? dot3(r, e0) / ee : 0;
+        in->weights[0] = 1 - a;
+        in->weights[1] = a;
+    } else {
+        sub3(c->xc + 3 * p->v[2], x0, e1);
+        double d00 = dot3(e0, e0), d01 = dot3(e0, e1), d11 = dot3(e1, e1), d20 = dot3(r, e0),
+               d21 = dot3(r, e1);
+        double den = d00 * d11 - d01 * d01;
+        double b1 = den > 0 ? (d11 * d20 - d01 * d21) / den : 0,
+               b2 = den > 0 ? (d00 * d21 - d01 * d20) / den : 0;
+        in->weights[0] = 1 - b1 - b2;
+        in->weights[1] = b1;
+        in->weights[2] = b2;
+    }
+    double q[3] = {0, 0, 0};
+    for (int a = 0; a < nv; ++a)
+        for (int k = 0; k < 3; ++k)
+            q[k] += in->weights[a] * c->xc[3 * p->v[a] + k];
+    double dq[3];
+    sub3(q, o, dq);
+    double len = sqrt(dot3(dq, dq));
+    for (int k = 0; k < 3; ++k) {
+        in->normal[k] = len > 0 ? dq[k] / len : (k == 1);
+        in->point[k] = o[k] + c->pose[i].size[0] * in->normal[k];
+    }
+    in->body[1] = -1;
+    in->obstacle = i;
+}
+
 int ipcc_contact_active(ipcc_contact *c, const ipcc_world *w, const double *x,
                         const ipcc_contact_info **out) {
     ipcc_contact_gather(c, x, c->xc);
@@ -973,10 +1139,12 @@ int ipcc_contact_active(ipcc_contact *c, const ipcc_world *w, const double *x,
         in->kind = (ipcc_contact_kind)p->kind;
         for (int a = 0; a < nv; ++a)
             in->vertices[a] = c->cvert[p->v[a]];
-        pair_weights(p, c->xc, in->weights);
         in->body[0] = c->group[p->v[0]];
         in->obstacle = -1;
-        if (p->kind == IPCC_CONTACT_PH) {
+        if (p->kind == IPCC_CONTACT_ST || p->kind == IPCC_CONTACT_SE) {
+            sphere_info(c, p, in);
+        } else if (p->kind == IPCC_CONTACT_PH) {
+            pair_weights(p, c->xc, in->weights);
             in->body[1] = -1;
             in->obstacle = p->v[1];
             memcpy(in->normal, c->planes + 6 * p->v[1] + 3, 3 * sizeof(double));
@@ -985,10 +1153,12 @@ int ipcc_contact_active(ipcc_contact *c, const ipcc_world *w, const double *x,
             for (int k3 = 0; k3 < 3; ++k3)
                 in->point[k3] = xv[k3] - sd * pl[3 + k3];
         } else if (p->kind == IPCC_CONTACT_PS) {
+            pair_weights(p, c->xc, in->weights);
             in->body[1] = -1;
             in->obstacle = p->v[1];
             ipcc_shape_distance(&c->pose[p->v[1]], c->xc + 3 * p->v[0], in->point, in->normal);
         } else {
+            pair_weights(p, c->xc, in->weights);
             in->body[1] = c->group[p->v[p->kind == IPCC_CONTACT_EE ? 2 : 1]];
             // normal = (difference of the closest points) / its length
             double dvec[3] = {0, 0, 0};

@@ -18,6 +18,8 @@ typedef enum ipcc_contact_kind {
     IPCC_CONTACT_EE, ///< edge-edge        [ea0, ea1, eb0, eb1], measured with an ipcc_edge_edge_distance_type
     IPCC_CONTACT_PH, ///< point-half-space [p], plane = (point, unit normal)
     IPCC_CONTACT_PS, ///< point-shape      [p], an analytic obstacle (shape.h) at its current pose
+    IPCC_CONTACT_ST, ///< sphere-triangle  [t0, t1, t2]: a sphere shape's centre to the triangle's interior
+    IPCC_CONTACT_SE, ///< sphere-edge      [e0, e1]: a sphere shape's centre to the edge's interior
 } ipcc_contact_kind;
 
 /// Vertices of a constraint of this kind (1 to 4).
@@ -26,7 +28,9 @@ int ipcc_contact_kind_vertices(ipcc_contact_kind kind);
 /// Squared distance of one constraint over its local positions x
 /// (3 * vertices, in the order above); with g/H (may be NULL) also its
 /// gradient and Hessian. `ee_type` is used by EE; `obstacle` by PH (6
-/// doubles: point, unit normal) and PS (an ipcc_shape).
+/// doubles: point, unit normal), PS, ST and SE (an ipcc_shape; a sphere for
+/// ST and SE, whose distance is (sqrt(d) - r)^2 with d the squared distance
+/// from its centre to the triangle's plane or the edge's line).
 double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *x, const void *obstacle,
                              double *g, double *H);
 

@@ -18,8 +18,9 @@
 // surface were refused by (3); points inside by less than min(1e-9 L, d̂)
 // are not judged.
 //
-// Analytic shapes (world_shapes.c) add two steps after (1): (1b) no vertex
-// of a deformable body on or inside a shape (the exact distance); (1c) no
+// Analytic shapes (world_shapes.c) add steps after (1): (1b) no vertex of a
+// deformable body on or inside a shape (the exact distance), and no body
+// triangle touching or crossing a sphere (exact too); (1c) no
 // shape inside or through a body: an inner point of the shape (its centre,
 // a torus' core circle) and 257 points of its surface must not lie in a
 // closed tet of a deformable body.
@@ -217,6 +218,26 @@ ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_world *
                                  w->bodies[c->group[v]].name, ipcc_shape_kind_name(w->shapes[i].kind),
                                  w->shapes[i].name, va);
             }
+    // 1b'. A sphere is exact against whole triangles: none may touch or cross it.
+    for (int i = 0; i < c->ns; ++i) {
+        if (c->pose[i].kind != IPCC_SHAPE_SPHERE) continue;
+        const double *o = c->pose[i].center;
+        for (int f = 0; f < c->nf; ++f) {
+            const int *T = c->cfaces + 3 * f;
+            if (!ipcc_contact_vertex_free(c, T[0])) continue;
+            const double *t0 = c->xc + 3 * T[0], *t1 = c->xc + 3 * T[1], *t2 = c->xc + 3 * T[2];
+            double d = ipcc_point_triangle_distance(o, t0, t1, t2,
+                                                    ipcc_point_triangle_distance_type_of(o, t0, t1, t2));
+            if (sqrt(d) > c->pose[i].size[0]) continue;
+            describe_vertex(w, c, T[0], va, sizeof va);
+            describe_vertex(w, c, T[1], vb, sizeof vb);
+            describe_vertex(w, c, T[2], vc, sizeof vc);
+            return ipcc_fail(
+                IPCC_ERR_INFEASIBLE,
+                "initial state: triangle (%s, %s, %s) of body \"%s\" touches or crosses sphere \"%s\"", va,
+                vb, vc, w->bodies[c->group[T[0]]].name, w->shapes[i].name);
+        }
+    }
     // 1c. A shape inside or through a body without touching a vertex.
     st0 = check_shapes_inside(c, w);
     if (st0 != IPCC_OK) return st0;

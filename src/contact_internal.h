@@ -10,7 +10,8 @@
 typedef struct contact_pair {
     int kind;     ///< an ipcc_contact_kind, or -1 for "no constraint"
     int dtype;    ///< EE: the ipcc_edge_edge_distance_type whose distance is used
-    int v[4];     ///< collision vertices; PH / PS: v[0] vertex, v[1] half-space / shape
+    int v[4];     ///< collision vertices; PH / PS: v[0] vertex, v[1] half-space / shape; ST / SE: the
+                  ///< triangle's or edge's vertices, then the sphere's shape index
     double eps_x; ///< EE: mollifier threshold (0 = not mollified)
 } contact_pair;
 
@@ -36,6 +37,7 @@ struct ipcc_contact {
     int ns;                  ///< analytic shapes
     ipcc_shape *pose;        ///< ns: their poses at the state last gathered
     double *shape_radius;    ///< ns: bounding radii
+    int nsph;                ///< shapes that are spheres (ST / SE constraints against bodies' faces)
 
     double dhat, dhat2, L;
     double kappa, kappa_min, kappa_max;

@@ -69,7 +69,8 @@ void ipcc_contact_report_destroy(ipcc_contact_report *r) {
 }
 
 static const char *const type_names[IPCC_CONTACT_TYPE_COUNT] = {
-    "point-triangle", "edge-edge", "point-edge", "point-point", "point-half-space", "point-shape"};
+    "point-triangle",   "edge-edge",   "point-edge",     "point-point",
+    "point-half-space", "point-shape", "triangle-shape", "edge-shape"};
 
 const char *ipcc_contact_type_name(ipcc_contact_type type) {
     return (int)type >= 0 && (int)type < IPCC_CONTACT_TYPE_COUNT ? type_names[type] : "unknown";
@@ -83,6 +84,8 @@ static ipcc_contact_type public_type(ipcc_contact_kind kind) {
     case IPCC_CONTACT_EE: return IPCC_CONTACT_EDGE_EDGE;
     case IPCC_CONTACT_PH: return IPCC_CONTACT_POINT_HALF_SPACE;
     case IPCC_CONTACT_PS: return IPCC_CONTACT_POINT_SHAPE;
+    case IPCC_CONTACT_ST: return IPCC_CONTACT_TRIANGLE_SHAPE;
+    case IPCC_CONTACT_SE: return IPCC_CONTACT_EDGE_SHAPE;
     }
     return IPCC_CONTACT_POINT_POINT;
 }
@@ -113,10 +116,15 @@ static int body_of_vertex(const ipcc_world *w, int v) {
     return lo;
 }
 
+// A constraint against an analytic shape (whose index is its obstacle).
+static bool on_shape(int kind) {
+    return kind == IPCC_CONTACT_PS || kind == IPCC_CONTACT_ST || kind == IPCC_CONTACT_SE;
+}
+
 // The unified id of the second side of a constraint.
 static int object_b(const ipcc_world *w, ipcc_contact_kind kind, const int *vertices, int obstacle) {
     if (kind == IPCC_CONTACT_PH) return w->num_bodies + obstacle;
-    if (kind == IPCC_CONTACT_PS) return w->num_bodies + w->num_half_spaces + obstacle;
+    if (on_shape(kind)) return w->num_bodies + w->num_half_spaces + obstacle;
     return body_of_vertex(w, vertices[kind == IPCC_CONTACT_EE ? 2 : 1]);
 }
 
@@ -135,7 +143,7 @@ static int compare_keys(const key *a, const key *b) {
 }
 
 static key info_key(const ipcc_contact_info *in) {
-    bool obstacle = in->kind == IPCC_CONTACT_PH || in->kind == IPCC_CONTACT_PS;
+    bool obstacle = in->kind == IPCC_CONTACT_PH || on_shape(in->kind);
     return (key){in->kind, obstacle ? in->obstacle : -1, ipcc_contact_kind_vertices(in->kind), in->vertices};
 }
 
@@ -254,6 +262,35 @@ static void measure_features(const ipcc_world *w, ipcc_contact_kind kind, const 
         break;
     case IPCC_CONTACT_PH:
     case IPCC_CONTACT_PS: obstacle_point(w, kind, obstacle, p, r->point_b); break;
+    case IPCC_CONTACT_ST:
+    case IPCC_CONTACT_SE: { // the plane's (line's) point nearest the centre, and the sphere's towards it
+        const double *o = w->shape_pose[obstacle].center, *t0 = x + 3 * v[0], *t1 = x + 3 * v[1];
+        double u[3], q[3], s;
+        sub3(t1, t0, u);
+        sub3(o, t0, q);
+        if (kind == IPCC_CONTACT_ST) {
+            double vv[3], n[3];
+            sub3(x + 3 * v[2], t0, vv);
+            n[0] = u[1] * vv[2] - u[2] * vv[1];
+            n[1] = u[2] * vv[0] - u[0] * vv[2];
+            n[2] = u[0] * vv[1] - u[1] * vv[0];
+            double nn = dot3(n, n);
+            s = nn > 0 ? dot3(q, n) / nn : 0;
+            for (int k = 0; k < 3; ++k)
+                r->point_a[k] = o[k] - s * n[k];
+        } else {
+            double uu = dot3(u, u);
+            s = uu > 0 ? dot3(q, u) / uu : 0;
+            for (int k = 0; k < 3; ++k)
+                r->point_a[k] = t0[k] + s * u[k];
+        }
+        double dq[3];
+        sub3(r->point_a, o, dq);
+        double len = sqrt(dot3(dq, dq)), radius = w->shape_pose[obstacle].size[0];
+        for (int k = 0; k < 3; ++k)
+            r->point_b[k] = o[k] + (len > 0 ? radius * dq[k] / len : 0);
+        break;
+    }
     }
     finish_geometry(r);
 }
@@ -264,7 +301,10 @@ static void measure_features(const ipcc_world *w, ipcc_contact_kind kind, const 
 static void active_record(const ipcc_world *w, const ipcc_contact_info *in, double s,
                           ipcc_contact_record *r) {
     const double *x = w->x;
-    const int nv = ipcc_contact_kind_vertices(in->kind), na = in->kind == IPCC_CONTACT_EE ? 2 : 1;
+    const int nv = ipcc_contact_kind_vertices(in->kind);
+    const int na = in->kind == IPCC_CONTACT_EE                                    ? 2
+                   : (in->kind == IPCC_CONTACT_ST || in->kind == IPCC_CONTACT_SE) ? nv
+                                                                                  : 1;
     memset(r, 0, sizeof *r);
     r->type = public_type(in->kind);
     r->active = true;
@@ -307,7 +347,7 @@ int ipcc_world_contacts(const ipcc_world *w, ipcc_contact_report *rep, const ipc
         int kind, vertices[4], obstacle;
         double force[3];
         ipcc_friction_contact_force(w->friction, w, w->x, k, &kind, vertices, &obstacle, force);
-        bool on_obstacle = kind == IPCC_CONTACT_PH || kind == IPCC_CONTACT_PS;
+        bool on_obstacle = kind == IPCC_CONTACT_PH || on_shape(kind);
         key want = {kind, on_obstacle ? obstacle : -1, ipcc_contact_kind_vertices((ipcc_contact_kind)kind),
                     vertices};
         int lo = 0, hi = m - 1, hit = -1;

@@ -157,7 +157,8 @@ int ipcc_friction_count(const ipcc_friction *f) { return f->n; }
 // shape's, or, for a box's edge obstacle (world_shapes.c), its box's.
 static double own_mu(const ipcc_world *w, const ipcc_contact_info *in) {
     if (in->kind == IPCC_CONTACT_PH) return w->half_space_friction[in->obstacle];
-    if (in->kind == IPCC_CONTACT_PS) return w->shapes[in->obstacle].friction;
+    if (in->kind == IPCC_CONTACT_PS || in->kind == IPCC_CONTACT_ST || in->kind == IPCC_CONTACT_SE)
+        return w->shapes[in->obstacle].friction;
     int b = in->body[1];
     if (b >= 0 && w->bodies[b].shape >= 0) return w->shapes[w->bodies[b].shape].friction;
     return -1;
@@ -235,7 +236,8 @@ int ipcc_friction_lag(ipcc_friction *f, ipcc_world *w, const double *x_lag) {
         fc->kind = in->kind;
         fc->obstacle = in->obstacle;
         memset(fc->offset, 0, sizeof fc->offset);
-        if (in->kind == IPCC_CONTACT_PS) shape_offset(w, in->obstacle, x_lag, in->point, fc->offset);
+        if (in->kind == IPCC_CONTACT_PS || in->kind == IPCC_CONTACT_ST || in->kind == IPCC_CONTACT_SE)
+            shape_offset(w, in->obstacle, x_lag, in->point, fc->offset);
     }
     if (f->n + 1 > f->cap_scratch) {
         int cap = ipcc_grow_capacity(f->cap_scratch, 64, f->n + 1);
@@ -260,14 +262,14 @@ static int contact_dofs(const friction_contact *fc, const ipcc_world *w, int dof
     return 3 * fc->nv;
 }
 
-// Displacements of contact k's vertices over the step (for a shape
-// contact, relative to the shape's surface: its weight is 1).
+// Displacements of contact k's vertices over the step. For a shape contact
+// they are relative to the shape's surface: every vertex's displacement
+// less the offset, so the weighted sum (weights summing to 1) is the
+// contact point's slip relative to the shape.
 static void contact_dx(const friction_contact *fc, const ipcc_world *w, const double *x, double dx[12]) {
     for (int i = 0; i < fc->nv; ++i)
         for (int k = 0; k < 3; ++k)
-            dx[3 * i + k] = x[3 * fc->vertices[i] + k] - w->x_start[3 * fc->vertices[i] + k];
-    for (int k = 0; k < 3; ++k)
-        dx[k] -= fc->offset[k];
+            dx[3 * i + k] = x[3 * fc->vertices[i] + k] - w->x_start[3 * fc->vertices[i] + k] - fc->offset[k];
 }
 
 double ipcc_friction_energy(ipcc_friction *f, const ipcc_world *w, const double *x) {
@@ -354,10 +356,17 @@ void ipcc_friction_contact_force(const ipcc_friction *f, const ipcc_world *w, co
     contact_dx(fc, w, x, dx);
     ipcc_friction_potential(fc->nv, fc->weights, fc->T, fc->mu_lambda, f->eps, dx, g, NULL);
     // g_i = w_i T grad_u, and the first primitive's weights sum to 1: it is
-    // vertex 0 (weight 1), or for EE the vertices 0 and 1 of edge a.
+    // vertex 0 (weight 1), for EE the vertices 0 and 1 of edge a, for ST and
+    // SE (a sphere against a triangle or an edge) all of them.
     double s = ipcc_integrator_potential_scale(w);
-    for (int d = 0; d < 3; ++d)
-        force[d] = -(g[d] + (fc->kind == IPCC_CONTACT_EE ? g[3 + d] : 0)) / s;
+    int na = fc->kind == IPCC_CONTACT_EE                                    ? 2
+             : (fc->kind == IPCC_CONTACT_ST || fc->kind == IPCC_CONTACT_SE) ? fc->nv
+                                                                            : 1;
+    for (int d = 0; d < 3; ++d) {
+        force[d] = 0;
+        for (int a = 0; a < na; ++a)
+            force[d] -= g[3 * a + d] / s;
+    }
     *kind = fc->kind;
     *obstacle = fc->obstacle;
     memcpy(vertices, fc->vertices, sizeof fc->vertices);

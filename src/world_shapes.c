@@ -40,8 +40,10 @@
 // |w| h the rotation of the step; 5e-5 rho at 2 rad/s and h = 0.01), and
 // exactly on it at the end of every step.
 //
-// Smooth curved surfaces (sphere, cylinder side, ellipsoid, torus) act on
-// body vertices only: a body triangle whose vertices all stay outside can
+// A sphere is exact against whole triangles too (contact.c: its centre,
+// thickened by r, against the bodies' triangles and edges). The other
+// smooth curved surfaces (cylinder side, ellipsoid, torus) act on body
+// vertices only: a body triangle whose vertices all stay outside can
 // still be indented between them by the sagitta of the surface under it, at
 // most about l^2 / (8 rho) for a triangle of edge l on a surface of least
 // radius of curvature rho (docs/design.md, "Analytic obstacles"; README,
@@ -213,11 +215,11 @@ static void feature_points(const ipcc_shape *s, int count, double *out) {
         rim_points(s, count / 2, out);
 }
 
-// Least radius of curvature of a shape's smooth part (0: none; a box is flat
-// with exact features).
+// Least radius of curvature of a shape's smooth part that acts on vertices
+// only (0: none; a box is flat with exact features, a sphere is exact
+// against whole triangles).
 static double least_radius(const ipcc_shape_def *d) {
     switch (d->kind) {
-    case IPCC_SHAPE_SPHERE:
     case IPCC_SHAPE_CYLINDER: return d->size[0];
     case IPCC_SHAPE_TORUS: return d->size[1];
     case IPCC_SHAPE_ELLIPSOID: {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "contact.h"
+#include "distance.h"
 #include "rotation.h"
 #include "shape.h"
 #include "support.h"
@@ -161,6 +162,121 @@ static void test_derivatives_torus(void **state) {
     check_derivatives(IPCC_SHAPE_TORUS);
 }
 
+// --- A sphere against a triangle's or an edge's interior (ST, SE): the
+// thick-point distance (sqrt(d) - r)^2 and its barrier by central
+// differences over the primitive's vertices, and the distance against the
+// exact closest point of the triangle to the centre.
+
+typedef struct prim_ctx {
+    ipcc_contact_kind kind;
+    const ipcc_shape *sphere;
+    double dhat2;
+} prim_ctx;
+
+static double prim_distance(const double *x, void *ctx) {
+    prim_ctx *c = ctx;
+    return ipcc_contact_distance(c->kind, 0, x, c->sphere, NULL, NULL);
+}
+static void prim_distance_gradient(const double *x, void *ctx, double *g) {
+    prim_ctx *c = ctx;
+    ipcc_contact_distance(c->kind, 0, x, c->sphere, g, NULL);
+}
+static double prim_barrier(const double *x, void *ctx) {
+    prim_ctx *c = ctx;
+    return ipcc_contact_barrier(c->kind, 0, 0, x, c->sphere, c->dhat2, NULL, NULL, false);
+}
+static void prim_barrier_gradient(const double *x, void *ctx, double *g) {
+    prim_ctx *c = ctx;
+    double H[81];
+    ipcc_contact_barrier(c->kind, 0, 0, x, c->sphere, c->dhat2, g, H, false);
+}
+
+static void test_sphere_primitive_derivatives(void **state) {
+    (void)state;
+    ipcc_test_seed(97);
+    const double dhat = 0.05;
+    int checked[2] = {0};
+    for (int trial = 0; trial < 4000 && (checked[0] < 300 || checked[1] < 300); ++trial) {
+        ipcc_shape s = random_shape(IPCC_SHAPE_SPHERE);
+        prim_ctx c = {
+            .kind = trial % 2 ? IPCC_CONTACT_SE : IPCC_CONTACT_ST, .sphere = &s, .dhat2 = dhat * dhat};
+        int nv = c.kind == IPCC_CONTACT_ST ? 3 : 2, n = 3 * nv;
+        // A primitive around a point at distance r + gap from the centre, in the tangent plane there.
+        double dir[3], len = 0, x[9];
+        for (int k = 0; k < 3; ++k) {
+            dir[k] = ipcc_test_random(-1, 1);
+            len += dir[k] * dir[k];
+        }
+        len = sqrt(len);
+        double gap = ipcc_test_random(0.05, 0.9) * dhat, foot[3], n0[3], t1[3], t2[3];
+        for (int k = 0; k < 3; ++k) {
+            n0[k] = dir[k] / len;
+            foot[k] = s.center[k] + (s.size[0] + gap) * n0[k];
+        }
+        // A tangent basis (t1, t2) at the foot, and the primitive around the
+        // foot in the tangent plane, tilted slightly.
+        double a[3] = {fabs(n0[0]) < 0.6 ? 1 : 0, fabs(n0[0]) < 0.6 ? 0 : 1, 0};
+        t1[0] = n0[1] * a[2] - n0[2] * a[1], t1[1] = n0[2] * a[0] - n0[0] * a[2],
+        t1[2] = n0[0] * a[1] - n0[1] * a[0];
+        double l1 = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+        for (int k = 0; k < 3; ++k)
+            t1[k] /= l1;
+        t2[0] = n0[1] * t1[2] - n0[2] * t1[1], t2[1] = n0[2] * t1[0] - n0[0] * t1[2],
+        t2[2] = n0[0] * t1[1] - n0[1] * t1[0];
+        double phase = ipcc_test_random(0, 6.283185307179586);
+        for (int v = 0; v < nv; ++v) {
+            double ang = phase + 6.283185307179586 * v / nv, rad = ipcc_test_random(0.05, 0.3);
+            double tilt = ipcc_test_random(-0.2, 0.2) * gap;
+            for (int k = 0; k < 3; ++k)
+                x[3 * v + k] = foot[k] + rad * (cos(ang) * t1[k] + sin(ang) * t2[k]) + tilt * n0[k];
+        }
+        double d = ipcc_contact_distance(c.kind, 0, x, &s, NULL, NULL);
+        if (!(d > 1e-4 * dhat * dhat && d < 0.9 * c.dhat2)) continue;
+        // Interior only (the closest feature the constraint is keyed by).
+        if (c.kind == IPCC_CONTACT_ST &&
+            ipcc_point_triangle_distance_type_of(s.center, x, x + 3, x + 6) != IPCC_PT_P_T)
+            continue;
+        if (c.kind == IPCC_CONTACT_SE) {
+            double e[3], q[3];
+            for (int k = 0; k < 3; ++k) {
+                e[k] = x[3 + k] - x[k];
+                q[k] = s.center[k] - x[k];
+            }
+            double a = (e[0] * q[0] + e[1] * q[1] + e[2] * q[2]) / (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+            if (!(a > 0 && a < 1)) continue;
+        }
+        if (c.kind == IPCC_CONTACT_ST) // (sqrt(d) - r)^2 is the exact triangle-to-sphere gap squared
+            assert_near(sqrt(d),
+                        sqrt(ipcc_point_triangle_distance(s.center, x, x + 3, x + 6, IPCC_PT_P_T)) -
+                            s.size[0],
+                        1e-12, 1e-9);
+        double g[9], H[81], g_fd[9], H_fd[81], h = 1e-6;
+        ipcc_contact_distance(c.kind, 0, x, &s, g, H);
+        ipcc_test_fd_gradient(n, x, prim_distance, &c, h, g_fd);
+        ipcc_test_fd_hessian(n, x, prim_distance_gradient, &c, h, H_fd);
+        for (int i = 0; i < n; ++i)
+            assert_near(g[i], g_fd[i], 1e-7, 1e-6);
+        for (int i = 0; i < n * n; ++i)
+            assert_near(H[i], H_fd[i], 1e-6, 1e-5);
+        double gb[9], Hb[81], gb_fd[9], Hb_fd[81];
+        ipcc_contact_barrier(c.kind, 0, 0, x, &s, c.dhat2, gb, Hb, false);
+        ipcc_test_fd_gradient(n, x, prim_barrier, &c, h, gb_fd);
+        ipcc_test_fd_hessian(n, x, prim_barrier_gradient, &c, h, Hb_fd);
+        double gs = 0, Hs = 0;
+        for (int i = 0; i < n; ++i)
+            gs = fmax(gs, fabs(gb[i]));
+        for (int i = 0; i < n * n; ++i)
+            Hs = fmax(Hs, fabs(Hb[i]));
+        for (int i = 0; i < n; ++i)
+            assert_near(gb[i], gb_fd[i], 1e-5 * gs + 1e-9, 0);
+        for (int i = 0; i < n * n; ++i)
+            assert_near(Hb[i], Hb_fd[i], 1e-4 * Hs + 1e-7, 0);
+        checked[c.kind == IPCC_CONTACT_SE]++;
+    }
+    print_message("sphere-triangle %d, sphere-edge %d placements checked\n", checked[0], checked[1]);
+    assert_true(checked[0] >= 300 && checked[1] >= 300);
+}
+
 // --- CCD. The true motion is sampled at 20,001 times: every sample up to
 // the reported time must be strictly outside, the reported time must not be
 // absurdly early (at least half of the first sampled contact), and a motion
@@ -284,7 +400,8 @@ int main(void) {
         cmocka_unit_test(test_derivatives_sphere),   cmocka_unit_test(test_derivatives_box),
         cmocka_unit_test(test_derivatives_cylinder), cmocka_unit_test(test_derivatives_ellipsoid),
         cmocka_unit_test(test_derivatives_torus),    cmocka_unit_test(test_ccd_20_m_per_s),
-        cmocka_unit_test(test_ccd_rotating_box),     cmocka_unit_test(test_ccd_starts_inside),
+        cmocka_unit_test(test_ccd_rotating_box),     cmocka_unit_test(test_sphere_primitive_derivatives),
+        cmocka_unit_test(test_ccd_starts_inside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

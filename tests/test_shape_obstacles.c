@@ -116,7 +116,26 @@ static double check_state(const ipcc_world *w, const char *label) {
             if (!(phi > 0)) fail_msg("%s: vertex %d is %g m inside shape \"%s\"", label, v, -phi, d->name);
             dmin = fmin(dmin, phi);
         }
-        double rho = least_radius(&s);
+        if (s.kind == IPCC_SHAPE_SPHERE) // a sphere is exact against whole triangles: their distance counts
+            for (int b = 0; b < ipcc_world_num_bodies(w); ++b) {
+                if (ipcc_world_body_is_obstacle(w, b)) continue;
+                int nf;
+                const int *f;
+                ipcc_world_body_surface(w, b, &nf, &f);
+                for (int k = 0; k < nf; ++k) {
+                    const double *t0 = x + 3 * f[3 * k], *t1 = x + 3 * f[3 * k + 1],
+                                 *t2 = x + 3 * f[3 * k + 2];
+                    double gap = sqrt(ipcc_point_triangle_distance(
+                                     s.center, t0, t1, t2,
+                                     ipcc_point_triangle_distance_type_of(s.center, t0, t1, t2))) -
+                                 s.size[0];
+                    if (!(gap > 0))
+                        fail_msg("%s: a triangle of body %d touches or crosses sphere \"%s\"", label, b,
+                                 d->name);
+                    dmin = fmin(dmin, gap);
+                }
+            }
+        double rho = s.kind == IPCC_SHAPE_SPHERE ? 0 : least_radius(&s); // 0: exact, nothing may enter
         double allowed = rho > 0 ? l * l / (8 * rho) + (s.kind == IPCC_SHAPE_CYLINDER ? 0.1 * dhat : 0) : 0;
         // Surface samples: projections of a fixed pseudo-random cloud.
         ipcc_test_seed(7 + (unsigned long long)i);
@@ -220,6 +239,35 @@ static void test_body_hits_each_shape_at_20_m_per_s(void **state) {
         assert_true(dmin < 1e-3);
         ipcc_world_destroy(w);
     }
+}
+
+// A plate wider than a sphere at 40 m/s: one step (0.4 m) would carry it
+// wholly through the sphere (0.2 m across) with every plate vertex passing
+// outside it, so only the sphere-triangle CCD can stop it. Its middle must
+// stay in front of the sphere.
+static void test_plate_does_not_tunnel_through_sphere(void **state) {
+    (void)state;
+    ipcc_world *w = new_world(0, 1e-3);
+    ipcc_mesh *m = ipcc_test_box_mesh(1, 1, 1, 0.6, 0.6, 0.02); // vertices only at its corners
+    ipcc_body_def bd = ipcc_default_body_def();
+    bd.mesh = m;
+    bd.name = "plate";
+    bd.material.youngs_modulus = 1e7;
+    bd.translation[0] = -0.3, bd.translation[1] = -0.3, bd.translation[2] = -0.17;
+    bd.velocity[2] = 40;
+    assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
+    ipcc_mesh_destroy(m);
+    ipcc_shape_def s = make_shape(IPCC_SHAPE_SPHERE, "post");
+    assert_int_equal(ipcc_world_add_shape(w, &s, NULL), IPCC_OK);
+    run(w, 1, "plate at 40 m/s");
+    const double *x = ipcc_world_positions(w);
+    int nd = ipcc_world_num_deformable_vertices(w);
+    double zc = 0;
+    for (int v = 0; v < nd; ++v)
+        zc += x[3 * v + 2] / nd;
+    print_message("plate centroid z after a step: %.4f (the sphere spans z in [-0.1, 0.1])\n", zc);
+    assert_true(zc < 0);
+    ipcc_world_destroy(w);
 }
 
 // Shapes at 20 m/s into a resting cube (no gravity): a sphere, and a box
@@ -389,6 +437,20 @@ static void test_initial_inside_refused(void **state) {
     assert_int_equal(ipcc_world_start(w), IPCC_ERR_INFEASIBLE);
     assert_non_null(strstr(ipcc_last_error(), "cylinder \"skewer\" is inside body \"cube\""));
     ipcc_world_destroy(w);
+    // A plate cutting through a sphere, all its vertices outside it.
+    w = new_world(9.81, 1e-3);
+    ipcc_mesh *m = ipcc_test_box_mesh(1, 1, 1, 0.6, 0.6, 0.02);
+    ipcc_body_def bd = ipcc_default_body_def();
+    bd.mesh = m;
+    bd.name = "plate";
+    bd.translation[0] = -0.3, bd.translation[1] = -0.3, bd.translation[2] = -0.01;
+    assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
+    ipcc_mesh_destroy(m);
+    s = make_shape(IPCC_SHAPE_SPHERE, "bead");
+    assert_int_equal(ipcc_world_add_shape(w, &s, NULL), IPCC_OK);
+    assert_int_equal(ipcc_world_start(w), IPCC_ERR_INFEASIBLE);
+    assert_non_null(strstr(ipcc_last_error(), "of body \"plate\" touches or crosses sphere \"bead\""));
+    ipcc_world_destroy(w);
 }
 
 // A spinning, moving box and a moving cylinder push a cube; a checkpoint
@@ -446,6 +508,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_body_hits_each_shape_at_20_m_per_s),
         cmocka_unit_test(test_shape_hits_body_at_20_m_per_s),
+        cmocka_unit_test(test_plate_does_not_tunnel_through_sphere),
         cmocka_unit_test(test_ball_slides_off_sphere),
         cmocka_unit_test(test_cylinder_through_torus),
         cmocka_unit_test(test_friction_on_moving_platform),

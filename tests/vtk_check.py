@@ -24,7 +24,7 @@ part), then reads every listed .vtu with vtkXMLUnstructuredGridReader and every
 - contacts .vtp: one VTK_VERTEX per point; point arrays `normal` and
   `friction_force` (3 components, normal unit or 0), `distance` (>= 0),
   `normal_force` (>= 0), `object_a`, `object_b` (entries of the String
-  field data `object_names`), `kind` (an entry of `kind_names`, six
+  field data `object_names`), `kind` (an entry of `kind_names`, eight
   strings) and `active` (0 or 1); field data TimeValue equal to the .pvd
   timestep. With --contacts every time step must have one, and some
   contact must exist in at least one.
@@ -226,7 +226,7 @@ def check_contacts(path, want_time):
     if tv is None or tv.GetNumberOfTuples() != 1 or tv.GetTuple1(0) != want_time:
         raise CheckError(f"{path}: field TimeValue missing or not the .pvd timestep {want_time!r}")
     names = string_field(path, poly, "object_names")
-    string_field(path, poly, "kind_names", 6)
+    string_field(path, poly, "kind_names", 8)
     pd = poly.GetPointData()
     normal = check_array(path, pd, "normal", 3, npts, "point")
     check_array(path, pd, "friction_force", 3, npts, "point")

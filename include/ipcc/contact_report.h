@@ -30,10 +30,12 @@ typedef enum ipcc_contact_type {
     IPCC_CONTACT_POINT_POINT = 3,      ///< two vertices: [p, q]
     IPCC_CONTACT_POINT_HALF_SPACE = 4, ///< a vertex and a half-space: [p]
     IPCC_CONTACT_POINT_SHAPE = 5,      ///< a vertex and an analytic shape: [p]
+    IPCC_CONTACT_TRIANGLE_SHAPE = 6,   ///< a triangle's interior and a sphere shape: [t0, t1, t2]
+    IPCC_CONTACT_EDGE_SHAPE = 7,       ///< an edge's interior and a sphere shape: [e0, e1]
 } ipcc_contact_type;
 
 /// Number of contact types (for tables indexed by ipcc_contact_type).
-#define IPCC_CONTACT_TYPE_COUNT 6
+#define IPCC_CONTACT_TYPE_COUNT 8
 
 /// One contact. The first primitive ("a") is the vertex, or edge a; the
 /// second ("b") the triangle, edge, vertex or obstacle it is near.
