@@ -18,6 +18,7 @@
 
 #include "distance.h"
 #include "ipcc/checkpoint.h"
+#include "ipcc/contact_report.h"
 #include "shape.h"
 #include "support.h"
 #include "world_checks.h"
@@ -270,6 +271,58 @@ static void test_plate_does_not_tunnel_through_sphere(void **state) {
     ipcc_world_destroy(w);
 }
 
+// A plate (vertices only at its corners) resting on a sphere: the sphere
+// touches its bottom face far from every vertex (at the face's diagonal, an
+// edge shared by its two triangles), so the contact report has an
+// edge-shape (or triangle-shape) record naming the sphere, and the records'
+// normal forces add up to the barrier force on the plate, which holds its
+// weight.
+static void test_plate_rests_on_sphere(void **state) {
+    (void)state;
+    ipcc_world *w = new_world(9.81, 1e-3);
+    ipcc_mesh *m = ipcc_test_box_mesh(1, 1, 1, 0.6, 0.02, 0.6);
+    ipcc_body_def bd = ipcc_default_body_def();
+    bd.mesh = m;
+    bd.name = "plate";
+    bd.material.youngs_modulus = 1e7;
+    bd.translation[0] = -0.3, bd.translation[1] = 0.1005, bd.translation[2] = -0.3;
+    assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
+    ipcc_mesh_destroy(m);
+    ipcc_shape_def s = make_shape(IPCC_SHAPE_SPHERE, "post");
+    assert_int_equal(ipcc_world_add_shape(w, &s, NULL), IPCC_OK);
+    run(w, 20, "plate on a sphere");
+    ipcc_contact_report *rep = ipcc_contact_report_create();
+    assert_non_null(rep);
+    const ipcc_contact_record *rec = NULL;
+    int n = ipcc_world_contacts(w, rep, &rec);
+    assert_true(n > 0);
+    int shape_id = ipcc_world_num_bodies(w) + ipcc_world_num_half_spaces(w), triangles = 0, edges = 0;
+    double f_rec[3] = {0, 0, 0}, f_body[3] = {0, 0, 0};
+    for (int k = 0; k < n; ++k) {
+        assert_int_equal(rec[k].object_b, shape_id);
+        triangles += rec[k].type == IPCC_CONTACT_TRIANGLE_SHAPE;
+        edges += rec[k].type == IPCC_CONTACT_EDGE_SHAPE;
+        for (int j = 0; j < 3; ++j)
+            f_rec[j] += rec[k].normal_force * rec[k].normal[j];
+    }
+    const double *f = ipcc_world_contact_forces(w), *mass = ipcc_world_masses(w);
+    double weight = 0;
+    for (int v = 0; v < ipcc_world_num_deformable_vertices(w); ++v) {
+        weight += 9.81 * mass[v];
+        for (int j = 0; j < 3; ++j)
+            f_body[j] += f[3 * v + j];
+    }
+    print_message(
+        "plate on a sphere: %d records (%d triangle-shape, %d edge-shape), force %.6g N up, weight %.6g N\n",
+        n, triangles, edges, f_rec[1], weight);
+    assert_true(triangles + edges > 0);
+    for (int j = 0; j < 3; ++j)
+        assert_near(f_rec[j], f_body[j], 1e-9 * weight, 0);
+    assert_near(f_rec[1], weight, 0.05 * weight, 0); // resting (20 steps): within 5 %
+    ipcc_contact_report_destroy(rep);
+    ipcc_world_destroy(w);
+}
+
 // Shapes at 20 m/s into a resting cube (no gravity): a sphere, and a box
 // that also spins at 20 rad/s. The cube is pushed ahead, never entered.
 static void test_shape_hits_body_at_20_m_per_s(void **state) {
@@ -509,6 +562,7 @@ int main(void) {
         cmocka_unit_test(test_body_hits_each_shape_at_20_m_per_s),
         cmocka_unit_test(test_shape_hits_body_at_20_m_per_s),
         cmocka_unit_test(test_plate_does_not_tunnel_through_sphere),
+        cmocka_unit_test(test_plate_rests_on_sphere),
         cmocka_unit_test(test_ball_slides_off_sphere),
         cmocka_unit_test(test_cylinder_through_torus),
         cmocka_unit_test(test_friction_on_moving_platform),
