@@ -317,8 +317,6 @@ static void sort_pairs(contact_pair *a, int n) {
     }
 }
 
-static double norm3(const double v[3]) { return sqrt(dot3(v, v)); }
-
 // The constraint a sphere shape i and face f give at xc (kind -1 if none):
 // the sphere is a point (its centre) with thickness r, so the closest
 // feature of the face to the centre keys it as for a vertex (vf_pair): the
@@ -862,17 +860,13 @@ static double plane_toi(const ipcc_contact *c, int h, int v) {
 // motion's reach are skipped.
 static double shapes_toi(ipcc_contact *c, double s0, double s1) {
     const ipcc_world *w = c->world;
-    double t = 1.0, h = w->def.time_step;
+    double t = 1.0;
     int nc = c->nc;
     for (int i = 0; i < c->ns; ++i) {
         const ipcc_shape_def *d = &w->shapes[i];
         double vh[3], wh[3];
-        for (int k = 0; k < 3; ++k) {
-            vh[k] = h * d->velocity[k];
-            wh[k] = h * d->angular_velocity[k];
-        }
         ipcc_shape start;
-        ipcc_world_shape_at(w, i, 0.0, &start);
+        ipcc_world_shape_step(w, i, &start, vh, wh);
         ipcc_shape a; // the centre moves by at most |s1 - s0| |vh| (a rotation does not move it)
         ipcc_shape_moved(&start, vh, wh, s0, &a);
         double centre_motion = fabs(s1 - s0) * norm3(vh), ti = 1.0;
@@ -1010,6 +1004,30 @@ void ipcc_contact_end_step(ipcc_contact *c, const ipcc_world *w, const double *x
 // Active constraints for friction.
 
 // Closest-point weights of pair p at xc (see ipcc_contact_info).
+// a such that e0 + a (e1 - e0) is the point of the line through e0, e1
+// nearest p (0 for a degenerate edge).
+static double line_parameter(const double *p, const double *e0, const double *e1) {
+    double e[3], r[3];
+    sub3(e1, e0, e);
+    sub3(p, e0, r);
+    double ee = dot3(e, e);
+    return ee > 0 ? dot3(r, e) / ee : 0;
+}
+
+// (b1, b2) such that t0 + b1 (t1 - t0) + b2 (t2 - t0) is p's projection on
+// the triangle's plane (0 for a degenerate triangle).
+static void plane_coordinates(const double *p, const double *t0, const double *t1, const double *t2,
+                              double b[2]) {
+    double v0[3], v1[3], v2[3];
+    sub3(t1, t0, v0);
+    sub3(t2, t0, v1);
+    sub3(p, t0, v2);
+    double d00 = dot3(v0, v0), d01 = dot3(v0, v1), d11 = dot3(v1, v1), d20 = dot3(v2, v0), d21 = dot3(v2, v1);
+    double den = d00 * d11 - d01 * d01;
+    b[0] = den > 0 ? (d11 * d20 - d01 * d21) / den : 0;
+    b[1] = den > 0 ? (d00 * d21 - d01 * d20) / den : 0;
+}
+
 static void pair_weights(const contact_pair *p, const double *xc, double w[4]) {
     const double *x0 = xc + 3 * p->v[0];
     switch (p->kind) {
@@ -1017,32 +1035,20 @@ static void pair_weights(const contact_pair *p, const double *xc, double w[4]) {
         w[0] = 1;
         w[1] = -1;
         return;
-    case IPCC_CONTACT_PE: {
-        // q = e0 + a (e1 - e0), a = (p - e0) . e / |e|^2 (the line's closest point)
-        double e[3], r[3];
-        sub3(xc + 3 * p->v[2], xc + 3 * p->v[1], e);
-        sub3(x0, xc + 3 * p->v[1], r);
-        double ee = dot3(e, e), a = ee > 0 ? dot3(r, e) / ee : 0;
+    case IPCC_CONTACT_PE: { // the line's closest point
+        double a = line_parameter(x0, xc + 3 * p->v[1], xc + 3 * p->v[2]);
         w[0] = 1;
         w[1] = -(1 - a);
         w[2] = -a;
         return;
     }
-    case IPCC_CONTACT_PT: {
-        // barycentric coordinates of p's projection on the triangle's plane
-        double v0[3], v1[3], v2[3];
-        sub3(xc + 3 * p->v[2], xc + 3 * p->v[1], v0);
-        sub3(xc + 3 * p->v[3], xc + 3 * p->v[1], v1);
-        sub3(x0, xc + 3 * p->v[1], v2);
-        double d00 = dot3(v0, v0), d01 = dot3(v0, v1), d11 = dot3(v1, v1), d20 = dot3(v2, v0),
-               d21 = dot3(v2, v1);
-        double den = d00 * d11 - d01 * d01;
-        double b1 = den > 0 ? (d11 * d20 - d01 * d21) / den : 0,
-               b2 = den > 0 ? (d00 * d21 - d01 * d20) / den : 0;
+    case IPCC_CONTACT_PT: { // barycentric coordinates of p's projection on the triangle's plane
+        double b[2];
+        plane_coordinates(x0, xc + 3 * p->v[1], xc + 3 * p->v[2], xc + 3 * p->v[3], b);
         w[0] = 1;
-        w[1] = -(1 - b1 - b2);
-        w[2] = -b1;
-        w[3] = -b2;
+        w[1] = -(1 - b[0] - b[1]);
+        w[2] = -b[0];
+        w[3] = -b[1];
         return;
     }
     case IPCC_CONTACT_EE: {
@@ -1090,24 +1096,17 @@ static void pair_weights(const contact_pair *p, const double *xc, double w[4]) {
 // the sphere's surface point o + r n.
 static void sphere_info(const ipcc_contact *c, const contact_pair *p, ipcc_contact_info *in) {
     int nv = pair_num_vertices(p), i = p->v[nv];
-    const double *o = c->pose[i].center, *x0 = c->xc + 3 * p->v[0];
-    double e0[3], e1[3], r[3];
-    sub3(c->xc + 3 * p->v[1], x0, e0);
-    sub3(o, x0, r);
+    const double *o = c->pose[i].center, *x0 = c->xc + 3 * p->v[0], *x1 = c->xc + 3 * p->v[1];
     if (p->kind == IPCC_CONTACT_SE) {
-        double ee = dot3(e0, e0), a = ee > 0 ? dot3(r, e0) / ee : 0;
+        double a = line_parameter(o, x0, x1);
         in->weights[0] = 1 - a;
         in->weights[1] = a;
     } else {
-        sub3(c->xc + 3 * p->v[2], x0, e1);
-        double d00 = dot3(e0, e0), d01 = dot3(e0, e1), d11 = dot3(e1, e1), d20 = dot3(r, e0),
-               d21 = dot3(r, e1);
-        double den = d00 * d11 - d01 * d01;
-        double b1 = den > 0 ? (d11 * d20 - d01 * d21) / den : 0,
-               b2 = den > 0 ? (d00 * d21 - d01 * d20) / den : 0;
-        in->weights[0] = 1 - b1 - b2;
-        in->weights[1] = b1;
-        in->weights[2] = b2;
+        double b[2];
+        plane_coordinates(o, x0, x1, c->xc + 3 * p->v[2], b);
+        in->weights[0] = 1 - b[0] - b[1];
+        in->weights[1] = b[0];
+        in->weights[2] = b[1];
     }
     double q[3] = {0, 0, 0};
     for (int a = 0; a < nv; ++a)

@@ -166,9 +166,8 @@ static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_world *
             for (int j = 0; j <= samples; ++j) {
                 double y[3];
                 if (j == samples) { // an inner point: the centre (a torus: a point of its core circle)
-                    double m = s->kind == IPCC_SHAPE_TORUS ? s->size[0] : 0;
-                    for (int k = 0; k < 3; ++k)
-                        y[k] = s->center[k] + m * s->rotation[3 * k];
+                    double q[3] = {s->kind == IPCC_SHAPE_TORUS ? s->size[0] : 0, 0, 0};
+                    ipcc_shape_to_world(s, q, y);
                 } else {
                     double z = 1 - 2 * (j + 0.5) / samples, r = sqrt(1 - z * z), a = golden * j;
                     double q[3] = {s->center[0] + 2 * R * r * cos(a), s->center[1] + 2 * R * r * sin(a),

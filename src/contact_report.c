@@ -49,6 +49,7 @@
 #include "core.h"
 #include "friction.h"
 #include "shape.h"
+#include "vec3.h"
 #include "world_internal.h"
 
 struct ipcc_contact_report {
@@ -157,13 +158,6 @@ static int compare_keyed(const void *a, const void *b) {
     return compare_keys(&((const keyed *)a)->k, &((const keyed *)b)->k);
 }
 
-static void sub3(const double *a, const double *b, double *c) {
-    for (int k = 0; k < 3; ++k)
-        c[k] = a[k] - b[k];
-}
-
-static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
 // position, distance and normal from point_a and point_b (normal 0 if they coincide).
 static void finish_geometry(ipcc_contact_record *r) {
     double d[3];
@@ -226,6 +220,28 @@ static void segments_closest(const double *p0, const double *p1, const double *q
     }
 }
 
+// The point of the line through e0, e1 nearest p.
+static void line_foot(const double *p, const double *e0, const double *e1, double out[3]) {
+    double e[3], q[3];
+    sub3(e1, e0, e);
+    sub3(p, e0, q);
+    double ee = dot3(e, e), s = ee > 0 ? dot3(q, e) / ee : 0;
+    for (int k = 0; k < 3; ++k)
+        out[k] = e0[k] + s * e[k];
+}
+
+// p's projection on the plane of triangle (t0, t1, t2).
+static void plane_foot(const double *p, const double *t0, const double *t1, const double *t2, double out[3]) {
+    double u[3], vv[3], n[3], q[3];
+    sub3(t1, t0, u);
+    sub3(t2, t0, vv);
+    cross3(u, vv, n);
+    sub3(p, t0, q);
+    double nn = dot3(n, n), s = nn > 0 ? dot3(q, n) / nn : 0;
+    for (int k = 0; k < 3; ++k)
+        out[k] = p[k] - s * n[k];
+}
+
 // Geometry of an inactive (friction-only) contact, on its constraint's features at x.
 static void measure_features(const ipcc_world *w, ipcc_contact_kind kind, const int *v, int obstacle,
                              const double *x, ipcc_contact_record *r) {
@@ -233,30 +249,8 @@ static void measure_features(const ipcc_world *w, ipcc_contact_kind kind, const 
     memcpy(r->point_a, p, sizeof r->point_a);
     switch (kind) {
     case IPCC_CONTACT_PP: memcpy(r->point_b, x + 3 * v[1], sizeof r->point_b); break;
-    case IPCC_CONTACT_PE: { // the edge's line
-        const double *e0 = x + 3 * v[1], *e1 = x + 3 * v[2];
-        double e[3], q[3];
-        sub3(e1, e0, e);
-        sub3(p, e0, q);
-        double ee = dot3(e, e), s = ee > 0 ? dot3(q, e) / ee : 0;
-        for (int k = 0; k < 3; ++k)
-            r->point_b[k] = e0[k] + s * e[k];
-        break;
-    }
-    case IPCC_CONTACT_PT: { // the triangle's plane
-        const double *t0 = x + 3 * v[1], *t1 = x + 3 * v[2], *t2 = x + 3 * v[3];
-        double u[3], vv[3], n[3], q[3];
-        sub3(t1, t0, u);
-        sub3(t2, t0, vv);
-        n[0] = u[1] * vv[2] - u[2] * vv[1];
-        n[1] = u[2] * vv[0] - u[0] * vv[2];
-        n[2] = u[0] * vv[1] - u[1] * vv[0];
-        sub3(p, t0, q);
-        double nn = dot3(n, n), s = nn > 0 ? dot3(q, n) / nn : 0;
-        for (int k = 0; k < 3; ++k)
-            r->point_b[k] = p[k] - s * n[k];
-        break;
-    }
+    case IPCC_CONTACT_PE: line_foot(p, x + 3 * v[1], x + 3 * v[2], r->point_b); break;
+    case IPCC_CONTACT_PT: plane_foot(p, x + 3 * v[1], x + 3 * v[2], x + 3 * v[3], r->point_b); break;
     case IPCC_CONTACT_EE:
         segments_closest(p, x + 3 * v[1], x + 3 * v[2], x + 3 * v[3], r->point_a, r->point_b);
         break;
@@ -264,26 +258,11 @@ static void measure_features(const ipcc_world *w, ipcc_contact_kind kind, const 
     case IPCC_CONTACT_PS: obstacle_point(w, kind, obstacle, p, r->point_b); break;
     case IPCC_CONTACT_ST:
     case IPCC_CONTACT_SE: { // the plane's (line's) point nearest the centre, and the sphere's towards it
-        const double *o = w->shape_pose[obstacle].center, *t0 = x + 3 * v[0], *t1 = x + 3 * v[1];
-        double u[3], q[3], s;
-        sub3(t1, t0, u);
-        sub3(o, t0, q);
-        if (kind == IPCC_CONTACT_ST) {
-            double vv[3], n[3];
-            sub3(x + 3 * v[2], t0, vv);
-            n[0] = u[1] * vv[2] - u[2] * vv[1];
-            n[1] = u[2] * vv[0] - u[0] * vv[2];
-            n[2] = u[0] * vv[1] - u[1] * vv[0];
-            double nn = dot3(n, n);
-            s = nn > 0 ? dot3(q, n) / nn : 0;
-            for (int k = 0; k < 3; ++k)
-                r->point_a[k] = o[k] - s * n[k];
-        } else {
-            double uu = dot3(u, u);
-            s = uu > 0 ? dot3(q, u) / uu : 0;
-            for (int k = 0; k < 3; ++k)
-                r->point_a[k] = t0[k] + s * u[k];
-        }
+        const double *o = w->shape_pose[obstacle].center;
+        if (kind == IPCC_CONTACT_ST)
+            plane_foot(o, x + 3 * v[0], x + 3 * v[1], x + 3 * v[2], r->point_a);
+        else
+            line_foot(o, x + 3 * v[0], x + 3 * v[1], r->point_a);
         double dq[3];
         sub3(r->point_a, o, dq);
         double len = sqrt(dot3(dq, dq)), radius = w->shape_pose[obstacle].size[0];

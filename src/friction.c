@@ -176,20 +176,6 @@ static double pair_mu(const ipcc_world *w, const ipcc_contact_info *in) {
     return sqrt(w->bodies[in->body[0]].friction * other);
 }
 
-// Two unit tangents orthogonal to the unit normal n.
-static void tangent_basis(const double n[3], double T[6]) {
-    // Cross n with the axis it is least aligned with.
-    double a[3] = {0, 0, 0};
-    int k = fabs(n[0]) <= fabs(n[1]) && fabs(n[0]) <= fabs(n[2]) ? 0 : (fabs(n[1]) <= fabs(n[2]) ? 1 : 2);
-    a[k] = 1;
-    double t1[3];
-    cross3(n, a, t1);
-    double l = sqrt(dot3(t1, t1));
-    for (int i = 0; i < 3; ++i)
-        T[i] = t1[i] / l;
-    cross3(n, T, T + 3);
-}
-
 // A moving shape's surface slides under a contact too: the slip is relative
 // to the material point y of the shape in contact at the lag state, whose
 // displacement over the whole step (the start pose to the end pose, exact
@@ -199,16 +185,12 @@ static void shape_offset(const ipcc_world *w, int i, const double *x_lag, const 
     ipcc_world_shape_at(w, i, ipcc_world_shape_progress(w, x_lag), &lag);
     ipcc_world_shape_at(w, i, 0.0, &start);
     ipcc_world_shape_at(w, i, 1.0, &end);
-    double r[3] = {y[0] - lag.center[0], y[1] - lag.center[1], y[2] - lag.center[2]}, q[3];
-    for (int k = 0; k < 3; ++k) // local coordinates, R_lag^T r
-        q[k] = lag.rotation[k] * r[0] + lag.rotation[3 + k] * r[1] + lag.rotation[6 + k] * r[2];
-    for (int k = 0; k < 3; ++k) {
-        double ye = end.center[k] + end.rotation[3 * k] * q[0] + end.rotation[3 * k + 1] * q[1] +
-                    end.rotation[3 * k + 2] * q[2];
-        double ys = start.center[k] + start.rotation[3 * k] * q[0] + start.rotation[3 * k + 1] * q[1] +
-                    start.rotation[3 * k + 2] * q[2];
-        out[k] = ye - ys;
-    }
+    double q[3], ye[3], ys[3];
+    ipcc_shape_to_local(&lag, y, q);
+    ipcc_shape_to_world(&end, q, ye);
+    ipcc_shape_to_world(&start, q, ys);
+    for (int k = 0; k < 3; ++k)
+        out[k] = ye[k] - ys[k];
 }
 
 int ipcc_friction_lag(ipcc_friction *f, ipcc_world *w, const double *x_lag) {
@@ -231,7 +213,7 @@ int ipcc_friction_lag(ipcc_friction *f, ipcc_world *w, const double *x_lag) {
         fc->nv = ipcc_contact_kind_vertices(in->kind);
         memcpy(fc->vertices, in->vertices, sizeof fc->vertices);
         memcpy(fc->weights, in->weights, sizeof fc->weights);
-        tangent_basis(in->normal, fc->T);
+        tangent_basis3(in->normal, fc->T);
         fc->mu_lambda = mu * in->normal_force;
         fc->kind = in->kind;
         fc->obstacle = in->obstacle;

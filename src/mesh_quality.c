@@ -19,8 +19,6 @@
 #define BAD_DIHEDRAL_MAX 170.0
 #define BAD_ASPECT 10.0
 
-static double norm3(const double a[3]) { return sqrt(dot3(a, a)); }
-
 // Unnormalized normal of face (p, q, r).
 static void face_normal(const double *p, const double *q, const double *r, double n[3]) {
     double u[3], v[3];

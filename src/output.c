@@ -389,14 +389,8 @@ static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, c
         ipcc_shape_mesh_size(d->kind, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG, &p, &t);
         double *x = o->obstacle_points + 3 * (size_t)first, *v = o->obstacle_velocity + 3 * (size_t)first;
         ipcc_shape_mesh(&pose, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG, x, tri, first);
-        const double *lv = d->velocity, *om = d->angular_velocity;
-        for (int j = 0; j < p; j++) {
-            double r[3] = {x[3 * j] - pose.center[0], x[3 * j + 1] - pose.center[1],
-                           x[3 * j + 2] - pose.center[2]};
-            v[3 * j] = lv[0] + om[1] * r[2] - om[2] * r[1];
-            v[3 * j + 1] = lv[1] + om[2] * r[0] - om[0] * r[2];
-            v[3 * j + 2] = lv[2] + om[0] * r[1] - om[1] * r[0];
-        }
+        for (int j = 0; j < p; j++)
+            ipcc_shape_point_velocity(d->velocity, d->angular_velocity, pose.center, x + 3 * j, v + 3 * j);
         first += p;
         tri += 3 * t;
     }

@@ -124,7 +124,6 @@ ipcc_status ipcc_scene_load_obstacle_meshes(const parser *p, ipcc_scene *scene);
 /// none), its name, and one entry parsed into scene->shapes[num_shapes++]
 /// and its source (the arrays are allocated by ipcc_scene_parse_obstacles()).
 bool ipcc_scene_shape_type(const char *type, ipcc_shape_kind *kind);
-const char *ipcc_scene_shape_type_name(ipcc_shape_kind kind); ///< NULL for an unknown kind
 ipcc_status ipcc_scene_parse_shape(const parser *p, const cJSON *obj, const char *path, int entry,
                                    ipcc_shape_kind kind, ipcc_scene *scene);
 /// R from a recorded orientation (the parser's and the writer's one formula).

@@ -27,6 +27,7 @@
 
 #include "rotation.h"
 #include "scene_parser.h"
+#include "shape.h"
 
 // The keys each type takes, in the order they are documented and written.
 static const char *const sphere_keys[] = {
@@ -44,7 +45,6 @@ static const char *const torus_keys[] = {"type", "name",     "center",   "major_
 
 static const char *const *const keys_of[] = {sphere_keys, box_keys, cylinder_keys, ellipsoid_keys,
                                              torus_keys};
-static const char *const type_names[] = {"sphere", "box", "cylinder", "ellipsoid", "torus"};
 
 void ipcc_scene_shape_rotation(const ipcc_scene_shape_source *src, double R[9]) {
     static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -62,8 +62,8 @@ static ipcc_status require(const parser *p, const cJSON *obj, const char *path, 
     if (ipcc_scene_get(obj, key)) return IPCC_OK;
     char sub[PATH_LEN];
     ipcc_scene_key_path(sub, path, key);
-    return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "missing (a %s needs %s)", type_names[kind],
-                              what);
+    return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "missing (a %s needs %s)",
+                              ipcc_shape_kind_name(kind), what);
 }
 
 static ipcc_status get_length(const parser *p, const cJSON *obj, const char *path, const char *key,
@@ -170,17 +170,13 @@ ipcc_status ipcc_scene_parse_shape(const parser *p, const cJSON *obj, const char
 }
 
 bool ipcc_scene_shape_type(const char *type, ipcc_shape_kind *kind) {
-    for (int k = 0; k < (int)(sizeof type_names / sizeof type_names[0]); k++) {
-        if (strcmp(type, type_names[k]) == 0) {
+    for (int k = IPCC_SHAPE_SPHERE; k <= IPCC_SHAPE_TORUS; k++) {
+        if (strcmp(type, ipcc_shape_kind_name((ipcc_shape_kind)k)) == 0) {
             *kind = (ipcc_shape_kind)k;
             return true;
         }
     }
     return false;
-}
-
-const char *ipcc_scene_shape_type_name(ipcc_shape_kind kind) {
-    return kind >= IPCC_SHAPE_SPHERE && kind <= IPCC_SHAPE_TORUS ? type_names[kind] : NULL;
 }
 
 // Shape i's index in "obstacles" (from shape_sources, else after the other obstacles).

@@ -49,6 +49,7 @@
 #include "atomic_file.h"
 #include "core.h"
 #include "scene_parser.h"
+#include "shape.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -664,7 +665,7 @@ static ipcc_status write_obstacle(writer *w, const ipcc_scene *s, int i) {
 static ipcc_status write_shape(writer *w, const ipcc_scene *s, int i) {
     const ipcc_shape_def *d = &s->shapes[i];
     int at = s->num_half_spaces + s->num_obstacles + i; // its index in the written "obstacles"
-    const char *type = ipcc_scene_shape_type_name(d->kind);
+    const char *type = ipcc_shape_kind_name(d->kind);
     if (!type)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "obstacles[%d]: unknown shape kind %d", at, (int)d->kind);
     ipcc_scene_shape_source src = {.orientation = IPCC_SCENE_ORIENTATION_NONE};

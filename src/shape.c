@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "rotation.h"
+#include "vec3.h"
 
 // The closest point's coordinate along the smallest axis e: y / (s + 1), or,
 // when that is ill-conditioned, from the surface equation (rest = 1 - the
@@ -227,11 +228,37 @@ static double box_local(const double h[3], const double q[3], double c[3], doubl
     return d[k];
 }
 
+const char *ipcc_shape_kind_name(ipcc_shape_kind kind) {
+    static const char *const names[] = {"sphere", "box", "cylinder", "ellipsoid", "torus"};
+    return kind >= IPCC_SHAPE_SPHERE && kind <= IPCC_SHAPE_TORUS ? names[kind] : NULL;
+}
+
+void ipcc_shape_to_local(const ipcc_shape *s, const double x[3], double q[3]) {
+    const double *R = s->rotation;
+    double p[3] = {x[0] - s->center[0], x[1] - s->center[1], x[2] - s->center[2]};
+    for (int i = 0; i < 3; ++i)
+        q[i] = R[i] * p[0] + R[3 + i] * p[1] + R[6 + i] * p[2];
+}
+
+void ipcc_shape_to_world(const ipcc_shape *s, const double q[3], double x[3]) {
+    const double *R = s->rotation;
+    double t[3] = {q[0], q[1], q[2]}; // q and x may alias
+    for (int i = 0; i < 3; ++i)
+        x[i] = s->center[i] + R[3 * i] * t[0] + R[3 * i + 1] * t[1] + R[3 * i + 2] * t[2];
+}
+
+void ipcc_shape_point_velocity(const double v[3], const double w[3], const double c[3], const double x[3],
+                               double out[3]) {
+    double r[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]};
+    out[0] = v[0] + w[1] * r[2] - w[2] * r[1];
+    out[1] = v[1] + w[2] * r[0] - w[0] * r[2];
+    out[2] = v[2] + w[0] * r[1] - w[1] * r[0];
+}
+
 double ipcc_shape_distance(const ipcc_shape *s, const double x[3], double closest[3], double normal[3]) {
     const double *R = s->rotation;
-    double p[3] = {x[0] - s->center[0], x[1] - s->center[1], x[2] - s->center[2]}, q[3], c[3], n[3], d;
-    for (int i = 0; i < 3; ++i)
-        q[i] = R[i] * p[0] + R[3 + i] * p[1] + R[6 + i] * p[2]; // R^T p
+    double q[3], c[3], n[3], d;
+    ipcc_shape_to_local(s, x, q);
     double rho = hypot(q[0], q[1]), ux = rho > 0 ? q[0] / rho : 1, uy = rho > 0 ? q[1] / rho : 0;
     switch (s->kind) {
     case IPCC_SHAPE_SPHERE: {
@@ -273,10 +300,9 @@ double ipcc_shape_distance(const ipcc_shape *s, const double x[3], double closes
         break;
     }
     }
-    for (int i = 0; i < 3; ++i) {
-        if (closest) closest[i] = s->center[i] + R[3 * i] * c[0] + R[3 * i + 1] * c[1] + R[3 * i + 2] * c[2];
-        if (normal) normal[i] = R[3 * i] * n[0] + R[3 * i + 1] * n[1] + R[3 * i + 2] * n[2];
-    }
+    if (closest) ipcc_shape_to_world(s, c, closest);
+    for (int i = 0; normal && i < 3; ++i)
+        normal[i] = R[3 * i] * n[0] + R[3 * i + 1] * n[1] + R[3 * i + 2] * n[2];
     return d;
 }
 
@@ -303,9 +329,8 @@ double ipcc_shape_distance(const ipcc_shape *s, const double x[3], double closes
 // (local frame; rotated to the world's by R).
 void ipcc_shape_distance2_hessian(const ipcc_shape *s, const double x[3], double H[9]) {
     const double *R = s->rotation;
-    double p[3] = {x[0] - s->center[0], x[1] - s->center[1], x[2] - s->center[2]}, q[3];
-    for (int i = 0; i < 3; ++i)
-        q[i] = R[i] * p[0] + R[3 + i] * p[1] + R[6 + i] * p[2];
+    double q[3];
+    ipcc_shape_to_local(s, x, q);
     ipcc_shape local = *s;
     memset(local.center, 0, sizeof local.center);
     memcpy(local.rotation, (double[9]){1, 0, 0, 0, 1, 0, 0, 0, 1}, sizeof local.rotation);
@@ -359,22 +384,10 @@ void ipcc_shape_distance2_hessian(const ipcc_shape *s, const double x[3], double
     }
     case IPCC_SHAPE_ELLIPSOID:
     default: {
-        // Tangent basis T = (a, b) orthonormal to n.
-        double a[3] = {0, 0, 0}, b[3];
-        int k0 =
-            fabs(n[0]) <= fabs(n[1]) && fabs(n[0]) <= fabs(n[2]) ? 0 : (fabs(n[1]) <= fabs(n[2]) ? 1 : 2);
-        a[k0] = 1;
-        double an = a[0] * n[0] + a[1] * n[1] + a[2] * n[2], al = 0;
-        for (int i = 0; i < 3; ++i) {
-            a[i] -= an * n[i];
-            al += a[i] * a[i];
-        }
-        al = sqrt(al);
-        for (int i = 0; i < 3; ++i)
-            a[i] /= al;
-        b[0] = n[1] * a[2] - n[2] * a[1];
-        b[1] = n[2] * a[0] - n[0] * a[2];
-        b[2] = n[0] * a[1] - n[1] * a[0];
+        // Tangent basis T = (a, b) orthonormal to n (K does not depend on which).
+        double T[6];
+        tangent_basis3(n, T);
+        const double *a = T, *b = T + 3;
         double g = 0, D[3];
         for (int i = 0; i < 3; ++i) {
             D[i] = 1 / (s->size[i] * s->size[i]);

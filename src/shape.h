@@ -13,6 +13,19 @@ typedef struct ipcc_shape {
     double size[3];     ///< see ipcc_shape_kind (all > 0)
 } ipcc_shape;
 
+/// The kind's name as the scene format spells it ("sphere", "box",
+/// "cylinder", "ellipsoid", "torus"); NULL for a value that is no kind.
+const char *ipcc_shape_kind_name(ipcc_shape_kind kind);
+
+/// Local coordinates q = R^T (x - c) of the world point x.
+void ipcc_shape_to_local(const ipcc_shape *s, const double x[3], double q[3]);
+/// The world point x = c + R q of local coordinates q.
+void ipcc_shape_to_world(const ipcc_shape *s, const double q[3], double x[3]);
+/// Velocity v + w x (x - c) of the point x of a rigid body whose centre c
+/// moves at v and which turns at w (rad/s) about it.
+void ipcc_shape_point_velocity(const double v[3], const double w[3], const double c[3], const double x[3],
+                               double out[3]);
+
 /// Signed distance from x to the shape's surface (negative inside), the
 /// closest surface point and the outward unit normal there (either may be
 /// NULL). |x - closest| equals |distance| up to rounding.

@@ -26,11 +26,10 @@
 #include <stddef.h>
 
 #include "shape.h"
+#include "vec3.h"
 
 #define SHAPE_CCD_GAP 0.1
 #define SHAPE_CCD_MAX_ITERATIONS 256
-
-static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
 // |u| at the point r from the centre (see the preamble).
 static double relative_speed(const double dx[3], double ds, const double vh[3], const double wh[3],

@@ -181,12 +181,8 @@ void ipcc_shape_mesh(const ipcc_shape *s, int around, int along, double *points,
     int np, nt;
     ipcc_shape_mesh_size(s->kind, around, along, &np, &nt);
     local_points(s, around, along, points);
-    const double *R = s->rotation;
-    for (int i = 0; i < np; ++i) {
-        double *x = points + 3 * i, q[3] = {x[0], x[1], x[2]};
-        for (int r = 0; r < 3; ++r)
-            x[r] = s->center[r] + R[3 * r] * q[0] + R[3 * r + 1] * q[1] + R[3 * r + 2] * q[2];
-    }
+    for (int i = 0; i < np; ++i)
+        ipcc_shape_to_world(s, points + 3 * i, points + 3 * i);
     local_triangles(s->kind, around, along, triangles);
     for (int k = 0; k < 3 * nt; ++k)
         triangles[k] += offset;

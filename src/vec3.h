@@ -4,10 +4,15 @@
 #ifndef IPCC_VEC3_H
 #define IPCC_VEC3_H
 
+#include <math.h>
+
 /// a . b, summed left to right.
 static inline double dot3(const double a[3], const double b[3]) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
+
+/// |a|.
+static inline double norm3(const double a[3]) { return sqrt(dot3(a, a)); }
 
 /// c = a - b.
 static inline void sub3(const double a[3], const double b[3], double c[3]) {
@@ -21,6 +26,19 @@ static inline void cross3(const double a[3], const double b[3], double c[3]) {
     c[0] = a[1] * b[2] - a[2] * b[1];
     c[1] = a[2] * b[0] - a[0] * b[2];
     c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/// Two unit tangents T[0..2], T[3..5] orthogonal to the unit vector n, with
+/// (T0, T1, n) right-handed: n crossed with the axis it is least aligned
+/// with, normalized, then n x T0.
+static inline void tangent_basis3(const double n[3], double T[6]) {
+    double a[3] = {0, 0, 0}, t1[3];
+    a[fabs(n[0]) <= fabs(n[1]) && fabs(n[0]) <= fabs(n[2]) ? 0 : (fabs(n[1]) <= fabs(n[2]) ? 1 : 2)] = 1;
+    cross3(n, a, t1);
+    double l = sqrt(dot3(t1, t1));
+    for (int i = 0; i < 3; ++i)
+        T[i] = t1[i] / l;
+    cross3(n, T, T + 3);
 }
 
 #endif

@@ -165,6 +165,10 @@ ipcc_status ipcc_world_shapes_start(ipcc_world *w);
 void ipcc_world_shapes_prepare_step(ipcc_world *w);
 /// The shapes' progress s in [0, 1] through the step at state x (0 without a clock).
 double ipcc_world_shape_progress(const ipcc_world *w, const double *x);
+/// Shape i's motion over the current step: its pose at the step's start,
+/// and the step's translation vh and rotation vector wh (pose(s) =
+/// ipcc_shape_moved(start, vh, wh, s)).
+void ipcc_world_shape_step(const ipcc_world *w, int i, ipcc_shape *start, double vh[3], double wh[3]);
 /// Shape i's pose at progress s of the current step.
 void ipcc_world_shape_at(const ipcc_world *w, int i, double s, ipcc_shape *out);
 /// At a step's end: the poses at the progress reached.
@@ -172,8 +176,6 @@ void ipcc_world_shapes_end_step(ipcc_world *w);
 /// Velocity of shape i's material point at x (m/s), the shape at `pose`.
 void ipcc_world_shape_velocity(const ipcc_world *w, int i, const ipcc_shape *pose, const double x[3],
                                double v[3]);
-/// "sphere", "box", ... for messages and output.
-const char *ipcc_shape_kind_name(ipcc_shape_kind kind);
 /// Number of dofs Newton works on: 3n, plus 3 for the clock.
 static inline int ipcc_world_num_dofs(const ipcc_world *w) { return 3 * w->n + (w->has_clock ? 3 : 0); }
 

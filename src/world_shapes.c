@@ -66,12 +66,6 @@ ipcc_shape_def ipcc_default_shape_def(void) {
     return d;
 }
 
-static const char *const kind_names[] = {"sphere", "box", "cylinder", "ellipsoid", "torus"};
-
-const char *ipcc_shape_kind_name(ipcc_shape_kind kind) {
-    return kind >= IPCC_SHAPE_SPHERE && kind <= IPCC_SHAPE_TORUS ? kind_names[kind] : "unknown";
-}
-
 static bool finite_n(const double *v, int n) {
     for (int i = 0; i < n; ++i)
         if (!isfinite(v[i])) return false;
@@ -115,7 +109,7 @@ ipcc_status ipcc_world_add_shape(ipcc_world *w, const ipcc_shape_def *def, int *
     for (int k = 0; k < ns; ++k)
         if (!(def->size[k] > 0) || !isfinite(def->size[k]))
             return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s (%s): size[%d] must be > 0 and finite (got %g)",
-                             label, kind_names[def->kind], k, def->size[k]);
+                             label, ipcc_shape_kind_name(def->kind), k, def->size[k]);
     if (def->kind == IPCC_SHAPE_TORUS && !(def->size[1] < def->size[0]))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
                          "%s (torus): the minor radius %g must be below the major radius %g", label,
@@ -185,9 +179,7 @@ static void box_corners(const ipcc_shape *s, double out[24]) {
         double q[3];
         for (int k = 0; k < 3; ++k)
             q[k] = (j >> k & 1) ? -s->size[k] : s->size[k];
-        for (int r = 0; r < 3; ++r)
-            out[3 * j + r] = s->center[r] + s->rotation[3 * r] * q[0] + s->rotation[3 * r + 1] * q[1] +
-                             s->rotation[3 * r + 2] * q[2];
+        ipcc_shape_to_world(s, q, out + 3 * j);
     }
 }
 
@@ -200,9 +192,7 @@ static void rim_points(const ipcc_shape *s, int n, double *out) {
     for (int j = 0; j < 2 * n; ++j) {
         double a = two_pi * (j % n) / n;
         double q[3] = {s->size[0] * cos(a), s->size[0] * sin(a), j < n ? s->size[1] : -s->size[1]};
-        for (int r = 0; r < 3; ++r)
-            out[3 * j + r] = s->center[r] + s->rotation[3 * r] * q[0] + s->rotation[3 * r + 1] * q[1] +
-                             s->rotation[3 * r + 2] * q[2];
+        ipcc_shape_to_world(s, q, out + 3 * j);
     }
 }
 
@@ -347,14 +337,21 @@ void ipcc_world_shapes_prepare_step(ipcc_world *w) {
     }
 }
 
-void ipcc_world_shape_at(const ipcc_world *w, int i, double s, ipcc_shape *out) {
+void ipcc_world_shape_step(const ipcc_world *w, int i, ipcc_shape *start, double vh[3], double wh[3]) {
     const ipcc_shape_def *d = &w->shapes[i];
-    double h = w->def.time_step, vh[3], wh[3];
+    double h = w->def.time_step;
     for (int k = 0; k < 3; ++k) {
         vh[k] = h * d->velocity[k];
         wh[k] = h * d->angular_velocity[k];
     }
-    ipcc_shape_moved(&w->shape_pose[w->num_shapes + i], vh, wh, s, out);
+    *start = w->shape_pose[w->num_shapes + i];
+}
+
+void ipcc_world_shape_at(const ipcc_world *w, int i, double s, ipcc_shape *out) {
+    ipcc_shape start;
+    double vh[3], wh[3];
+    ipcc_world_shape_step(w, i, &start, vh, wh);
+    ipcc_shape_moved(&start, vh, wh, s, out);
 }
 
 double ipcc_world_shape_progress(const ipcc_world *w, const double *x) {
@@ -371,9 +368,5 @@ void ipcc_world_shapes_end_step(ipcc_world *w) {
 
 void ipcc_world_shape_velocity(const ipcc_world *w, int i, const ipcc_shape *pose, const double x[3],
                                double v[3]) {
-    const double *lv = w->shapes[i].velocity, *om = w->shapes[i].angular_velocity;
-    double r[3] = {x[0] - pose->center[0], x[1] - pose->center[1], x[2] - pose->center[2]};
-    v[0] = lv[0] + om[1] * r[2] - om[2] * r[1];
-    v[1] = lv[1] + om[2] * r[0] - om[0] * r[2];
-    v[2] = lv[2] + om[0] * r[1] - om[1] * r[0];
+    ipcc_shape_point_velocity(w->shapes[i].velocity, w->shapes[i].angular_velocity, pose->center, x, v);
 }

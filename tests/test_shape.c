@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "shape.h"
+#include "random_shape.h"
 #include "support.h"
 
 #define M 160 // samples per surface parameter
@@ -130,17 +130,6 @@ static void check_point(const ipcc_shape *s, const double x[3]) {
     assert_true(dm <= fabs(d) + resolution + tol);
 }
 
-static ipcc_shape random_shape(ipcc_shape_kind kind) {
-    ipcc_shape s = {.kind = kind};
-    for (int i = 0; i < 3; ++i)
-        s.center[i] = ipcc_test_random(-1, 1);
-    ipcc_test_random_rotation(s.rotation);
-    for (int i = 0; i < 3; ++i)
-        s.size[i] = ipcc_test_random(0.3, 1.5);
-    if (kind == IPCC_SHAPE_TORUS) s.size[1] = ipcc_test_random(0.1, 0.9) * s.size[0];
-    return s;
-}
-
 static void from_local(const ipcc_shape *s, const double q[3], double x[3]) {
     for (int i = 0; i < 3; ++i)
         x[i] = s->center[i] + s->rotation[3 * i] * q[0] + s->rotation[3 * i + 1] * q[1] +
@@ -149,7 +138,7 @@ static void from_local(const ipcc_shape *s, const double q[3], double x[3]) {
 
 static void check_kind(ipcc_shape_kind kind) {
     for (int trial = 0; trial < 6; ++trial) {
-        ipcc_shape s = random_shape(kind);
+        ipcc_shape s = ipcc_test_random_shape(kind, 0.1, 0.9);
         double L = fmax(s.size[0], fmax(s.size[1], s.size[2])) + (kind == IPCC_SHAPE_TORUS ? s.size[1] : 0);
         for (int k = 0; k < 40; ++k) { // inside, near and far
             double q[3], x[3];
