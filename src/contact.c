@@ -31,7 +31,14 @@
 // so a vertex near an edge shared by two triangles, reached from both
 // triangles and from the edges around the vertex, is ONE PE constraint, not
 // two or four. Keys are sorted and duplicates removed, which also makes the
-// set independent of the candidates' order. Nearly parallel edge pairs
+// set independent of the candidates' order. Each key then gets its
+// MULTIPLICITY, the number of terms of the inclusion-exclusion barrier of Li
+// et al. 2023 it stands for (contact_multiplicity.c; keys of 0 are dropped,
+// so a vertex over triangle A near the edge shared with B feels b once, and
+// the energy is continuous across edges); the edges and vertices of an
+// active face are keys too, for the terms that cancel or stand alone.
+// Edges and vertices inside planar regions of obstacles give no edge-edge
+// or point terms. Nearly parallel edge pairs
 // (|ea x eb|^2 < eps_x = 1e-3 |ea_rest|^2 |eb_rest|^2) stay EE with the
 // mollifier m (IPC Sec. 4.3, eq. 19-20), whatever their closest features,
 // and use the distance of those features. Half-spaces give PH (v, plane)
@@ -44,7 +51,9 @@
 // point-triangle CCD with the radius as minimum separation for a sphere's
 // centre against triangles (shapes_toi).
 //
-// Potential (IPC eq. 3-6). B(x) = kappa * sum_k m_k b(d_k(x), d̂²), b from
+// Potential (IPC eq. 3-6). B(x) = kappa * sum_k n_k m_k b(d_k(x), d̂²), n_k the
+// key's multiplicity (pair_barrier; a negative one's Hessian is projected
+// after the sign), b from
 // barrier.c on squared distances. Each constraint's gradient
 // kappa (m b' grad d + b grad m) and Hessian
 //   kappa [ m (b'' grad d grad d^T + b' H_d) + b' (grad m grad d^T + grad d grad m^T) + b H_m ]
@@ -236,6 +245,7 @@ static contact_pair make_pe(int p, int e0, int e1) {
 // The constraint a vertex-face candidate gives at positions xc (kind -1 if
 // inactive).
 static contact_pair vf_pair(const ipcc_contact *c, const double *xc, int v, int f) {
+    if (c->vert_flat[v]) return (contact_pair){.kind = -1}; // not a feature (contact_multiplicity.c)
     const int *t = c->cfaces + 3 * f;
     const double *p = xc + 3 * v, *t0 = xc + 3 * t[0], *t1 = xc + 3 * t[1], *t2 = xc + 3 * t[2];
     ipcc_point_triangle_distance_type type = ipcc_point_triangle_distance_type_of(p, t0, t1, t2);
@@ -253,14 +263,82 @@ static contact_pair vf_pair(const ipcc_contact *c, const double *xc, int v, int 
     return (contact_pair){.kind = IPCC_CONTACT_PT, .v = {v, t[0], t[1], t[2]}};
 }
 
+// The extra keys of an active vertex-face candidate (v, f): bit j (j < 3)
+// for its edge (t_j, t_j+1) when v's closest point on it is inside and
+// within d̂, bit 3 + j for its vertex t_j within d̂.
+static unsigned vf_extra_keys(const ipcc_contact *c, const double *xc, int v, int f) {
+    const int *t = c->cfaces + 3 * f;
+    const double *p = xc + 3 * v;
+    unsigned bits = 0;
+    for (int j = 0; j < 3; ++j) {
+        const double *a = xc + 3 * t[j], *b = xc + 3 * t[(j + 1) % 3];
+        if (ipcc_point_edge_distance_type_of(p, a, b) == IPCC_PE_P_E &&
+            ipcc_point_line_distance(p, a, b) < c->dhat2)
+            bits |= 1u << j;
+        if (ipcc_point_point_distance(p, a) < c->dhat2) bits |= 1u << (3 + j);
+    }
+    return bits;
+}
+
+// Appends the keys of bits (vf_extra_keys) to s at n; the new count.
+static int vf_extra_write(const ipcc_contact *c, int v, int f, unsigned bits, contact_pair *s, int n) {
+    const int *t = c->cfaces + 3 * f;
+    for (int j = 0; j < 3; ++j) {
+        if (bits & (1u << j)) s[n++] = make_pe(v, t[j], t[(j + 1) % 3]);
+        if (bits & (1u << (3 + j))) s[n++] = make_pp(v, t[j]);
+    }
+    return n;
+}
+
+// The extra keys of an active edge-edge candidate (ea, eb), for the
+// vertex-edge and vertex-vertex terms of the 1-skeletons' inclusion-exclusion
+// (contact_multiplicity.c): bit j < 4 for vertex j of [a0, a1, b0, b1]
+// against the other edge (keyed by its closest feature) within d̂, bit
+// 4 + 2 i + j for vertices a_i, b_j within d̂.
+static unsigned ee_extra_keys(const ipcc_contact *c, const double *xc, int ea, int eb) {
+    const int *a = c->cedges + 2 * ea, *b = c->cedges + 2 * eb;
+    const int v[4] = {a[0], a[1], b[0], b[1]};
+    unsigned bits = 0;
+    for (int j = 0; j < 4; ++j) {
+        const int *e = j < 2 ? b : a;
+        const double *p = xc + 3 * v[j], *e0 = xc + 3 * e[0], *e1 = xc + 3 * e[1];
+        if (ipcc_point_edge_distance(p, e0, e1, ipcc_point_edge_distance_type_of(p, e0, e1)) < c->dhat2)
+            bits |= 1u << j;
+    }
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
+            if (ipcc_point_point_distance(xc + 3 * a[i], xc + 3 * b[j]) < c->dhat2)
+                bits |= 1u << (4 + 2 * i + j);
+    return bits;
+}
+
+// Appends the keys of bits (ee_extra_keys) to s at n; the new count.
+static int ee_extra_write(const ipcc_contact *c, const double *xc, int ea, int eb, unsigned bits,
+                          contact_pair *s, int n) {
+    const int *a = c->cedges + 2 * ea, *b = c->cedges + 2 * eb;
+    const int v[4] = {a[0], a[1], b[0], b[1]};
+    for (int j = 0; j < 4; ++j) {
+        if (!(bits & (1u << j))) continue;
+        const int *e = j < 2 ? b : a;
+        ipcc_point_edge_distance_type t =
+            ipcc_point_edge_distance_type_of(xc + 3 * v[j], xc + 3 * e[0], xc + 3 * e[1]);
+        s[n++] = t == IPCC_PE_P_E ? make_pe(v[j], e[0], e[1]) : make_pp(v[j], e[t == IPCC_PE_P_E1]);
+    }
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
+            if (bits & (1u << (4 + 2 * i + j))) s[n++] = make_pp(a[i], b[j]);
+    return n;
+}
+
 // The constraint an edge-edge candidate gives at positions xc (kind -1 if
 // inactive). Nearly parallel pairs stay EE, mollified.
 static contact_pair ee_pair(const ipcc_contact *c, const double *xc, int ea, int eb) {
+    contact_pair none = {.kind = -1};
+    if (c->edge_flat[ea] || c->edge_flat[eb]) return none; // not a feature (contact_multiplicity.c)
     int a0 = c->cedges[2 * ea], a1 = c->cedges[2 * ea + 1], b0 = c->cedges[2 * eb],
         b1 = c->cedges[2 * eb + 1];
     const double *pa0 = xc + 3 * a0, *pa1 = xc + 3 * a1, *pb0 = xc + 3 * b0, *pb1 = xc + 3 * b1;
     ipcc_edge_edge_distance_type type = ipcc_edge_edge_distance_type_of(pa0, pa1, pb0, pb1);
-    contact_pair none = {.kind = -1};
     if (!(ipcc_edge_edge_distance(pa0, pa1, pb0, pb1, type) < c->dhat2)) return none;
     double eps_x = ipcc_edge_edge_mollifier_threshold(c->rest + 3 * a0, c->rest + 3 * a1, c->rest + 3 * b0,
                                                       c->rest + 3 * b1);
@@ -353,14 +431,22 @@ static int collect_pairs(ipcc_contact *c, const double *xc) {
     const ipcc_candidates *cd = &c->cand;
     int ncand = cd->num_vf + cd->num_ee + (c->nh + c->ns) * c->nc + c->nsph * c->nf;
     if (grow((void **)&c->scratch, &c->cap_scratch, ncand + 1, sizeof(contact_pair)) != 0) return -1;
-    contact_pair *s = c->scratch;
     int nvf = cd->num_vf, nee = cd->num_ee;
+    if (grow((void **)&c->vf_extra, &c->cap_vf_extra, nvf + 1, 1) != 0) return -1;
+    contact_pair *s = c->scratch;
+    unsigned char *extra = c->vf_extra;
 #pragma omp parallel for schedule(static)
-    for (int k = 0; k < nvf; ++k)
+    for (int k = 0; k < nvf; ++k) {
         s[k] = vf_pair(c, xc, cd->vf[2 * k], cd->vf[2 * k + 1]);
+        extra[k] = s[k].kind >= 0 ? vf_extra_keys(c, xc, cd->vf[2 * k], cd->vf[2 * k + 1]) : 0;
+    }
+    if (grow((void **)&c->ee_extra, &c->cap_ee_extra, nee + 1, 1) != 0) return -1;
+    unsigned char *ee_extra = c->ee_extra;
 #pragma omp parallel for schedule(static)
-    for (int k = 0; k < nee; ++k)
+    for (int k = 0; k < nee; ++k) {
         s[nvf + k] = ee_pair(c, xc, cd->ee[2 * k], cd->ee[2 * k + 1]);
+        ee_extra[k] = s[nvf + k].kind >= 0 ? ee_extra_keys(c, xc, cd->ee[2 * k], cd->ee[2 * k + 1]) : 0;
+    }
     int m = nvf + nee;
     for (int h = 0; h < c->nh; ++h)
         for (int v = 0; v < c->nc; ++v) {
@@ -397,16 +483,36 @@ static int collect_pairs(ipcc_contact *c, const double *xc) {
             si[f] = sphere_pair(c, xc, i, f);
         m += nf;
     }
-    // Compact, sort by key, drop duplicates.
+    // Compact; then the keys of the edges and vertices of the active faces
+    // (contact_multiplicity.c: their terms may cancel, or be the only ones).
     int np = 0;
     for (int k = 0; k < m; ++k)
         if (s[k].kind >= 0) s[np++] = s[k];
+    int nextra = 0;
+    for (int k = 0; k < nvf; ++k)
+        nextra += __builtin_popcount(extra[k]);
+    for (int k = 0; k < nee; ++k)
+        nextra += __builtin_popcount(ee_extra[k]);
+    if (grow((void **)&c->scratch, &c->cap_scratch, ncand + nextra + 1, sizeof(contact_pair)) != 0) return -1;
+    s = c->scratch;
+    for (int k = 0; k < nvf; ++k)
+        if (extra[k]) np = vf_extra_write(c, cd->vf[2 * k], cd->vf[2 * k + 1], extra[k], s, np);
+    for (int k = 0; k < nee; ++k)
+        if (ee_extra[k]) np = ee_extra_write(c, xc, cd->ee[2 * k], cd->ee[2 * k + 1], ee_extra[k], s, np);
+    // Sort by key, drop duplicates, then the keys' multiplicities; drop those of 0.
     sort_pairs(s, np);
     if (grow((void **)&c->pairs, &c->cap_pairs, np + 1, sizeof *c->pairs) != 0) return -1;
     int u = 0;
     for (int k = 0; k < np; ++k)
         if (u == 0 || pair_cmp(&s[k], &c->pairs[u - 1]) != 0) c->pairs[u++] = s[k];
-    c->np = u;
+    contact_pair *pairs = c->pairs;
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < u; ++k)
+        pairs[k].mult = ipcc_contact_multiplicity(c, xc, &pairs[k]);
+    int kept = 0;
+    for (int k = 0; k < u; ++k)
+        if (pairs[k].mult != 0) pairs[kept++] = pairs[k];
+    c->np = kept;
     if (c->np + 1 > c->cap_slots) {
         int cap = ipcc_grow_capacity(c->cap_slots, 64, c->np + 1);
         double *e = realloc(c->pair_energy, sizeof(double) * (size_t)cap);
@@ -596,7 +702,17 @@ static double pair_barrier(const ipcc_contact *c, const contact_pair *p, const d
                            double *H) {
     double x[12];
     pair_positions(p, xc, x);
-    return ipcc_contact_barrier(p->kind, p->dtype, p->eps_x, x, pair_plane(c, p), c->dhat2, g, H, true);
+    if (p->mult == 1)
+        return ipcc_contact_barrier(p->kind, p->dtype, p->eps_x, x, pair_plane(c, p), c->dhat2, g, H, true);
+    // A key that stands for mult terms (contact_multiplicity.c): scale, then project.
+    double e = ipcc_contact_barrier(p->kind, p->dtype, p->eps_x, x, pair_plane(c, p), c->dhat2, g, H, false);
+    int n = 3 * pair_num_vertices(p);
+    for (int i = 0; g && i < n; ++i)
+        g[i] *= p->mult;
+    for (int i = 0; H && i < n * n; ++i)
+        H[i] *= p->mult;
+    if (H) ipcc_project_psd(n, H);
+    return p->mult * e;
 }
 
 // Unknown index of each of the pair's dofs (-1 when prescribed or kinematic).
@@ -618,6 +734,9 @@ void ipcc_contact_destroy(ipcc_contact *c) {
     free(c->cedges);
     free(c->cfaces);
     free(c->rest);
+    ipcc_contact_free_adjacency(c);
+    free(c->vf_extra);
+    free(c->ee_extra);
     free(c->xc);
     free(c->xc1);
     free(c->self_collision);
@@ -652,6 +771,8 @@ ipcc_status ipcc_contact_create(ipcc_world *w, ipcc_contact **out) {
     if (!c) return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory");
     c->bp = ipcc_broad_phase_create();
     ipcc_status st = c->bp ? build_mesh(c, w) : ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory");
+    if (st == IPCC_OK && ipcc_contact_build_adjacency(c) != 0)
+        st = ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory");
     if (st != IPCC_OK) {
         ipcc_contact_destroy(c);
         return st;
@@ -1181,7 +1302,8 @@ int ipcc_contact_active(ipcc_contact *c, const ipcc_world *w, const double *x,
         double m = in->kind == IPCC_CONTACT_EE && p->eps_x > 0
                        ? ipcc_edge_edge_mollifier(xl, xl + 3, xl + 6, xl + 9, p->eps_x)
                        : 1.0;
-        in->normal_force = c->kappa * m * fabs(ipcc_barrier_first_derivative(d, c->dhat2)) * 2 * sqrt(d);
+        in->normal_force =
+            c->kappa * p->mult * m * fabs(ipcc_barrier_first_derivative(d, c->dhat2)) * 2 * sqrt(d);
         in->distance = sqrt(d);
     }
     *out = c->info;

@@ -13,6 +13,7 @@ typedef struct contact_pair {
     int v[4];     ///< collision vertices; PH / PS: v[0] vertex, v[1] half-space / shape; ST / SE: the
                   ///< triangle's or edge's vertices, then the sphere's shape index
     double eps_x; ///< EE: mollifier threshold (0 = not mollified)
+    int mult; ///< multiplicity: how many terms of the barrier this key stands for (contact_multiplicity.c)
 } contact_pair;
 
 /// CCD safety factor: the step stops at 0.8 of the conservative time of
@@ -30,8 +31,13 @@ struct ipcc_contact {
     unsigned char *self_collision, *kinematic; ///< per body
     unsigned char *point_set;                  ///< per body: an obstacle without faces and edges
     ipcc_collision_topology topo;
-    double *rest; ///< 3 nc, positions at t = 0
-    int nh;       ///< half-spaces
+    int *vert_edge_start, *vert_edges; ///< CSR: each collision vertex's edges
+    int *vert_face_start, *vert_faces; ///< CSR: each collision vertex's faces
+    int *edge_face_start, *edge_faces; ///< CSR: each edge's faces
+    unsigned char *edge_flat; ///< per edge: inside a planar region of an obstacle (no edge-edge term)
+    unsigned char *vert_flat; ///< per collision vertex: inside a planar region of an obstacle (no point term)
+    double *rest;             ///< 3 nc, positions at t = 0
+    int nh;                   ///< half-spaces
     const double *planes;
     const ipcc_world *world; ///< the owner (its shapes' definitions and motion)
     int ns;                  ///< analytic shapes
@@ -56,8 +62,12 @@ struct ipcc_contact {
     double *pair_grad;   ///< 12 per pair
     int *pair_slot;      ///< triplet offsets (prefix sum), np + 1
     int cap_slots;
-    contact_pair *scratch; ///< one per candidate
+    contact_pair *scratch; ///< one per candidate, then the extra keys of the vertex-face ones
     int cap_scratch;
+    unsigned char *vf_extra; ///< per vertex-face candidate: its edges' (bits 0-2) and vertices' (3-5) keys
+    int cap_vf_extra;
+    unsigned char *ee_extra; ///< per edge-edge candidate: vertex-edge (bits 0-3) and vertex-vertex (4-7) keys
+    int cap_ee_extra;
     double *xc, *xc1; ///< 3 nc gathered positions
     double *gb;       ///< 3 n, barrier gradient for balancing kappa
     int cap_gb;
@@ -87,6 +97,11 @@ ipcc_status ipcc_contact_query(ipcc_contact *c, const double *x0, const double *
                                int kinds);
 /// The constraint set at xc from c->cand into c->pairs (timed); -1 when out of memory.
 int ipcc_contact_build_pairs(ipcc_contact *c, const double *xc);
+/// The vertex-edge, vertex-face and edge-face adjacency (contact_multiplicity.c); -1 when out of memory.
+int ipcc_contact_build_adjacency(ipcc_contact *c);
+void ipcc_contact_free_adjacency(ipcc_contact *c);
+/// How many terms of the barrier key p stands for at xc (contact_multiplicity.c); 0 drops it.
+int ipcc_contact_multiplicity(const ipcc_contact *c, const double *xc, const contact_pair *p);
 /// Squared distance of pair p at xc.
 double ipcc_contact_pair_distance(const ipcc_contact *c, const contact_pair *p, const double *xc);
 

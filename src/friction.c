@@ -116,7 +116,13 @@ double ipcc_friction_potential(int nv, const double *weights, const double T[6],
             for (int k = 0; k < 3; ++k)
                 g[3 * i + k] = weights[i] * t_gu[k];
     if (!H) return value;
-    // H_u = mu_lambda [ c I + q u u^T ]
+    // H_u = mu_lambda [ c I + q u u^T ]: [c I + q u u^T] is PSD (eigenvalues
+    // f1(y) / y and f1'(y)), so with mu_lambda < 0 (a contact key counting
+    // -1, contact_multiplicity.c) H_u is NSD and its PSD projection is 0.
+    if (mu_lambda < 0) {
+        memset(H, 0, sizeof(double) * 9 * (size_t)(nv * nv));
+        return value;
+    }
     double c = f1_y, q;
     if (y >= eps)
         q = -1.0 / (y * y * y);

@@ -705,6 +705,22 @@ ipcc_status ipcc_world_start(ipcc_world *w) {
     // The shapes' clock is one more (prescribed) vertex slot after the n vertices.
     if (w->has_clock && reserve_state(w, w->n + 1, w->nt) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory for the shapes' clock");
+    if (w->has_clock) { // at 0, prescribed, until each step sets it (ipcc_world_shapes_prepare_step)
+        double *vec3[] = {w->x,
+                          w->v,
+                          w->a,
+                          w->x_rest,
+                          w->x_start,
+                          w->x_hat,
+                          w->x_target,
+                          w->contact_force,
+                          w->friction_force,
+                          w->load};
+        for (size_t k = 0; k < sizeof vec3 / sizeof *vec3; ++k)
+            memset(vec3[k] + 3 * w->n, 0, 3 * sizeof(double));
+        for (int k = 0; k < 3; ++k)
+            w->dof_map[3 * w->n + k] = -1;
+    }
     st = start_contact(w);
     if (st != IPCC_OK) return st;
     // The loads at t = 0 (Newmark's initial acceleration includes them).

@@ -40,15 +40,16 @@ typedef enum ipcc_contact_type {
 /// One contact. The first primitive ("a") is the vertex, or edge a; the
 /// second ("b") the triangle, edge, vertex or obstacle it is near.
 typedef struct ipcc_contact_record {
-    ipcc_contact_type type;   ///< what touches what (the closest features)
-    int object_a, object_b;   ///< unified object ids of the two sides (see the header's preamble)
-    int vertices[4];          ///< world vertex indices, a's first (as listed in ipcc_contact_type); -1 unused
-    double point_a[3];        ///< closest point on the first primitive, m
-    double point_b[3];        ///< closest point on the second primitive (on a shape's exact surface), m
-    double position[3];       ///< midpoint of point_a and point_b, m
-    double normal[3];         ///< unit, from the second primitive towards the first
-    double distance;          ///< |point_a - point_b|, m
-    double normal_force;      ///< barrier force, N (>= 0): a is pushed along +normal, b along -normal
+    ipcc_contact_type type; ///< what touches what (the closest features)
+    int object_a, object_b; ///< unified object ids of the two sides (see the header's preamble)
+    int vertices[4];        ///< world vertex indices, a's first (as listed in ipcc_contact_type); -1 unused
+    double point_a[3];      ///< closest point on the first primitive, m
+    double point_b[3];      ///< closest point on the second primitive (on a shape's exact surface), m
+    double position[3];     ///< midpoint of point_a and point_b, m
+    double normal[3];       ///< unit, from the second primitive towards the first
+    double distance;        ///< |point_a - point_b|, m
+    double normal_force;    ///< barrier force, N: a is pushed along +normal, b along -normal (< 0 only for a
+                            ///< key counting -1, in a concave valley: docs/design.md, "Multiplicities")
     double friction_force[3]; ///< friction force on a over the last step, N (b receives the opposite); 0
                               ///< without friction
     bool active; ///< within the barrier's reach (d̂) now; false for a friction contact of the last step
