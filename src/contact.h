@@ -79,10 +79,10 @@ typedef struct ipcc_contact_info {
     double normal_force; ///< lambda_hat = kappa n m |b'(d)| 2 sqrt(d), the normal force in potential units (n
                          ///< the key's multiplicity, so < 0 for a key counting -1) (newtons times the
                          ///< potential scale s; see friction.c)
-    int body[2];     ///< the two bodies; PH and PS: body[1] = -1 (see `obstacle`)
-    int obstacle;    ///< PH: the half-space's index; PS: the shape's index; else -1
-    double point[3]; ///< the closest point on the second primitive (for PS, on the shape's surface)
-    double distance; ///< unsigned distance, m
+    int body[2];         ///< the two bodies; PH and PS: body[1] = -1 (see `obstacle`)
+    int obstacle;        ///< PH: the half-space's index; PS: the shape's index; else -1
+    double point[3];     ///< the closest point on the second primitive (for PS, on the shape's surface)
+    double distance;     ///< unsigned distance, m
 } ipcc_contact_info;
 
 /// The active constraints at x (a static candidate search), as friction
