@@ -426,6 +426,25 @@ static contact_pair sphere_pair(const ipcc_contact *c, const double *xc, int i, 
     return (contact_pair){.kind = IPCC_CONTACT_SE, .v = {a, b, i, -1}};
 }
 
+// The sphere-edge keys of sphere i's edges of face f (bit j: edge t_j t_j+1)
+// whose closest point to the centre is inside and within r + d̂, for the
+// terms of the centre's inclusion-exclusion (contact_multiplicity.c) that
+// no face's closest feature names.
+static unsigned sphere_extra_keys(const ipcc_contact *c, const double *xc, int i, int f) {
+    const int *t = c->cfaces + 3 * f;
+    if (!ipcc_contact_vertex_free(c, t[0])) return 0;
+    const double *o = c->pose[i].center;
+    double reach = c->pose[i].size[0] + c->dhat;
+    unsigned bits = 0;
+    for (int j = 0; j < 3; ++j) {
+        const double *a = xc + 3 * t[j], *b = xc + 3 * t[(j + 1) % 3];
+        if (ipcc_point_edge_distance_type_of(o, a, b) == IPCC_PE_P_E &&
+            ipcc_point_line_distance(o, a, b) < reach * reach)
+            bits |= 1u << j;
+    }
+    return bits;
+}
+
 // The constraint set at gathered positions xc from the current candidates.
 static int collect_pairs(ipcc_contact *c, const double *xc) {
     const ipcc_candidates *cd = &c->cand;
@@ -475,12 +494,17 @@ static int collect_pairs(ipcc_contact *c, const double *xc) {
     }
     // Spheres, exactly: their centre against the bodies' triangles (sphere_pair).
     int nf = c->nf;
-    for (int i = 0; i < c->ns; ++i) {
+    if (grow((void **)&c->sphere_extra, &c->cap_sphere_extra, c->nsph * nf + 1, 1) != 0) return -1;
+    unsigned char *sphere_extra = c->sphere_extra;
+    for (int i = 0, slot = 0; i < c->ns; ++i) {
         if (c->pose[i].kind != IPCC_SHAPE_SPHERE) continue;
         contact_pair *si = s + m;
+        unsigned char *xi = sphere_extra + (size_t)slot++ * nf;
 #pragma omp parallel for schedule(static)
-        for (int f = 0; f < nf; ++f)
+        for (int f = 0; f < nf; ++f) {
             si[f] = sphere_pair(c, xc, i, f);
+            xi[f] = sphere_extra_keys(c, xc, i, f);
+        }
         m += nf;
     }
     // Compact; then the keys of the edges and vertices of the active faces
@@ -493,12 +517,25 @@ static int collect_pairs(ipcc_contact *c, const double *xc) {
         nextra += __builtin_popcount(extra[k]);
     for (int k = 0; k < nee; ++k)
         nextra += __builtin_popcount(ee_extra[k]);
+    for (int k = 0; k < c->nsph * nf; ++k)
+        nextra += __builtin_popcount(sphere_extra[k]);
     if (grow((void **)&c->scratch, &c->cap_scratch, ncand + nextra + 1, sizeof(contact_pair)) != 0) return -1;
     s = c->scratch;
     for (int k = 0; k < nvf; ++k)
         if (extra[k]) np = vf_extra_write(c, cd->vf[2 * k], cd->vf[2 * k + 1], extra[k], s, np);
     for (int k = 0; k < nee; ++k)
         if (ee_extra[k]) np = ee_extra_write(c, xc, cd->ee[2 * k], cd->ee[2 * k + 1], ee_extra[k], s, np);
+    for (int i = 0, slot = 0; i < c->ns; ++i) {
+        if (c->pose[i].kind != IPCC_SHAPE_SPHERE) continue;
+        const unsigned char *xi = sphere_extra + (size_t)slot++ * nf;
+        for (int f = 0; f < nf; ++f)
+            for (int j = 0; j < 3; ++j)
+                if (xi[f] & (1u << j)) {
+                    int a = c->cfaces[3 * f + j], b = c->cfaces[3 * f + (j + 1) % 3];
+                    sort2(&a, &b);
+                    s[np++] = (contact_pair){.kind = IPCC_CONTACT_SE, .v = {a, b, i, -1}};
+                }
+    }
     // Sort by key, drop duplicates, then the keys' multiplicities; drop those of 0.
     sort_pairs(s, np);
     if (grow((void **)&c->pairs, &c->cap_pairs, np + 1, sizeof *c->pairs) != 0) return -1;
@@ -737,6 +774,7 @@ void ipcc_contact_destroy(ipcc_contact *c) {
     ipcc_contact_free_adjacency(c);
     free(c->vf_extra);
     free(c->ee_extra);
+    free(c->sphere_extra);
     free(c->xc);
     free(c->xc1);
     free(c->self_collision);

@@ -68,6 +68,8 @@ struct ipcc_contact {
     int cap_vf_extra;
     unsigned char *ee_extra; ///< per edge-edge candidate: vertex-edge (bits 0-3) and vertex-vertex (4-7) keys
     int cap_ee_extra;
+    unsigned char *sphere_extra; ///< per sphere and face: its edges' sphere-edge keys (bits 0-2)
+    int cap_sphere_extra;
     double *xc, *xc1; ///< 3 nc gathered positions
     double *gb;       ///< 3 n, barrier gradient for balancing kappa
     int cap_gb;

@@ -42,7 +42,8 @@
 //               points, against the other side's faces).
 //
 // Edges without faces (segment sets) get 1 - F(e) = 1: the point-edge
-// barrier of IPC.
+// barrier of IPC. A sphere's centre is such a point too (its keys ST, SE,
+// and PS for the vertices, which also count 1 as points against it).
 //
 // Edge-edge terms (IPC eq. 6's edge pairs) are the same for the two
 // 1-skeletons: the full segment-segment distance of every pair of edges a,
@@ -199,14 +200,15 @@ void ipcc_contact_free_adjacency(ipcc_contact *c) {
 
 static bool face_has(const int *t, int v) { return t[0] == v || t[1] == v || t[2] == v; }
 
-// The closest feature of face f to point u is the interior of its edge (a, b).
-static bool face_closest_is_edge(const ipcc_contact *c, const double *xc, int u, int f, int a, int b) {
+// The closest feature of face f to point p is the interior of its edge (a, b).
+static bool face_closest_is_edge(const ipcc_contact *c, const double *xc, const double *p, int f, int a,
+                                 int b) {
     const int *t = c->cfaces + 3 * f;
     ipcc_point_triangle_distance_type type =
-        ipcc_point_triangle_distance_type_of(xc + 3 * u, xc + 3 * t[0], xc + 3 * t[1], xc + 3 * t[2]);
+        ipcc_point_triangle_distance_type_of(p, xc + 3 * t[0], xc + 3 * t[1], xc + 3 * t[2]);
     if (type < IPCC_PT_P_E0 || type > IPCC_PT_P_E2) return false;
-    int j = type - IPCC_PT_P_E0, p = t[j], q = t[(j + 1) % 3];
-    return (p == a && q == b) || (p == b && q == a);
+    int j = type - IPCC_PT_P_E0, q0 = t[j], q1 = t[(j + 1) % 3];
+    return (q0 == a && q1 == b) || (q0 == b && q1 == a);
 }
 
 // Faces at edge e without vertex u (F(e) of (1)).
@@ -217,25 +219,26 @@ static int edge_faces_without(const ipcc_contact *c, int e, int u) {
     return n;
 }
 
-// PE (u, a, b): n_f(u, e) + 1 - F(e).
-static int edge_multiplicity(const ipcc_contact *c, const double *xc, int u, int a, int b) {
+// PE (u, a, b): n_f(u, e) + 1 - F(e), for the point p at vertex u (or a
+// sphere's centre p, u = -1).
+static int edge_multiplicity(const ipcc_contact *c, const double *xc, const double *p, int u, int a, int b) {
     int e = find_edge(c, a, b);
     if (e < 0) return 1;
     int n = 1;
     for (int k = c->edge_face_start[e]; k < c->edge_face_start[e + 1]; ++k) {
         int f = c->edge_faces[k];
         if (face_has(c->cfaces + 3 * f, u)) continue;
-        n += face_closest_is_edge(c, xc, u, f, a, b) - 1;
+        n += face_closest_is_edge(c, xc, p, f, a, b) - 1;
     }
     return n;
 }
 
-// c_v(u): the terms of (1) for point u that land on vertex v.
-static int vertex_multiplicity(const ipcc_contact *c, const double *xc, int u, int v) {
+// c_v(u): the terms of (1) for the point p at vertex u (or a sphere's
+// centre p, u = -1) that land on vertex v.
+static int vertex_multiplicity(const ipcc_contact *c, const double *xc, const double *p, int u, int v) {
     int ev = c->vert_edge_start[v + 1] - c->vert_edge_start[v];
     int fv = c->vert_face_start[v + 1] - c->vert_face_start[v];
     if (ev == 0 && fv == 0) return 0; // an isolated point: met as a point only
-    const double *p = xc + 3 * u;
     int n = 1;
     for (int k = c->vert_face_start[v]; k < c->vert_face_start[v + 1]; ++k) {
         const int *t = c->cfaces + 3 * c->vert_faces[k];
@@ -355,14 +358,23 @@ static int skeleton_pp(const ipcc_contact *c, const double *xc, int u, int w) {
 }
 
 int ipcc_contact_multiplicity(const ipcc_contact *c, const double *xc, const contact_pair *p) {
+    const int *v = p->v;
     switch (p->kind) {
     case IPCC_CONTACT_PE:
-        return (c->vert_flat[p->v[0]] ? 0 : edge_multiplicity(c, xc, p->v[0], p->v[1], p->v[2])) +
-               skeleton_pe(c, xc, p->v[0], p->v[1], p->v[2]);
+        return (c->vert_flat[v[0]] ? 0 : edge_multiplicity(c, xc, xc + 3 * v[0], v[0], v[1], v[2])) +
+               skeleton_pe(c, xc, v[0], v[1], v[2]);
     case IPCC_CONTACT_PP:
-        return (c->vert_flat[p->v[0]] ? 0 : vertex_multiplicity(c, xc, p->v[0], p->v[1])) +
-               (c->vert_flat[p->v[1]] ? 0 : vertex_multiplicity(c, xc, p->v[1], p->v[0])) +
-               skeleton_pp(c, xc, p->v[0], p->v[1]);
+        return (c->vert_flat[v[0]] ? 0 : vertex_multiplicity(c, xc, xc + 3 * v[0], v[0], v[1])) +
+               (c->vert_flat[v[1]] ? 0 : vertex_multiplicity(c, xc, xc + 3 * v[1], v[1], v[0])) +
+               skeleton_pp(c, xc, v[0], v[1]);
+    // A sphere is its centre o thickened (contact.c, sphere_pair): o is a
+    // point against the body's surface like a vertex, by (1); the body's
+    // vertices are points against the sphere besides (PS, 1 each).
+    case IPCC_CONTACT_SE: return edge_multiplicity(c, xc, c->pose[v[2]].center, -1, v[0], v[1]);
+    case IPCC_CONTACT_PS:
+        return 1 + (c->pose[v[1]].kind == IPCC_SHAPE_SPHERE
+                        ? vertex_multiplicity(c, xc, c->pose[v[1]].center, -1, v[0])
+                        : 0);
     default: return 1;
     }
 }

@@ -377,11 +377,54 @@ static void test_edge_terms_are_continuous(void **state) {
     ipcc_mesh_destroy(m);
 }
 
+// A sphere obstacle over the flat top of the (deformable) slab, at a gap h
+// and at least 4 cm (horizontally) from every vertex, so that only its
+// centre's terms act (sphere-triangle, sphere-edge): b(h) once, with the
+// centre over a triangle or over an edge or a diagonal.
+static void test_sphere_over_flat_mesh(void **state) {
+    (void)state;
+    ipcc_world *w = new_world();
+    ipcc_mesh *m = slab();
+    add_body(w, m);
+    ipcc_shape_def sd = ipcc_default_shape_def();
+    sd.kind = IPCC_SHAPE_SPHERE;
+    sd.size[0] = 0.05;
+    sd.center[0] = 0.5, sd.center[1] = 0.5, sd.center[2] = 0.5;
+    assert_int_equal(ipcc_world_add_shape(w, &sd, NULL), IPCC_OK);
+    assert_int_equal(ipcc_world_start(w), IPCC_OK); // the shapes' poses
+    ipcc_contact *c = new_contact(w);
+    ipcc_test_seed(8);
+    int checked = 0;
+    for (int k = 0; k < 400; ++k) {
+        double x = ipcc_test_random(0.15, 0.85), z = ipcc_test_random(0.15, 0.85);
+        if (k % 3 == 1) x = 0.2 * (1 + k % 3); // over an edge along z
+        if (k % 3 == 2) z = x + 0.2 * (k % 2); // over a diagonal, or an edge's parallel
+        double gx = fmod(x, 0.2), gz = fmod(z, 0.2);
+        gx = fmin(gx, 0.2 - gx), gz = fmin(gz, 0.2 - gz);
+        if (gx * gx + gz * gz < 0.04 * 0.04 || z < 0.15 || z > 0.85) continue;
+        double h = ipcc_test_random(1e-3, 0.95) * dhat;
+        for (int j = 0; j < 2; ++j) { // the current pose and the step's start (ipcc_world_shape_at)
+            w->shape_pose[j].center[0] = x;
+            w->shape_pose[j].center[1] = 0.2 + 0.05 + h;
+            w->shape_pose[j].center[2] = z;
+        }
+        double e = energy(c, w);
+        assert_near(e, b(h), 1e-9 * b(h), 0);
+        checked++;
+    }
+    print_message("sphere over the flat mesh: %d placements\n", checked);
+    assert_true(checked > 150);
+    ipcc_contact_destroy(c);
+    ipcc_world_destroy(w);
+    ipcc_mesh_destroy(m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_flat_mesh_is_one_barrier), cmocka_unit_test(test_convex_edge_and_corner),
         cmocka_unit_test(test_concave_valley),           cmocka_unit_test(test_energy_is_continuous),
         cmocka_unit_test(test_flat_obstacle_features),   cmocka_unit_test(test_edge_terms_are_continuous),
+        cmocka_unit_test(test_sphere_over_flat_mesh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

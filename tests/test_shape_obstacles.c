@@ -162,12 +162,14 @@ static double check_state(const ipcc_world *w, const char *label) {
 }
 
 static double world_friction = -1; // contact.friction of the next new_world
+static double world_tolerance = 0; // > 0: the worlds' Newton tolerance
 
 static ipcc_world *new_world(double gravity, double dhat) {
     ipcc_world_def def = ipcc_default_world_def();
     def.contact.friction = world_friction;
     def.gravity[1] = -gravity;
     def.contact.dhat = dhat;
+    if (world_tolerance > 0) def.newton_tolerance = world_tolerance;
     ipcc_world *w = NULL;
     assert_int_equal(ipcc_world_create(&def, &w), IPCC_OK);
     return w;
@@ -276,10 +278,16 @@ static void test_plate_does_not_tunnel_through_sphere(void **state) {
 // edge shared by its two triangles), so the contact report has an
 // edge-shape (or triangle-shape) record naming the sphere, and the records'
 // normal forces add up to the barrier force on the plate, which holds its
-// weight.
+// weight. The plate sags around the sphere, so its bottom is a shallow
+// valley there: the edge-shape key counts -1 (contact_multiplicity.c), whose
+// Hessian is projected away, so Newton's Hessian overestimates the
+// curvature and IPC's default tolerance (on the step) stops with the plate
+// held by 66.9 N of its 70.6 N; at 1e-5 it holds 70.65 N.
 static void test_plate_rests_on_sphere(void **state) {
     (void)state;
+    world_tolerance = 1e-5;
     ipcc_world *w = new_world(9.81, 1e-3);
+    world_tolerance = 0;
     ipcc_mesh *m = ipcc_test_box_mesh(1, 1, 1, 0.6, 0.02, 0.6);
     ipcc_body_def bd = ipcc_default_body_def();
     bd.mesh = m;
@@ -318,7 +326,7 @@ static void test_plate_rests_on_sphere(void **state) {
     assert_true(triangles + edges > 0);
     for (int j = 0; j < 3; ++j)
         assert_near(f_rec[j], f_body[j], 1e-9 * weight, 0);
-    assert_near(f_rec[1], weight, 0.05 * weight, 0); // resting (20 steps): within 5 %
+    assert_near(f_rec[1], weight, 0.01 * weight, 0); // resting (20 steps): within 1 %
     ipcc_contact_report_destroy(rep);
     ipcc_world_destroy(w);
 }
