@@ -263,6 +263,16 @@ static contact_pair vf_pair(const ipcc_contact *c, const double *xc, int v, int 
     return (contact_pair){.kind = IPCC_CONTACT_PT, .v = {v, t[0], t[1], t[2]}};
 }
 
+// p's closest point on the segment [a, b] is inside it, closer than sqrt(r2).
+static bool inside_within(const double *p, const double *a, const double *b, double r2) {
+    return ipcc_point_edge_distance_type_of(p, a, b) == IPCC_PE_P_E && ipcc_point_line_distance(p, a, b) < r2;
+}
+
+static contact_pair make_se(int e0, int e1, int sphere) {
+    sort2(&e0, &e1);
+    return (contact_pair){.kind = IPCC_CONTACT_SE, .v = {e0, e1, sphere, -1}};
+}
+
 // The extra keys of an active vertex-face candidate (v, f): bit j (j < 3)
 // for its edge (t_j, t_j+1) when v's closest point on it is inside and
 // within d̂, bit 3 + j for its vertex t_j within d̂.
@@ -272,9 +282,7 @@ static unsigned vf_extra_keys(const ipcc_contact *c, const double *xc, int v, in
     unsigned bits = 0;
     for (int j = 0; j < 3; ++j) {
         const double *a = xc + 3 * t[j], *b = xc + 3 * t[(j + 1) % 3];
-        if (ipcc_point_edge_distance_type_of(p, a, b) == IPCC_PE_P_E &&
-            ipcc_point_line_distance(p, a, b) < c->dhat2)
-            bits |= 1u << j;
+        if (inside_within(p, a, b, c->dhat2)) bits |= 1u << j;
         if (ipcc_point_point_distance(p, a) < c->dhat2) bits |= 1u << (3 + j);
     }
     return bits;
@@ -293,17 +301,16 @@ static int vf_extra_write(const ipcc_contact *c, int v, int f, unsigned bits, co
 // The extra keys of an active edge-edge candidate (ea, eb), for the
 // vertex-edge and vertex-vertex terms of the 1-skeletons' inclusion-exclusion
 // (contact_multiplicity.c): bit j < 4 for vertex j of [a0, a1, b0, b1]
-// against the other edge (keyed by its closest feature) within d̂, bit
-// 4 + 2 i + j for vertices a_i, b_j within d̂.
+// whose closest point on the other edge is inside it and within d̂ (one at
+// an end is the vertex-vertex key), bit 4 + 2 i + j for vertices a_i, b_j
+// within d̂.
 static unsigned ee_extra_keys(const ipcc_contact *c, const double *xc, int ea, int eb) {
     const int *a = c->cedges + 2 * ea, *b = c->cedges + 2 * eb;
     const int v[4] = {a[0], a[1], b[0], b[1]};
     unsigned bits = 0;
     for (int j = 0; j < 4; ++j) {
         const int *e = j < 2 ? b : a;
-        const double *p = xc + 3 * v[j], *e0 = xc + 3 * e[0], *e1 = xc + 3 * e[1];
-        if (ipcc_point_edge_distance(p, e0, e1, ipcc_point_edge_distance_type_of(p, e0, e1)) < c->dhat2)
-            bits |= 1u << j;
+        if (inside_within(xc + 3 * v[j], xc + 3 * e[0], xc + 3 * e[1], c->dhat2)) bits |= 1u << j;
     }
     for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 2; ++j)
@@ -313,17 +320,11 @@ static unsigned ee_extra_keys(const ipcc_contact *c, const double *xc, int ea, i
 }
 
 // Appends the keys of bits (ee_extra_keys) to s at n; the new count.
-static int ee_extra_write(const ipcc_contact *c, const double *xc, int ea, int eb, unsigned bits,
-                          contact_pair *s, int n) {
+static int ee_extra_write(const ipcc_contact *c, int ea, int eb, unsigned bits, contact_pair *s, int n) {
     const int *a = c->cedges + 2 * ea, *b = c->cedges + 2 * eb;
     const int v[4] = {a[0], a[1], b[0], b[1]};
-    for (int j = 0; j < 4; ++j) {
-        if (!(bits & (1u << j))) continue;
-        const int *e = j < 2 ? b : a;
-        ipcc_point_edge_distance_type t =
-            ipcc_point_edge_distance_type_of(xc + 3 * v[j], xc + 3 * e[0], xc + 3 * e[1]);
-        s[n++] = t == IPCC_PE_P_E ? make_pe(v[j], e[0], e[1]) : make_pp(v[j], e[t == IPCC_PE_P_E1]);
-    }
+    for (int j = 0; j < 4; ++j)
+        if (bits & (1u << j)) s[n++] = j < 2 ? make_pe(v[j], b[0], b[1]) : make_pe(v[j], a[0], a[1]);
     for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 2; ++j)
             if (bits & (1u << (4 + 2 * i + j))) s[n++] = make_pp(a[i], b[j]);
@@ -414,16 +415,13 @@ static contact_pair sphere_pair(const ipcc_contact *c, const double *xc, int i, 
     ipcc_point_triangle_distance_type type = ipcc_point_triangle_distance_type_of(o, t0, t1, t2);
     double gap = sqrt(ipcc_point_triangle_distance(o, t0, t1, t2, type)) - r;
     if (!(gap < c->dhat)) return none;
-    int a, b;
     switch (type) {
     case IPCC_PT_P_T: return (contact_pair){.kind = IPCC_CONTACT_ST, .v = {t[0], t[1], t[2], i}};
-    case IPCC_PT_P_E0: a = t[0], b = t[1]; break;
-    case IPCC_PT_P_E1: a = t[1], b = t[2]; break;
-    case IPCC_PT_P_E2: a = t[2], b = t[0]; break;
+    case IPCC_PT_P_E0: return make_se(t[0], t[1], i);
+    case IPCC_PT_P_E1: return make_se(t[1], t[2], i);
+    case IPCC_PT_P_E2: return make_se(t[2], t[0], i);
     default: return none;
     }
-    sort2(&a, &b);
-    return (contact_pair){.kind = IPCC_CONTACT_SE, .v = {a, b, i, -1}};
 }
 
 // The sphere-edge keys of sphere i's edges of face f (bit j: edge t_j t_j+1)
@@ -436,13 +434,17 @@ static unsigned sphere_extra_keys(const ipcc_contact *c, const double *xc, int i
     const double *o = c->pose[i].center;
     double reach = c->pose[i].size[0] + c->dhat;
     unsigned bits = 0;
-    for (int j = 0; j < 3; ++j) {
-        const double *a = xc + 3 * t[j], *b = xc + 3 * t[(j + 1) % 3];
-        if (ipcc_point_edge_distance_type_of(o, a, b) == IPCC_PE_P_E &&
-            ipcc_point_line_distance(o, a, b) < reach * reach)
-            bits |= 1u << j;
-    }
+    for (int j = 0; j < 3; ++j)
+        if (inside_within(o, xc + 3 * t[j], xc + 3 * t[(j + 1) % 3], reach * reach)) bits |= 1u << j;
     return bits;
+}
+
+// Appends the keys of bits (sphere_extra_keys) to s at n; the new count.
+static int sphere_extra_write(const ipcc_contact *c, int i, int f, unsigned bits, contact_pair *s, int n) {
+    const int *t = c->cfaces + 3 * f;
+    for (int j = 0; j < 3; ++j)
+        if (bits & (1u << j)) s[n++] = make_se(t[j], t[(j + 1) % 3], i);
+    return n;
 }
 
 // The constraint set at gathered positions xc from the current candidates.
@@ -524,17 +526,12 @@ static int collect_pairs(ipcc_contact *c, const double *xc) {
     for (int k = 0; k < nvf; ++k)
         if (extra[k]) np = vf_extra_write(c, cd->vf[2 * k], cd->vf[2 * k + 1], extra[k], s, np);
     for (int k = 0; k < nee; ++k)
-        if (ee_extra[k]) np = ee_extra_write(c, xc, cd->ee[2 * k], cd->ee[2 * k + 1], ee_extra[k], s, np);
+        if (ee_extra[k]) np = ee_extra_write(c, cd->ee[2 * k], cd->ee[2 * k + 1], ee_extra[k], s, np);
     for (int i = 0, slot = 0; i < c->ns; ++i) {
         if (c->pose[i].kind != IPCC_SHAPE_SPHERE) continue;
         const unsigned char *xi = sphere_extra + (size_t)slot++ * nf;
         for (int f = 0; f < nf; ++f)
-            for (int j = 0; j < 3; ++j)
-                if (xi[f] & (1u << j)) {
-                    int a = c->cfaces[3 * f + j], b = c->cfaces[3 * f + (j + 1) % 3];
-                    sort2(&a, &b);
-                    s[np++] = (contact_pair){.kind = IPCC_CONTACT_SE, .v = {a, b, i, -1}};
-                }
+            if (xi[f]) np = sphere_extra_write(c, i, f, xi[f], s, np);
     }
     // Sort by key, drop duplicates, then the keys' multiplicities; drop those of 0.
     sort_pairs(s, np);
@@ -739,14 +736,12 @@ static double pair_barrier(const ipcc_contact *c, const contact_pair *p, const d
                            double *H) {
     double x[12];
     pair_positions(p, xc, x);
-    if (p->mult == 1)
-        return ipcc_contact_barrier(p->kind, p->dtype, p->eps_x, x, pair_plane(c, p), c->dhat2, g, H, true);
-    // A key that stands for mult terms (contact_multiplicity.c): scale, then project.
+    // The key stands for mult terms (contact_multiplicity.c): scale, then project.
     double e = ipcc_contact_barrier(p->kind, p->dtype, p->eps_x, x, pair_plane(c, p), c->dhat2, g, H, false);
     int n = 3 * pair_num_vertices(p);
-    for (int i = 0; g && i < n; ++i)
+    for (int i = 0; p->mult != 1 && g && i < n; ++i)
         g[i] *= p->mult;
-    for (int i = 0; H && i < n * n; ++i)
+    for (int i = 0; p->mult != 1 && H && i < n * n; ++i)
         H[i] *= p->mult;
     if (H) ipcc_project_psd(n, H);
     return p->mult * e;

@@ -219,10 +219,10 @@ static int edge_faces_without(const ipcc_contact *c, int e, int u) {
     return n;
 }
 
-// PE (u, a, b): n_f(u, e) + 1 - F(e), for the point p at vertex u (or a
-// sphere's centre p, u = -1).
-static int edge_multiplicity(const ipcc_contact *c, const double *xc, const double *p, int u, int a, int b) {
-    int e = find_edge(c, a, b);
+// PE (u, a, b), e = (a, b): n_f(u, e) + 1 - F(e), for the point p at vertex
+// u (or a sphere's centre p, u = -1).
+static int edge_multiplicity(const ipcc_contact *c, const double *xc, const double *p, int u, int e, int a,
+                             int b) {
     if (e < 0) return 1;
     int n = 1;
     for (int k = c->edge_face_start[e]; k < c->edge_face_start[e + 1]; ++k) {
@@ -306,8 +306,7 @@ static int pe_end(const double *xc, int p, const int *e) {
 // The terms of (2) that land on PE (p, e0, e1): the edges a at p whose
 // closest points to e are p and e's interior, and (1 - E(p)) once if e's
 // closest point to p is inside it.
-static int skeleton_pe(const ipcc_contact *c, const double *xc, int p, int e0, int e1) {
-    int e = find_edge(c, e0, e1);
+static int skeleton_pe(const ipcc_contact *c, const double *xc, int p, int e, int e0, int e1) {
     if (e < 0 || c->edge_flat[e]) return 0;
     const int *ed = c->cedges + 2 * e;
     int n = 0, ep = 0;
@@ -360,9 +359,11 @@ static int skeleton_pp(const ipcc_contact *c, const double *xc, int u, int w) {
 int ipcc_contact_multiplicity(const ipcc_contact *c, const double *xc, const contact_pair *p) {
     const int *v = p->v;
     switch (p->kind) {
-    case IPCC_CONTACT_PE:
-        return (c->vert_flat[v[0]] ? 0 : edge_multiplicity(c, xc, xc + 3 * v[0], v[0], v[1], v[2])) +
-               skeleton_pe(c, xc, v[0], v[1], v[2]);
+    case IPCC_CONTACT_PE: {
+        int e = find_edge(c, v[1], v[2]);
+        return (c->vert_flat[v[0]] ? 0 : edge_multiplicity(c, xc, xc + 3 * v[0], v[0], e, v[1], v[2])) +
+               skeleton_pe(c, xc, v[0], e, v[1], v[2]);
+    }
     case IPCC_CONTACT_PP:
         return (c->vert_flat[v[0]] ? 0 : vertex_multiplicity(c, xc, xc + 3 * v[0], v[0], v[1])) +
                (c->vert_flat[v[1]] ? 0 : vertex_multiplicity(c, xc, xc + 3 * v[1], v[1], v[0])) +
@@ -370,7 +371,8 @@ int ipcc_contact_multiplicity(const ipcc_contact *c, const double *xc, const con
     // A sphere is its centre o thickened (contact.c, sphere_pair): o is a
     // point against the body's surface like a vertex, by (1); the body's
     // vertices are points against the sphere besides (PS, 1 each).
-    case IPCC_CONTACT_SE: return edge_multiplicity(c, xc, c->pose[v[2]].center, -1, v[0], v[1]);
+    case IPCC_CONTACT_SE:
+        return edge_multiplicity(c, xc, c->pose[v[2]].center, -1, find_edge(c, v[0], v[1]), v[0], v[1]);
     case IPCC_CONTACT_PS:
         return 1 + (c->pose[v[1]].kind == IPCC_SHAPE_SPHERE
                         ? vertex_multiplicity(c, xc, c->pose[v[1]].center, -1, v[0])

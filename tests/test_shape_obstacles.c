@@ -77,9 +77,9 @@ static double longest_surface_edge(const ipcc_world *w) {
     return l;
 }
 
-// Depth of p below the deformable bodies' surfaces (distance to the nearest
-// surface triangle).
-static double depth_below_surface(const ipcc_world *w, const double p[3]) {
+// Distance from p to the deformable bodies' surfaces (to the nearest
+// surface triangle): for a point inside a body, its depth.
+static double surface_distance(const ipcc_world *w, const double p[3]) {
     const double *x = ipcc_world_positions(w);
     double d2 = INFINITY;
     for (int b = 0; b < ipcc_world_num_bodies(w); ++b) {
@@ -117,25 +117,12 @@ static double check_state(const ipcc_world *w, const char *label) {
             if (!(phi > 0)) fail_msg("%s: vertex %d is %g m inside shape \"%s\"", label, v, -phi, d->name);
             dmin = fmin(dmin, phi);
         }
-        if (s.kind == IPCC_SHAPE_SPHERE) // a sphere is exact against whole triangles: their distance counts
-            for (int b = 0; b < ipcc_world_num_bodies(w); ++b) {
-                if (ipcc_world_body_is_obstacle(w, b)) continue;
-                int nf;
-                const int *f;
-                ipcc_world_body_surface(w, b, &nf, &f);
-                for (int k = 0; k < nf; ++k) {
-                    const double *t0 = x + 3 * f[3 * k], *t1 = x + 3 * f[3 * k + 1],
-                                 *t2 = x + 3 * f[3 * k + 2];
-                    double gap = sqrt(ipcc_point_triangle_distance(
-                                     s.center, t0, t1, t2,
-                                     ipcc_point_triangle_distance_type_of(s.center, t0, t1, t2))) -
-                                 s.size[0];
-                    if (!(gap > 0))
-                        fail_msg("%s: a triangle of body %d touches or crosses sphere \"%s\"", label, b,
-                                 d->name);
-                    dmin = fmin(dmin, gap);
-                }
-            }
+        if (s.kind == IPCC_SHAPE_SPHERE) { // a sphere is exact against whole triangles: their distance counts
+            double gap = surface_distance(w, s.center) - s.size[0];
+            if (!(gap > 0))
+                fail_msg("%s: a body's triangle touches or crosses sphere \"%s\"", label, d->name);
+            dmin = fmin(dmin, gap);
+        }
         double rho = s.kind == IPCC_SHAPE_SPHERE ? 0 : least_radius(&s); // 0: exact, nothing may enter
         double allowed = rho > 0 ? l * l / (8 * rho) + (s.kind == IPCC_SHAPE_CYLINDER ? 0.1 * dhat : 0) : 0;
         // Surface samples: projections of a fixed pseudo-random cloud.
@@ -148,7 +135,7 @@ static double check_state(const ipcc_world *w, const char *label) {
             ipcc_shape_distance(&s, q, y, NULL);
             for (int t = 0; t < nt; ++t)
                 if (inside_tet(x, tets + 4 * t, y)) {
-                    double depth = depth_below_surface(w, y);
+                    double depth = surface_distance(w, y);
                     worst_depth = fmax(worst_depth, depth);
                     if (depth > allowed)
                         fail_msg(
