@@ -127,6 +127,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "closest_point.h"
 #include "core.h"
 #include "vec3.h"
 
@@ -283,20 +284,17 @@ static void closest_point_segments(const double p[3], const ccd_positions *x, co
 
 static void closest_point_triangle(const ccd_positions *x, ccd_directions *dirs) {
     const double *p = x->b[0], *t0 = x->a[0], *t1 = x->a[1], *t2 = x->a[2];
-    double e0[3], e1[3], nrm[3], r[3], c[3];
+    double e0[3], e1[3], nrm[3], r[3];
     sub3(t1, t0, e0);
     sub3(t2, t0, e1);
     cross3(e0, e1, nrm);
     sub3(p, t0, r);
     double nn = dot3(nrm, nrm);
     if (nn > 0 && isfinite(nn)) {
-        // Barycentric coordinates of the projection of p: with
-        // r = v e0 + w e1 + h nrm, v = ((r x e1) . nrm) / |nrm|^2 and
-        // w = ((e0 x r) . nrm) / |nrm|^2.
-        cross3(r, e1, c);
-        double v = dot3(c, nrm) / nn;
-        cross3(e0, r, c);
-        double w = dot3(c, nrm) / nn;
+        // Barycentric coordinates (v, w) of the projection of p (closest_point.c).
+        double b[2];
+        ipcc_point_triangle_closest_point(p, t0, t1, t2, b);
+        double v = b[0], w = b[1];
         if (v >= 0 && w >= 0 && v + w <= 1) { // the plane normal is the closest direction
             dirs->distance = fabs(dot3(r, nrm)) / sqrt(nn);
             dirs->mu[0] = 1 - v - w;
@@ -321,6 +319,10 @@ static void closest_edge_edge(const ccd_positions *x, ccd_directions *dirs) {
     // Lines not nearly parallel (sin^2 of their angle > 1e-12): closest points
     // a0 + s da, b0 + u db of the lines from the normal equations
     //   s aa - u ab = r . da,  s ab - u bb = r . db,  determinant -(aa bb - ab^2) = -|nrm|^2.
+    // (Only a proposal of a separating direction: the certificate below is
+    // rigorous for any direction. closest_point.c's cross-product form gives
+    // other roundings, which move CCD's times, hence Newton's path, so this
+    // form stays, for results identical to earlier releases.)
     if (nn > 1e-12 * aa * bb) {
         double rda = dot3(r, da), rdb = dot3(r, db);
         double s = (rda * bb - rdb * ab) / nn;

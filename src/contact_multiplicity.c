@@ -28,7 +28,7 @@
 // concave valley it is between the largest term and the sum.
 //
 // Each term of (1) is b of the distance to one closest feature, so (1) is a
-// sum over the same keyed constraints as before (contact.c) with integer
+// sum over the same keyed constraints as before (constraint_set.c) with integer
 // MULTIPLICITIES, the number of terms of (1) that land on each key:
 //
 //   PT (p, f):  1;
@@ -72,137 +72,23 @@
 // gradient enter with their sign, its Hessian is projected to PSD after the
 // sign is applied (so it contributes nothing where b is convex).
 //
-// Flat features of obstacles (edge_is_flat): an obstacle's edges and
+// Flat features of obstacles (collision_mesh.c): an obstacle's edges and
 // vertices inside a planar region are not features: no terms of (2), and
 // the vertices are no points of (1) (but still cells of the surface other
 // points meet).
 //
 // Topology: per collision vertex its edges and faces, per edge its faces
-// (CSR, built once by ipcc_contact_build_adjacency).
-#include "contact_internal.h"
+// (the collision mesh's CSR adjacency).
+#include <stdbool.h>
 
-#include <stdlib.h>
-
-#include "core.h"
+#include "constraint_set.h"
 #include "distance.h"
-#include "vec3.h"
-
-// Counting sort of (key, value) pairs into CSR start (n + 1) / items.
-static int csr(int n, int count, const int *key, const int *value, int **start_out, int **items_out) {
-    int *start = calloc((size_t)n + 2, sizeof(int)), *items = malloc(sizeof(int) * (size_t)(count + 1));
-    if (!start || !items) {
-        free(start);
-        free(items);
-        return -1;
-    }
-    for (int k = 0; k < count; ++k)
-        start[key[k] + 2]++;
-    for (int i = 0; i < n; ++i)
-        start[i + 2] += start[i + 1];
-    for (int k = 0; k < count; ++k)
-        items[start[key[k] + 1]++] = value[k];
-    *start_out = start;
-    *items_out = items;
-    return 0;
-}
-
-// The edge (a, b) in either order, or -1.
-static int find_edge(const ipcc_contact *c, int a, int b) {
-    for (int k = c->vert_edge_start[a]; k < c->vert_edge_start[a + 1]; ++k) {
-        int e = c->vert_edges[k];
-        const int *ev = c->cedges + 2 * e;
-        if ((ev[0] == a && ev[1] == b) || (ev[0] == b && ev[1] == a)) return e;
-    }
-    return -1;
-}
-
-// Edge e of an obstacle is inside a planar region: exactly two faces, in
-// one plane, on opposite sides of it (at rest; obstacles move rigidly, so
-// for ever). Such an edge is no feature of the surface: an edge of another
-// body cannot reach it without first coming within the same distance of
-// its faces' plane, where that body's vertices and its own faces' points
-// (point-triangle terms in both directions) already act, so it gets no
-// edge-edge terms (contact.c, ee_pair). This is the internal-edge rule of
-// rigid-body engines for triangle meshes, which IPC lacks.
-static bool edge_is_flat(const ipcc_contact *c, int e) {
-    const int *ed = c->cedges + 2 * e;
-    if (!c->kinematic[c->group[ed[0]]]) return false;
-    if (c->edge_face_start[e + 1] - c->edge_face_start[e] != 2) return false;
-    const double *a = c->rest + 3 * ed[0], *b = c->rest + 3 * ed[1];
-    double u[3], n[2][3], side[2][3];
-    sub3(b, a, u);
-    for (int k = 0; k < 2; ++k) {
-        const int *t = c->cfaces + 3 * c->edge_faces[c->edge_face_start[e] + k];
-        int o = t[0] != ed[0] && t[0] != ed[1] ? t[0] : t[1] != ed[0] && t[1] != ed[1] ? t[1] : t[2];
-        double r[3];
-        sub3(c->rest + 3 * o, a, r);
-        cross3(u, r, n[k]);       // the face's normal, oriented by the edge
-        cross3(n[k], u, side[k]); // towards the face's opposite vertex, in its plane
-    }
-    double m[3];
-    cross3(n[0], n[1], m);
-    double n0 = dot3(n[0], n[0]), n1 = dot3(n[1], n[1]);
-    bool coplanar = dot3(m, m) <= IPCC_DISTANCE_DEGENERATE_SIN2 * n0 * n1;
-    return n0 > 0 && n1 > 0 && coplanar && dot3(side[0], side[1]) < 0;
-}
-
-int ipcc_contact_build_adjacency(ipcc_contact *c) {
-    int ne = c->ne, nf = c->nf, nc = c->nc;
-    int m = 3 * nf > 2 * ne ? 3 * nf : 2 * ne;
-    int *key = malloc(sizeof(int) * (size_t)(m + 1)), *value = malloc(sizeof(int) * (size_t)(m + 1));
-    int rc = key && value ? 0 : -1;
-    for (int k = 0; rc == 0 && k < 2 * ne; ++k) {
-        key[k] = c->cedges[k];
-        value[k] = k / 2;
-    }
-    if (rc == 0) rc = csr(nc, 2 * ne, key, value, &c->vert_edge_start, &c->vert_edges);
-    for (int k = 0; rc == 0 && k < 3 * nf; ++k) {
-        key[k] = c->cfaces[k];
-        value[k] = k / 3;
-    }
-    if (rc == 0) rc = csr(nc, 3 * nf, key, value, &c->vert_face_start, &c->vert_faces);
-    int count = 0;
-    for (int f = 0; rc == 0 && f < nf; ++f)
-        for (int j = 0; j < 3; ++j) {
-            int e = find_edge(c, c->cfaces[3 * f + j], c->cfaces[3 * f + (j + 1) % 3]);
-            if (e < 0) continue; // every face edge is a collision edge (world.c); tolerate otherwise
-            key[count] = e;
-            value[count++] = f;
-        }
-    if (rc == 0) rc = csr(ne, count, key, value, &c->edge_face_start, &c->edge_faces);
-    free(key);
-    free(value);
-    if (rc == 0) rc = (c->edge_flat = calloc((size_t)ne + 1, 1)) ? 0 : -1;
-    for (int e = 0; rc == 0 && e < ne; ++e)
-        c->edge_flat[e] = edge_is_flat(c, e);
-    if (rc == 0) rc = (c->vert_flat = calloc((size_t)nc + 1, 1)) ? 0 : -1;
-    for (int v = 0; rc == 0 && v < nc; ++v) {
-        // Every edge at v flat, as many faces as edges (a closed fan): a planar disk around v.
-        int ev = c->vert_edge_start[v + 1] - c->vert_edge_start[v];
-        bool flat = ev >= 3 && ev == c->vert_face_start[v + 1] - c->vert_face_start[v];
-        for (int k = c->vert_edge_start[v]; flat && k < c->vert_edge_start[v + 1]; ++k)
-            flat = c->edge_flat[c->vert_edges[k]];
-        c->vert_flat[v] = flat;
-    }
-    return rc;
-}
-
-void ipcc_contact_free_adjacency(ipcc_contact *c) {
-    free(c->vert_edge_start);
-    free(c->vert_edges);
-    free(c->vert_face_start);
-    free(c->vert_faces);
-    free(c->edge_face_start);
-    free(c->edge_faces);
-    free(c->edge_flat);
-    free(c->vert_flat);
-}
 
 static bool face_has(const int *t, int v) { return t[0] == v || t[1] == v || t[2] == v; }
 
 // The closest feature of face f to point p is the interior of its edge (a, b).
-static bool face_closest_is_edge(const ipcc_contact *c, const double *xc, const double *p, int f, int a,
-                                 int b) {
+static bool face_closest_is_edge(const ipcc_collision_mesh *c, const double *xc, const double *p, int f,
+                                 int a, int b) {
     const int *t = c->cfaces + 3 * f;
     ipcc_point_triangle_distance_type type =
         ipcc_point_triangle_distance_type_of(p, xc + 3 * t[0], xc + 3 * t[1], xc + 3 * t[2]);
@@ -212,7 +98,7 @@ static bool face_closest_is_edge(const ipcc_contact *c, const double *xc, const 
 }
 
 // Faces at edge e without vertex u (F(e) of (1)).
-static int edge_faces_without(const ipcc_contact *c, int e, int u) {
+static int edge_faces_without(const ipcc_collision_mesh *c, int e, int u) {
     int n = 0;
     for (int k = c->edge_face_start[e]; k < c->edge_face_start[e + 1]; ++k)
         n += !face_has(c->cfaces + 3 * c->edge_faces[k], u);
@@ -221,8 +107,8 @@ static int edge_faces_without(const ipcc_contact *c, int e, int u) {
 
 // PE (u, a, b), e = (a, b): n_f(u, e) + 1 - F(e), for the point p at vertex
 // u (or a sphere's centre p, u = -1).
-static int edge_multiplicity(const ipcc_contact *c, const double *xc, const double *p, int u, int e, int a,
-                             int b) {
+static int edge_multiplicity(const ipcc_collision_mesh *c, const double *xc, const double *p, int u, int e,
+                             int a, int b) {
     if (e < 0) return 1;
     int n = 1;
     for (int k = c->edge_face_start[e]; k < c->edge_face_start[e + 1]; ++k) {
@@ -235,7 +121,8 @@ static int edge_multiplicity(const ipcc_contact *c, const double *xc, const doub
 
 // c_v(u): the terms of (1) for the point p at vertex u (or a sphere's
 // centre p, u = -1) that land on vertex v.
-static int vertex_multiplicity(const ipcc_contact *c, const double *xc, const double *p, int u, int v) {
+static int vertex_multiplicity(const ipcc_collision_mesh *c, const double *xc, const double *p, int u,
+                               int v) {
     int ev = c->vert_edge_start[v + 1] - c->vert_edge_start[v];
     int fv = c->vert_face_start[v + 1] - c->vert_face_start[v];
     if (ev == 0 && fv == 0) return 0; // an isolated point: met as a point only
@@ -264,14 +151,14 @@ static bool edge_has(const int *ed, int v) { return ed[0] == v || ed[1] == v; }
 
 // Edge e counts in the 1-skeleton's terms of (2): not flat, and not at the
 // other primitive's vertices x and y (y may be -1).
-static bool skeleton_edge(const ipcc_contact *c, int e, int x, int y) {
+static bool skeleton_edge(const ipcc_collision_mesh *c, int e, int x, int y) {
     const int *ed = c->cedges + 2 * e;
     return !c->edge_flat[e] && !edge_has(ed, x) && (y < 0 || !edge_has(ed, y));
 }
 
 // Edges a, b are nearly parallel: their term is a mollified EE key of its
-// own (contact.c, ee_pair), which meets the unmollified term continuously.
-static bool mollified(const ipcc_contact *c, const double *xc, const int *a, const int *b) {
+// own (constraint_set.c, ee_pair), which meets the unmollified term continuously.
+static bool mollified(const ipcc_collision_mesh *c, const double *xc, const int *a, const int *b) {
     double eps_x = ipcc_edge_edge_mollifier_threshold(c->rest + 3 * a[0], c->rest + 3 * a[1],
                                                       c->rest + 3 * b[0], c->rest + 3 * b[1]);
     return ipcc_edge_edge_cross_squarednorm(xc + 3 * a[0], xc + 3 * a[1], xc + 3 * b[0], xc + 3 * b[1]) <
@@ -306,7 +193,7 @@ static int pe_end(const double *xc, int p, const int *e) {
 // The terms of (2) that land on PE (p, e0, e1): the edges a at p whose
 // closest points to e are p and e's interior, and (1 - E(p)) once if e's
 // closest point to p is inside it.
-static int skeleton_pe(const ipcc_contact *c, const double *xc, int p, int e, int e0, int e1) {
+static int skeleton_pe(const ipcc_collision_mesh *c, const double *xc, int p, int e, int e0, int e1) {
     if (e < 0 || c->edge_flat[e]) return 0;
     const int *ed = c->cedges + 2 * e;
     int n = 0, ep = 0;
@@ -327,7 +214,7 @@ static int skeleton_pe(const ipcc_contact *c, const double *xc, int p, int e, in
 // The terms of (2) that land on PP (u, w): edge pairs at u and w whose
 // closest points are u and w, the edges at w whose closest point to u is w
 // (times 1 - E(u)) and vice versa, and (1 - E(u)) (1 - E(w)).
-static int skeleton_pp(const ipcc_contact *c, const double *xc, int u, int w) {
+static int skeleton_pp(const ipcc_collision_mesh *c, const double *xc, int u, int w) {
     int eu = 0, ew = 0, n = 0;
     for (int k = c->vert_edge_start[u]; k < c->vert_edge_start[u + 1]; ++k)
         eu += skeleton_edge(c, c->vert_edges[k], w, -1);
@@ -356,11 +243,12 @@ static int skeleton_pp(const ipcc_contact *c, const double *xc, int u, int w) {
     return n + (1 - eu) * (1 - ew);
 }
 
-int ipcc_contact_multiplicity(const ipcc_contact *c, const double *xc, const contact_pair *p) {
+int ipcc_contact_multiplicity(const ipcc_collision_mesh *c, const ipcc_shape *pose, const double *xc,
+                              const ipcc_contact_pair *p) {
     const int *v = p->v;
     switch (p->kind) {
     case IPCC_CONTACT_PE: {
-        int e = find_edge(c, v[1], v[2]);
+        int e = ipcc_collision_mesh_find_edge(c, v[1], v[2]);
         return (c->vert_flat[v[0]] ? 0 : edge_multiplicity(c, xc, xc + 3 * v[0], v[0], e, v[1], v[2])) +
                skeleton_pe(c, xc, v[0], e, v[1], v[2]);
     }
@@ -368,14 +256,15 @@ int ipcc_contact_multiplicity(const ipcc_contact *c, const double *xc, const con
         return (c->vert_flat[v[0]] ? 0 : vertex_multiplicity(c, xc, xc + 3 * v[0], v[0], v[1])) +
                (c->vert_flat[v[1]] ? 0 : vertex_multiplicity(c, xc, xc + 3 * v[1], v[1], v[0])) +
                skeleton_pp(c, xc, v[0], v[1]);
-    // A sphere is its centre o thickened (contact.c, sphere_pair): o is a
+    // A sphere is its centre o thickened (constraint_set.c, sphere_pair): o is a
     // point against the body's surface like a vertex, by (1); the body's
     // vertices are points against the sphere besides (PS, 1 each).
     case IPCC_CONTACT_SE:
-        return edge_multiplicity(c, xc, c->pose[v[2]].center, -1, find_edge(c, v[0], v[1]), v[0], v[1]);
+        return edge_multiplicity(c, xc, pose[v[2]].center, -1, ipcc_collision_mesh_find_edge(c, v[0], v[1]),
+                                 v[0], v[1]);
     case IPCC_CONTACT_PS:
-        return 1 + (c->pose[v[1]].kind == IPCC_SHAPE_SPHERE
-                        ? vertex_multiplicity(c, xc, c->pose[v[1]].center, -1, v[0])
+        return 1 + (pose[v[1]].kind == IPCC_SHAPE_SPHERE
+                        ? vertex_multiplicity(c, xc, pose[v[1]].center, -1, v[0])
                         : 0);
     default: return 1;
     }

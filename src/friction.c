@@ -36,11 +36,13 @@
 //
 // Lagging. Contacts, lambda, T and w are frozen at the start of the step
 // (friction_iterations = 1, as IPC), or re-frozen at each pass's solution
-// for more passes (world.c). The freeze happens inside the first evaluation
-// of a pass, right after the barrier has (re)balanced kappa at that state:
+// for more passes (world.c). The incremental potential freezes them at the
+// first evaluation of a pass (incremental_potential.c, its stage "friction
+// lag"), right after the barrier has (re)balanced kappa at that state:
 // freezing before would take lambda from a stale or zero kappa and leave
-// the first step of a contact without friction. Relative motion of kinematic obstacles is
-// included because their vertices move inside x like any other.
+// the first step of a contact without friction. Relative motion of
+// kinematic obstacles is included because their vertices move inside x
+// like any other.
 //
 // Coefficients: a pair's mu is contact.friction when set (>= 0), except
 // against a half-space with its own coefficient (IPC's rule: selfFric for
@@ -52,10 +54,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "contact.h"
 #include "core.h"
+#include "local_to_global.h"
 #include "vec3.h"
-#include "world_internal.h"
 
 typedef struct friction_contact {
     int kind, obstacle; ///< the constraint's (ipcc_contact_info)
@@ -70,12 +71,15 @@ typedef struct friction_contact {
 struct ipcc_friction {
     int n, cap;
     friction_contact *c;
-    double *energy;   ///< per contact
-    double *grad;     ///< 12 per contact
-    int *slot;        ///< n + 1 triplet offsets
-    int cap_scratch;  ///< contacts the scratch arrays hold
-    double eps;       ///< eps_v h of the current step
-    bool lag_pending; ///< freeze at the next evaluation
+    double *energy;                   ///< per contact
+    double *grad;                     ///< 12 per contact
+    int *slot;                        ///< n + 1 triplet offsets
+    int cap_scratch;                  ///< contacts the scratch arrays hold
+    double eps;                       ///< eps_v t_s of the current step
+    double mu, eps_v, smoothing_time; ///< as ipcc_friction_def
+    int num_bodies, num_half_spaces, num_shapes;
+    double *body_mu, *half_space_mu, *shape_mu; ///< copies of the def's
+    int *body_shape;
 };
 
 double ipcc_friction_f0(double y, double eps) {
@@ -146,27 +150,59 @@ double ipcc_friction_potential(int nv, const double *weights, const double T[6],
     return value;
 }
 
-ipcc_friction *ipcc_friction_create(void) { return calloc(1, sizeof(ipcc_friction)); }
-
 void ipcc_friction_destroy(ipcc_friction *f) {
     if (!f) return;
     free(f->c);
     free(f->energy);
     free(f->grad);
     free(f->slot);
+    free(f->body_mu);
+    free(f->body_shape);
+    free(f->half_space_mu);
+    free(f->shape_mu);
     free(f);
+}
+
+// A copy of n doubles (ints), at least one element; NULL when out of memory.
+static void *copy_array(const void *src, int n, size_t size) {
+    void *dst = malloc(size * (size_t)(n > 0 ? n : 1));
+    if (dst && n > 0) memcpy(dst, src, size * (size_t)n);
+    return dst;
+}
+
+ipcc_status ipcc_friction_create(const ipcc_friction_def *def, ipcc_friction **out) {
+    *out = NULL;
+    ipcc_friction *f = calloc(1, sizeof *f);
+    if (f) {
+        f->mu = def->mu;
+        f->eps_v = def->eps_v;
+        f->smoothing_time = def->smoothing_time;
+        f->num_bodies = def->num_bodies;
+        f->num_half_spaces = def->num_half_spaces;
+        f->num_shapes = def->num_shapes;
+        f->body_mu = copy_array(def->body_mu, def->num_bodies, sizeof(double));
+        f->body_shape = copy_array(def->body_shape, def->num_bodies, sizeof(int));
+        f->half_space_mu = copy_array(def->half_space_mu, def->num_half_spaces, sizeof(double));
+        f->shape_mu = copy_array(def->shape_mu, def->num_shapes, sizeof(double));
+    }
+    if (!f || !f->body_mu || !f->body_shape || !f->half_space_mu || !f->shape_mu) {
+        ipcc_friction_destroy(f);
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the friction state");
+    }
+    *out = f;
+    return IPCC_OK;
 }
 
 int ipcc_friction_count(const ipcc_friction *f) { return f->n; }
 
 // An obstacle's own coefficient, < 0 when not set: a half-space's or a
 // shape's, or, for a box's edge obstacle (world_shapes.c), its box's.
-static double own_mu(const ipcc_world *w, const ipcc_contact_info *in) {
-    if (in->kind == IPCC_CONTACT_PH) return w->half_space_friction[in->obstacle];
+static double own_mu(const ipcc_friction *f, const ipcc_contact_info *in) {
+    if (in->kind == IPCC_CONTACT_PH) return f->half_space_mu[in->obstacle];
     if (in->kind == IPCC_CONTACT_PS || in->kind == IPCC_CONTACT_ST || in->kind == IPCC_CONTACT_SE)
-        return w->shapes[in->obstacle].friction;
+        return f->shape_mu[in->obstacle];
     int b = in->body[1];
-    if (b >= 0 && w->bodies[b].shape >= 0) return w->shapes[w->bodies[b].shape].friction;
+    if (b >= 0 && f->body_shape[b] >= 0) return f->shape_mu[f->body_shape[b]];
     return -1;
 }
 
@@ -175,22 +211,23 @@ static double own_mu(const ipcc_world *w, const ipcc_contact_info *in) {
 // which use it as is (IPC's selfFric and halfSpace mu, FORMAT.md 3.4 and
 // 3.6); without it, the geometric mean of the two surfaces' coefficients
 // (an unset obstacle coefficient counts as 0).
-static double pair_mu(const ipcc_world *w, const ipcc_contact_info *in) {
-    double own = own_mu(w, in);
-    if (w->def.contact.friction >= 0) return own >= 0 ? own : w->def.contact.friction;
-    double other = in->body[1] >= 0 && own < 0 ? w->bodies[in->body[1]].friction : fmax(own, 0.0);
-    return sqrt(w->bodies[in->body[0]].friction * other);
+static double pair_mu(const ipcc_friction *f, const ipcc_contact_info *in) {
+    double own = own_mu(f, in);
+    if (f->mu >= 0) return own >= 0 ? own : f->mu;
+    double other = in->body[1] >= 0 && own < 0 ? f->body_mu[in->body[1]] : fmax(own, 0.0);
+    return sqrt(f->body_mu[in->body[0]] * other);
 }
 
 // A moving shape's surface slides under a contact too: the slip is relative
 // to the material point y of the shape in contact at the lag state, whose
 // displacement over the whole step (the start pose to the end pose, exact
 // rigid motion) is subtracted from the vertex's.
-static void shape_offset(const ipcc_world *w, int i, const double *x_lag, const double y[3], double out[3]) {
+static void shape_offset(const ipcc_step_context *sc, int i, const double *x_lag, const double y[3],
+                         double out[3]) {
     ipcc_shape lag, start, end;
-    ipcc_world_shape_at(w, i, ipcc_world_shape_progress(w, x_lag), &lag);
-    ipcc_world_shape_at(w, i, 0.0, &start);
-    ipcc_world_shape_at(w, i, 1.0, &end);
+    ipcc_shape_motion_at(&sc->shapes[i], ipcc_step_shape_progress(sc, x_lag), &lag);
+    ipcc_shape_motion_at(&sc->shapes[i], 0.0, &start);
+    ipcc_shape_motion_at(&sc->shapes[i], 1.0, &end);
     double q[3], ye[3], ys[3];
     ipcc_shape_to_local(&lag, y, q);
     ipcc_shape_to_world(&end, q, ye);
@@ -199,21 +236,21 @@ static void shape_offset(const ipcc_world *w, int i, const double *x_lag, const 
         out[k] = ye[k] - ys[k];
 }
 
-int ipcc_friction_lag(ipcc_friction *f, ipcc_world *w, const double *x_lag) {
+ipcc_status ipcc_friction_lag(ipcc_friction *f, ipcc_contact *contact, const ipcc_step_context *sc,
+                              const double *x_lag) {
     f->n = 0;
-    double epsv = w->def.contact.friction_epsv > 0 ? w->def.contact.friction_epsv : 1e-3 * w->bbox_diagonal;
     // Smoothing length eps_v * t_s with t_s = h (IPC's intent) or, for IPC
     // scripts, the 0.025 s IPC's code actually uses (FORMAT.md 5, quirk).
-    double ts = w->def.contact.friction_smoothing_time;
-    f->eps = epsv * (ts > 0 ? ts : w->def.time_step);
-    if (!w->contact) return 0;
+    f->eps = f->eps_v * (f->smoothing_time > 0 ? f->smoothing_time : sc->time_step);
     const ipcc_contact_info *info = NULL;
-    int m = ipcc_contact_active(w->contact, w, x_lag, &info);
-    if (m < 0) return -1;
-    if (ipcc_reserve((void **)&f->c, &f->cap, m + 1, sizeof *f->c) != 0) return -1;
+    int m = 0;
+    ipcc_status st = ipcc_contact_active(contact, sc, x_lag, &info, &m);
+    if (st != IPCC_OK) return st;
+    if (ipcc_reserve((void **)&f->c, &f->cap, m + 1, sizeof *f->c) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "friction: out of memory for %d contacts", m);
     for (int k = 0; k < m; ++k) {
         const ipcc_contact_info *in = &info[k];
-        double mu = pair_mu(w, in);
+        double mu = pair_mu(f, in);
         if (!(mu > 0) || !(in->normal_force > 0)) continue;
         friction_contact *fc = &f->c[f->n++];
         fc->nv = ipcc_contact_kind_vertices(in->kind);
@@ -225,28 +262,28 @@ int ipcc_friction_lag(ipcc_friction *f, ipcc_world *w, const double *x_lag) {
         fc->obstacle = in->obstacle;
         memset(fc->offset, 0, sizeof fc->offset);
         if (in->kind == IPCC_CONTACT_PS || in->kind == IPCC_CONTACT_ST || in->kind == IPCC_CONTACT_SE)
-            shape_offset(w, in->obstacle, x_lag, in->point, fc->offset);
+            shape_offset(sc, in->obstacle, x_lag, in->point, fc->offset);
     }
     if (f->n + 1 > f->cap_scratch) {
         int cap = ipcc_grow_capacity(f->cap_scratch, 64, f->n + 1);
         double *e = realloc(f->energy, sizeof(double) * (size_t)cap);
-        if (!e) return -1;
-        f->energy = e;
-        double *g = realloc(f->grad, sizeof(double) * 12 * (size_t)cap);
-        if (!g) return -1;
-        f->grad = g;
-        int *s = realloc(f->slot, sizeof(int) * (size_t)(cap + 1));
-        if (!s) return -1;
+        if (e) f->energy = e;
+        double *g = e ? realloc(f->grad, sizeof(double) * 12 * (size_t)cap) : NULL;
+        if (g) f->grad = g;
+        int *s = g ? realloc(f->slot, sizeof(int) * (size_t)(cap + 1)) : NULL;
+        if (!s) {
+            f->n = 0;
+            return ipcc_fail(IPCC_ERR_NO_MEMORY, "friction: out of memory for %d contacts", m);
+        }
         f->slot = s;
         f->cap_scratch = cap;
     }
-    return f->n;
+    return IPCC_OK;
 }
 
 // Unknown index of each of contact fc's dofs (-1 when prescribed); returns 3 nv.
-static int contact_dofs(const friction_contact *fc, const ipcc_world *w, int dofs[12]) {
-    for (int a = 0; a < 3 * fc->nv; ++a)
-        dofs[a] = w->dof_map[3 * fc->vertices[a / 3] + a % 3];
+static int contact_dofs(const friction_contact *fc, const ipcc_step_context *sc, int dofs[12]) {
+    ipcc_local_dofs(sc->dof_map, fc->nv, fc->vertices, dofs);
     return 3 * fc->nv;
 }
 
@@ -254,18 +291,19 @@ static int contact_dofs(const friction_contact *fc, const ipcc_world *w, int dof
 // they are relative to the shape's surface: every vertex's displacement
 // less the offset, so the weighted sum (weights summing to 1) is the
 // contact point's slip relative to the shape.
-static void contact_dx(const friction_contact *fc, const ipcc_world *w, const double *x, double dx[12]) {
+static void contact_dx(const friction_contact *fc, const ipcc_step_context *sc, const double *x,
+                       double dx[12]) {
     for (int i = 0; i < fc->nv; ++i)
         for (int k = 0; k < 3; ++k)
-            dx[3 * i + k] = x[3 * fc->vertices[i] + k] - w->x_start[3 * fc->vertices[i] + k] - fc->offset[k];
+            dx[3 * i + k] = x[3 * fc->vertices[i] + k] - sc->x_start[3 * fc->vertices[i] + k] - fc->offset[k];
 }
 
-double ipcc_friction_energy(ipcc_friction *f, const ipcc_world *w, const double *x) {
+double ipcc_friction_energy(ipcc_friction *f, const ipcc_step_context *sc, const double *x) {
     int n = f->n;
 #pragma omp parallel for schedule(static)
     for (int k = 0; k < n; ++k) {
         double dx[12];
-        contact_dx(&f->c[k], w, x, dx);
+        contact_dx(&f->c[k], sc, x, dx);
         f->energy[k] = ipcc_friction_potential(f->c[k].nv, f->c[k].weights, f->c[k].T, f->c[k].mu_lambda,
                                                f->eps, dx, NULL, NULL);
     }
@@ -275,21 +313,16 @@ double ipcc_friction_energy(ipcc_friction *f, const ipcc_world *w, const double 
     return e;
 }
 
-void ipcc_friction_request_lag(ipcc_friction *f) { f->lag_pending = true; }
-
-double ipcc_friction_evaluate(ipcc_friction *f, ipcc_world *w, const double *x, const double *lift, double *g,
-                              ipcc_triplets *T) {
-    if (f->lag_pending) {
-        f->lag_pending = false;
-        if (ipcc_friction_lag(f, w, x) < 0) return NAN;
-    }
+ipcc_status ipcc_friction_assemble(ipcc_friction *f, const ipcc_step_context *sc, const double *x,
+                                   const double *lift, double *g, ipcc_triplets *T, double *energy) {
     int n = f->n;
     f->slot[0] = 0;
     for (int k = 0; k < n; ++k) {
-        int dofs[12], nd = contact_dofs(&f->c[k], w, dofs);
+        int dofs[12], nd = contact_dofs(&f->c[k], sc, dofs);
         f->slot[k + 1] = f->slot[k] + ipcc_block_triplet_count(nd, dofs);
     }
-    if (ipcc_triplets_reserve(T, T->count + f->slot[n]) != 0) return NAN;
+    if (ipcc_triplets_reserve(T, T->count + f->slot[n]) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "friction: out of memory for %d Hessian entries", f->slot[n]);
     int base = T->count;
     int *rows = T->row + base, *cols = T->col + base;
     double *vals = T->val + base;
@@ -297,13 +330,12 @@ double ipcc_friction_evaluate(ipcc_friction *f, ipcc_world *w, const double *x, 
     for (int k = 0; k < n; ++k) {
         const friction_contact *fc = &f->c[k];
         double dx[12], H[144], *gk = f->grad + 12 * k;
-        int dofs[12], nd = contact_dofs(fc, w, dofs);
-        contact_dx(fc, w, x, dx);
+        int dofs[12], nd = contact_dofs(fc, sc, dofs);
+        contact_dx(fc, sc, x, dx);
         f->energy[k] = ipcc_friction_potential(fc->nv, fc->weights, fc->T, fc->mu_lambda, f->eps, dx, gk, H);
         if (lift) {
             double le[12];
-            for (int a = 0; a < nd; ++a)
-                le[a] = lift[3 * fc->vertices[a / 3] + a % 3];
+            ipcc_local_gather(lift, fc->nv, fc->vertices, le);
             ipcc_block_add_product(nd, H, le, gk);
         }
         int s = f->slot[k];
@@ -312,41 +344,39 @@ double ipcc_friction_evaluate(ipcc_friction *f, ipcc_world *w, const double *x, 
     T->count = base + f->slot[n];
     double e = 0;
     for (int k = 0; k < n; ++k) {
-        const friction_contact *fc = &f->c[k];
         e += f->energy[k];
-        for (int i = 0; i < fc->nv; ++i)
-            for (int d = 0; d < 3; ++d)
-                g[3 * fc->vertices[i] + d] += f->grad[12 * k + 3 * i + d];
+        ipcc_local_scatter_add(g, f->c[k].nv, f->c[k].vertices, 1.0, f->grad + 12 * k);
     }
-    return T->failed ? NAN : e;
+    *energy = e;
+    return T->failed ? ipcc_fail(IPCC_ERR_NO_MEMORY, "friction: Hessian triplets: out of memory") : IPCC_OK;
 }
 
-bool ipcc_friction_settled(const ipcc_friction *f, const ipcc_world *w, const double *x, const double *p) {
+bool ipcc_friction_settled(const ipcc_friction *f, const ipcc_step_context *sc, const double *x,
+                           const double *p) {
     for (int k = 0; k < f->n; ++k) {
         const friction_contact *fc = &f->c[k];
         double dx[12], pk[12], u[2], du[2];
-        contact_dx(fc, w, x, dx);
+        contact_dx(fc, sc, x, dx);
         slip(fc->nv, fc->weights, fc->T, dx, u);
         if (sqrt(u[0] * u[0] + u[1] * u[1]) >= f->eps) continue; // sliding: the model is soft there
-        for (int a = 0; a < 3 * fc->nv; ++a)
-            pk[a] = p[3 * fc->vertices[a / 3] + a % 3];
+        ipcc_local_gather(p, fc->nv, fc->vertices, pk);
         slip(fc->nv, fc->weights, fc->T, pk, du);
         if (sqrt(du[0] * du[0] + du[1] * du[1]) > 1e-2 * f->eps) return false;
     }
     return true;
 }
 
-void ipcc_friction_contact_force(const ipcc_friction *f, const ipcc_world *w, const double *x, int k,
+void ipcc_friction_contact_force(const ipcc_friction *f, const ipcc_step_context *sc, const double *x, int k,
                                  int *kind, int vertices[4], int *obstacle, double force[3]) {
     IPCC_ASSERT(k >= 0 && k < f->n);
     const friction_contact *fc = &f->c[k];
     double dx[12], g[12];
-    contact_dx(fc, w, x, dx);
+    contact_dx(fc, sc, x, dx);
     ipcc_friction_potential(fc->nv, fc->weights, fc->T, fc->mu_lambda, f->eps, dx, g, NULL);
     // g_i = w_i T grad_u, and the first primitive's weights sum to 1: it is
     // vertex 0 (weight 1), for EE the vertices 0 and 1 of edge a, for ST and
     // SE (a sphere against a triangle or an edge) all of them.
-    double s = ipcc_integrator_potential_scale(w);
+    double s = sc->potential_scale;
     int na = fc->kind == IPCC_CONTACT_EE                                    ? 2
              : (fc->kind == IPCC_CONTACT_ST || fc->kind == IPCC_CONTACT_SE) ? fc->nv
                                                                             : 1;
@@ -360,14 +390,14 @@ void ipcc_friction_contact_force(const ipcc_friction *f, const ipcc_world *w, co
     memcpy(vertices, fc->vertices, sizeof fc->vertices);
 }
 
-void ipcc_friction_forces(ipcc_friction *f, const ipcc_world *w, const double *x, double *force,
+void ipcc_friction_forces(ipcc_friction *f, const ipcc_step_context *sc, const double *x, double *force,
                           double *dissipation) {
-    memset(force, 0, sizeof(double) * 3 * (size_t)w->n);
-    double s = ipcc_integrator_potential_scale(w), work = 0;
+    memset(force, 0, sizeof(double) * 3 * (size_t)sc->num_vertices);
+    double s = sc->potential_scale, work = 0;
     for (int k = 0; k < f->n; ++k) {
         const friction_contact *fc = &f->c[k];
         double dx[12], g[12];
-        contact_dx(fc, w, x, dx);
+        contact_dx(fc, sc, x, dx);
         ipcc_friction_potential(fc->nv, fc->weights, fc->T, fc->mu_lambda, f->eps, dx, g, NULL);
         // Work against friction over the step: -F . u = sum_i g_i . dx_i / s
         // (dx relative to a shape's surface for shape contacts)

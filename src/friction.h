@@ -4,8 +4,9 @@
 #ifndef IPCC_FRICTION_H
 #define IPCC_FRICTION_H
 
-#include "ipcc/world.h"
+#include "contact.h"
 #include "sparse.h"
+#include "step_context.h"
 
 /// f0 and f1 = f0' of the mollified Coulomb law with threshold eps (metres
 /// of tangential displacement per step, eps = eps_v h), y = |u| >= 0.
@@ -22,30 +23,41 @@ double ipcc_friction_potential(int nv, const double *weights, const double T[6],
 
 typedef struct ipcc_friction ipcc_friction;
 
-ipcc_friction *ipcc_friction_create(void);
+/// The friction coefficients of every surface and the mollifier's scale
+/// (borrowed for the create call; the arrays are copied).
+typedef struct ipcc_friction_def {
+    double mu;             ///< contact.friction for every pair (>= 0), or < 0 to mix the surfaces' own
+    double eps_v;          ///< slip speed below which static friction is smoothed, m/s (> 0)
+    double smoothing_time; ///< t_s of eps = eps_v t_s, s; 0 = the time step (IPC's intent)
+    int num_bodies;
+    const double *body_mu; ///< per body: its surface's coefficient
+    const int *body_shape; ///< per body: the shape whose sharp features it is (world_shapes.c), else -1
+    int num_half_spaces;
+    const double *half_space_mu; ///< per half-space: its own coefficient, < 0 when not set
+    int num_shapes;
+    const double *shape_mu; ///< per analytic shape: its own coefficient, < 0 when not set
+} ipcc_friction_def;
+
+ipcc_status ipcc_friction_create(const ipcc_friction_def *def, ipcc_friction **out);
 void ipcc_friction_destroy(ipcc_friction *f);
 
 /// Freeze the friction contacts at x_lag: every active barrier constraint
-/// with a positive coefficient, its normal force, tangent basis and
-/// closest-point weights. Returns their number, or -1 when out of memory.
-int ipcc_friction_lag(ipcc_friction *f, ipcc_world *w, const double *x_lag);
-
-/// Freeze the contacts at the state of the next ipcc_friction_evaluate()
-/// (the first one of a Newton solve, i.e. its start), after the barrier has
-/// set its stiffness there: a pass starts by requesting its lag.
-void ipcc_friction_request_lag(ipcc_friction *f);
+/// of `contact` with a positive coefficient, its normal force (at the
+/// current kappa), tangent basis and closest-point weights.
+ipcc_status ipcc_friction_lag(ipcc_friction *f, ipcc_contact *contact, const ipcc_step_context *sc,
+                              const double *x_lag);
 
 /// Number of frozen contacts.
 int ipcc_friction_count(const ipcc_friction *f);
 
-/// Sum of the contacts' potentials at x (displacements from w->x_start).
-double ipcc_friction_energy(ipcc_friction *f, const ipcc_world *w, const double *x);
+/// Sum of the contacts' potentials at x (displacements from sc->x_start).
+double ipcc_friction_energy(ipcc_friction *f, const ipcc_step_context *sc, const double *x);
 
-/// Potential, gradient (added into g, 3n) and Hessian triplets (appended,
-/// unknown indices) at x, lagging first at x if requested; with `lift`,
-/// adds H lift to g. NAN when out of memory.
-double ipcc_friction_evaluate(ipcc_friction *f, ipcc_world *w, const double *x, const double *lift, double *g,
-                              ipcc_triplets *T);
+/// Potential at x into *energy, gradient added into g (3n) and Hessian
+/// triplets appended (unknown indices through sc->dof_map); with `lift`,
+/// adds H lift to g. IPCC_ERR_NO_MEMORY on failure.
+ipcc_status ipcc_friction_assemble(ipcc_friction *f, const ipcc_step_context *sc, const double *x,
+                                   const double *lift, double *g, ipcc_triplets *T, double *energy);
 
 /// Convergence veto for Newton: false if, for some contact still in the
 /// stiff stick region (|u| < eps), the direction p changes its slip by more
@@ -53,18 +65,19 @@ double ipcc_friction_evaluate(ipcc_friction *f, ipcc_world *w, const double *x, 
 /// eps (much smaller than Newton's tolerance), so a small |p| does not mean
 /// the friction force has settled: a block that must start sliding would
 /// otherwise be declared converged at rest.
-bool ipcc_friction_settled(const ipcc_friction *f, const ipcc_world *w, const double *x, const double *p);
+bool ipcc_friction_settled(const ipcc_friction *f, const ipcc_step_context *sc, const double *x,
+                           const double *p);
 
 /// Frozen contact k (0 <= k < ipcc_friction_count): its constraint's kind,
 /// world vertices (ipcc_contact_kind_vertices(kind) of them) and obstacle
 /// (as ipcc_contact_info), and the friction force at x on its first
 /// primitive (the vertex of PT, PE, PP, PH and PS, edge a of EE), N; the
 /// second primitive receives the opposite force.
-void ipcc_friction_contact_force(const ipcc_friction *f, const ipcc_world *w, const double *x, int k,
+void ipcc_friction_contact_force(const ipcc_friction *f, const ipcc_step_context *sc, const double *x, int k,
                                  int *kind, int vertices[4], int *obstacle, double force[3]);
 /// Friction force on each vertex at x (3n, N, overwritten) and the energy
 /// the step dissipates, J.
-void ipcc_friction_forces(ipcc_friction *f, const ipcc_world *w, const double *x, double *force,
+void ipcc_friction_forces(ipcc_friction *f, const ipcc_step_context *sc, const double *x, double *force,
                           double *dissipation);
 
 #endif

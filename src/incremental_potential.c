@@ -25,6 +25,23 @@
 // state even for models (StVK, linear, corotated) whose energy stays finite
 // through inversion. max_step applies the inversion filter (inversion.c).
 //
+// Stages. One evaluation (evaluate) runs, in this order:
+//   1. the smooth terms (inertia, elasticity, gravity, loads, damping): E_s,
+//      its gradient g_s and Hessian;
+//   2. contact: the constraint set at x (contact.c);
+//   3. "stiffness balance", at the step's first evaluation only
+//      (w->balance_stiffness, set by world.c at each step's start): kappa
+//      from g_s, the gradient of the rest of the potential, which g holds at
+//      this point and only here (barrier_stiffness.c), so it must come
+//      before any contact or friction term is added;
+//   4. kappa's in-step update, then the barrier's terms;
+//   5. "friction lag", at a lagging pass's first evaluation only
+//      (w->lag_friction, set by world.c at each pass's start): the friction
+//      contacts frozen at x with the kappa of 3-4 (friction.c);
+//   6. the friction terms.
+// energy() sums the same terms in the same order (total_energy), so a line
+// search compares like with like.
+//
 // Parallelism and determinism: the element loops run under OpenMP, and every
 // tet writes only its own slots: its energy, its 12 gradient entries and a
 // fixed range of Hessian triplets whose offsets come from a prefix sum over
@@ -39,19 +56,18 @@
 #include "core.h"
 #include "friction.h"
 #include "inertia.h"
+#include "integrator.h"
 #include "inversion.h"
+#include "local_to_global.h"
 #include "world_internal.h"
 
 static void gather_tet(const ipcc_world *w, int e, const double *x, double xe[12]) {
-    for (int k = 0; k < 4; ++k)
-        memcpy(xe + 3 * k, x + 3 * w->tets[4 * e + k], 3 * sizeof(double));
+    ipcc_local_gather(x, 4, w->tets + 4 * e, xe);
 }
 
 // Unknown index of each of the tet's 12 dofs (-1 if prescribed).
 static void tet_dofs(const ipcc_world *w, int e, int dofs[12]) {
-    for (int k = 0; k < 4; ++k)
-        for (int i = 0; i < 3; ++i)
-            dofs[3 * k + i] = w->dof_map[3 * w->tets[4 * e + k] + i];
+    ipcc_local_dofs(w->dof_map, 4, w->tets + 4 * e, dofs);
 }
 
 // Grow the per-tet scratch; recompute the triplet offsets if the dof map changed.
@@ -84,18 +100,49 @@ static int prepare_scratch(ipcc_world *w) {
     return 0;
 }
 
-// Energy of every tet into tet_energy (+inf for a non-positive volume);
-// returns their sum in tet order.
-static double elastic_energies(const ipcc_world *w, const double *x) {
+// beta / h: the damping term is s * damping_factor * 1/2 dx^T K dx.
+static double damping_factor(const ipcc_world *w) { return w->def.damping / w->def.time_step; }
+
+// Displacement of tet e since the step start.
+static void tet_displacement(const ipcc_world *w, int e, const double *x, double dx[12]) {
+    for (int k = 0; k < 4; ++k)
+        for (int i = 0; i < 3; ++i) {
+            int d = 3 * w->tets[4 * e + k] + i;
+            dx[3 * k + i] = x[d] - w->x_start[d];
+        }
+}
+
+// Tet e's damping at x: energy 1/2 dx^T K dx and, with Kdx, K dx (K its
+// lagged Hessian, dx its displacement since the step start).
+static double tet_damping(const ipcc_world *w, int e, const double *x, double Kdx[12]) {
+    double dx[12], q = 0;
+    tet_displacement(w, e, x, dx);
+    memset(Kdx, 0, 12 * sizeof(double));
+    ipcc_block_add_product(12, w->damp_H + 144 * e, dx, Kdx);
+    for (int k = 0; k < 12; ++k)
+        q += dx[k] * Kdx[k];
+    return q;
+}
+
+// Energy of every tet into tet_energy: elastic (+inf for a non-positive
+// volume), plus cd/2 dx^T K dx of damping when cd > 0; returns their sum in
+// tet order.
+static double tet_energies(const ipcc_world *w, const double *x, double cd) {
 #pragma omp parallel for schedule(static)
     for (int e = 0; e < w->nt; ++e) {
         double xe[12];
         gather_tet(w, e, x, xe);
         const ipcc_body *b = &w->bodies[w->tet_body[e]];
-        w->tet_energy[e] = ipcc_tet_signed_volume6(xe) > 0
-                               ? ipcc_elastic_tet_energy(b->material.model, b->mu, b->lambda, w->volume[e],
-                                                         w->Dm_inv + 9 * e, xe)
-                               : INFINITY;
+        if (!(ipcc_tet_signed_volume6(xe) > 0)) {
+            w->tet_energy[e] = INFINITY;
+            continue;
+        }
+        w->tet_energy[e] =
+            ipcc_elastic_tet_energy(b->material.model, b->mu, b->lambda, w->volume[e], w->Dm_inv + 9 * e, xe);
+        if (cd > 0) {
+            double Kdx[12];
+            w->tet_energy[e] += 0.5 * cd * tet_damping(w, e, x, Kdx);
+        }
     }
     double sum = 0;
     for (int e = 0; e < w->nt; ++e)
@@ -105,7 +152,7 @@ static double elastic_energies(const ipcc_world *w, const double *x) {
 
 double ipcc_elastic_energy_total(const ipcc_world *w, const double *x) {
     if (prepare_scratch((ipcc_world *)w) != 0) return NAN;
-    return elastic_energies(w, x);
+    return tet_energies(w, x, 0.0);
 }
 
 void ipcc_elastic_gradient_total(const ipcc_world *w, const double *x, double *g) {
@@ -115,9 +162,7 @@ void ipcc_elastic_gradient_total(const ipcc_world *w, const double *x, double *g
         const ipcc_body *b = &w->bodies[w->tet_body[e]];
         ipcc_elastic_tet_gradient(b->material.model, b->mu, b->lambda, w->volume[e], w->Dm_inv + 9 * e, xe,
                                   ge);
-        for (int k = 0; k < 4; ++k)
-            for (int i = 0; i < 3; ++i)
-                g[3 * w->tets[4 * e + k] + i] += ge[3 * k + i];
+        ipcc_local_scatter_add(g, 4, w->tets + 4 * e, 1.0, ge);
     }
 }
 
@@ -141,58 +186,47 @@ void ipcc_damping_prepare(ipcc_world *w) {
     }
 }
 
-// Displacement of tet e since the step start.
-static void tet_displacement(const ipcc_world *w, int e, const double *x, double dx[12]) {
-    for (int k = 0; k < 4; ++k)
-        for (int i = 0; i < 3; ++i) {
-            int d = 3 * w->tets[4 * e + k] + i;
-            dx[3 * k + i] = x[d] - w->x_start[d];
-        }
-}
-
-// 1/2 sum_e dx_e^T K_e dx_e (tet order reduction).
-static double damping_energy(const ipcc_world *w, const double *x) {
-#pragma omp parallel for schedule(static)
-    for (int e = 0; e < w->nt; ++e) {
-        double dx[12], Kdx[12] = {0};
-        tet_displacement(w, e, x, dx);
-        ipcc_block_add_product(12, w->damp_H + 144 * e, dx, Kdx);
-        double q = 0;
-        for (int k = 0; k < 12; ++k)
-            q += dx[k] * Kdx[k];
-        w->tet_damp[e] = 0.5 * q;
-    }
-    double sum = 0;
-    for (int e = 0; e < w->nt; ++e)
-        sum += w->tet_damp[e];
-    return sum;
-}
-
-// beta / h: the damping term is s * damping_factor * damping_energy.
-static double damping_factor(const ipcc_world *w) { return w->def.damping / w->def.time_step; }
-
-static double energy(void *ctx, const double *x) {
-    ipcc_world *w = ctx;
-    double el = ipcc_elastic_energy_total(w, x);
-    if (!isfinite(el)) return INFINITY;
-    double s = ipcc_integrator_potential_scale(w);
-    double e = s * (el + ipcc_gravity_energy(w->n, w->mass, w->def.gravity, x));
+// The smooth part of E at x from the tets' sum `tets` (elasticity and
+// damping, tet_energies): s (tets + gravity + loads) + inertia. energy()
+// and evaluate() both end here, so they add the same terms in the same order.
+static double smooth_energy(const ipcc_world *w, double tets, const double *x) {
+    double s = ipcc_integrator_potential_scale(&w->def);
+    double e = s * (tets + ipcc_gravity_energy(w->n, w->mass, w->def.gravity, x));
     if (w->has_load) e += s * load_energy(w, x);
-    if (w->damp_H) e += s * damping_factor(w) * damping_energy(w, x);
     if (w->def.integrator != IPCC_STATIC) e += ipcc_inertia_energy(w->n, w->mass, x, w->x_hat);
-    if (w->contact) e += ipcc_contact_energy(w->contact, w, x);
-    if (w->friction) e += ipcc_friction_energy(w->friction, w, x);
     return e;
 }
 
-static double evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T) {
+static ipcc_status energy(void *ctx, const double *x, double *out) {
     ipcc_world *w = ctx;
-    double s = ipcc_integrator_potential_scale(w);
+    const ipcc_step_context sc = ipcc_world_step_context(w);
+    if (prepare_scratch(w) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory for the element scratch");
+    double tets = tet_energies(w, x, w->damp_H ? damping_factor(w) : 0.0);
+    *out = INFINITY;
+    if (!isfinite(tets)) return IPCC_OK;
+    double e = smooth_energy(w, tets, x);
+    if (w->contact) {
+        double ec;
+        ipcc_status st = ipcc_contact_energy(w->contact, &sc, x, &ec);
+        if (st != IPCC_OK) return st;
+        e += ec;
+    }
+    if (w->friction && isfinite(e)) e += ipcc_friction_energy(w->friction, &sc, x);
+    *out = e;
+    return IPCC_OK;
+}
+
+// Stage 1 (preamble): the smooth terms' energy, gradient (into g, 3n) and
+// Hessian triplets (into T, cleared by Newton), +inf for an inverted tet.
+static ipcc_status smooth_terms(ipcc_world *w, const double *x, const double *lift, double *g,
+                                ipcc_triplets *T, double *energy_out) {
+    double s = ipcc_integrator_potential_scale(&w->def);
     bool dynamic = w->def.integrator != IPCC_STATIC, project = w->def.project_hessian;
     const int *map = w->dof_map;
     int m = 3 * w->n;
     if (prepare_scratch(w) != 0 || ipcc_triplets_reserve(T, w->num_unknowns + w->tet_slot[w->nt]) != 0)
-        return NAN;
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory for %d tets' Hessian entries", w->nt);
 
     // Inertia: gradient m (x - xhat), Hessian diag(m); gravity: gradient -s m g.
     memset(g, 0, sizeof(double) * (size_t)m);
@@ -227,13 +261,9 @@ static double evaluate(void *ctx, const double *x, const double *lift, double *g
         if (cd > 0) {
             // Damping: energy cd/2 dx^T K dx, gradient cd K dx, Hessian cd K (all later times s).
             const double *Ke = w->damp_H + 144 * e;
-            double dx[12], Kdx[12] = {0}, q = 0;
-            tet_displacement(w, e, x, dx);
-            ipcc_block_add_product(12, Ke, dx, Kdx);
-            for (int k = 0; k < 12; ++k) {
-                q += dx[k] * Kdx[k];
+            double Kdx[12], q = tet_damping(w, e, x, Kdx);
+            for (int k = 0; k < 12; ++k)
                 ge[k] += cd * Kdx[k];
-            }
             w->tet_energy[e] += 0.5 * cd * q;
             for (int k = 0; k < 144; ++k)
                 He[k] += cd * Ke[k];
@@ -248,38 +278,72 @@ static double evaluate(void *ctx, const double *x, const double *lift, double *g
         ipcc_block_triplets_write(12, dofs, He, s, rows + k, cols + k, vals + k);
     }
     T->count = base + w->tet_slot[w->nt];
+    if (T->failed) return ipcc_fail(IPCC_ERR_NO_MEMORY, "Hessian triplets: out of memory");
 
     // Serial reductions in tet order.
-    double el = 0;
+    double tets = 0;
     for (int e = 0; e < w->nt; ++e)
-        el += w->tet_energy[e];
-    if (!isfinite(el)) return INFINITY;
-    for (int e = 0; e < w->nt; ++e) {
-        const double *ge = w->tet_grad + 12 * e;
-        for (int k = 0; k < 4; ++k)
-            for (int i = 0; i < 3; ++i)
-                g[3 * w->tets[4 * e + k] + i] += s * ge[3 * k + i];
-    }
-    double e = s * (el + ipcc_gravity_energy(w->n, w->mass, w->def.gravity, x));
-    if (w->has_load) e += s * load_energy(w, x);
-    if (dynamic) e += ipcc_inertia_energy(w->n, w->mass, x, w->x_hat);
-    if (T->failed) return NAN;
-    // Barrier contact: adds its gradient and triplets; g so far balances kappa.
-    if (w->contact) e += ipcc_contact_evaluate(w->contact, w, x, lift, g, T);
-    if (w->friction && isfinite(e)) e += ipcc_friction_evaluate(w->friction, w, x, lift, g, T);
-    return e;
+        tets += w->tet_energy[e];
+    *energy_out = INFINITY;
+    if (!isfinite(tets)) return IPCC_OK;
+    for (int e = 0; e < w->nt; ++e)
+        ipcc_local_scatter_add(g, 4, w->tets + 4 * e, s, w->tet_grad + 12 * e);
+    *energy_out = smooth_energy(w, tets, x);
+    return IPCC_OK;
 }
 
-static double max_step(void *ctx, const double *x, const double *p) {
+static ipcc_status evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T,
+                            double *energy_out) {
+    ipcc_world *w = ctx;
+    const ipcc_step_context sc = ipcc_world_step_context(w);
+    double e = NAN;
+    ipcc_status st = smooth_terms(w, x, lift, g, T, &e); // 1.
+    if (st != IPCC_OK || !isfinite(e)) {
+        *energy_out = e;
+        return st;
+    }
+    if (w->contact) {
+        st = ipcc_contact_update(w->contact, &sc, x); // 2.
+        if (st == IPCC_OK && w->balance_stiffness) {  // 3. g = the smooth terms' gradient, nothing else
+            st = ipcc_contact_balance_stiffness(w->contact, &sc, g);
+            w->balance_stiffness = false;
+        }
+        double ec = 0;
+        if (st == IPCC_OK) {
+            ipcc_contact_update_stiffness(w->contact); // 4.
+            st = ipcc_contact_assemble(w->contact, &sc, lift, g, T, &ec);
+        }
+        if (st != IPCC_OK) return st;
+        e += ec;
+    }
+    if (w->friction && isfinite(e)) {
+        if (w->lag_friction) { // 5.
+            w->lag_friction = false;
+            st = ipcc_friction_lag(w->friction, w->contact, &sc, x);
+            if (st != IPCC_OK) return st;
+        }
+        double ef;
+        st = ipcc_friction_assemble(w->friction, &sc, x, lift, g, T, &ef); // 6.
+        if (st != IPCC_OK) return st;
+        e += ef;
+    }
+    *energy_out = e;
+    return IPCC_OK;
+}
+
+static ipcc_status max_step(void *ctx, const double *x, const double *p, double *alpha) {
     const ipcc_world *w = ctx;
-    double alpha = fmin(1.0, ipcc_inversion_max_step(w->nt, w->tets, x, p));
-    if (w->contact) alpha = ipcc_contact_max_step(w->contact, w, x, p, alpha);
-    return alpha;
+    *alpha = fmin(1.0, ipcc_inversion_max_step(w->nt, w->tets, x, p));
+    if (!w->contact) return IPCC_OK;
+    const ipcc_step_context sc = ipcc_world_step_context(w);
+    return ipcc_contact_max_step(w->contact, &sc, x, p, *alpha, alpha);
 }
 
 static bool converged(void *ctx, const double *x, const double *p) {
     const ipcc_world *w = ctx;
-    return !w->friction || !w->def.contact.friction_slip_test || ipcc_friction_settled(w->friction, w, x, p);
+    if (!w->friction || !w->def.contact.friction_slip_test) return true;
+    const ipcc_step_context sc = ipcc_world_step_context(w);
+    return ipcc_friction_settled(w->friction, &sc, x, p);
 }
 
 ipcc_objective ipcc_incremental_potential(ipcc_world *w) {

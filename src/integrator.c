@@ -18,70 +18,68 @@
 // for a vertex whose x_{n+1} is imposed makes a and v oscillate with an
 // amplitude growing like 1/h (a known weakness of Newmark with prescribed
 // displacements), which would pump energy into the body at release.
+//
+// The functions work on plain arrays and the world's def: the world
+// (world.c) owns the state and calls them, and overwrites Newmark's
+// prescribed vertices with their exact kinematics after the update.
+#include "integrator.h"
+
 #include <string.h>
 
-#include "world_internal.h"
-
-double ipcc_integrator_potential_scale(const ipcc_world *w) {
-    double h = w->def.time_step;
-    switch (w->def.integrator) {
+double ipcc_integrator_potential_scale(const ipcc_world_def *def) {
+    double h = def->time_step;
+    switch (def->integrator) {
     case IPCC_IMPLICIT_EULER: return h * h;
-    case IPCC_NEWMARK: return w->def.newmark_beta * h * h;
+    case IPCC_NEWMARK: return def->newmark_beta * h * h;
     case IPCC_STATIC: return 1.0;
     }
     return h * h;
 }
 
-void ipcc_integrator_predict(ipcc_world *w) {
-    double h = w->def.time_step;
-    int m = 3 * w->n;
-    switch (w->def.integrator) {
+void ipcc_integrator_predict(const ipcc_world_def *def, int m, const double *x, const double *v,
+                             const double *a, double *x_hat) {
+    double h = def->time_step;
+    switch (def->integrator) {
     case IPCC_IMPLICIT_EULER:
         for (int d = 0; d < m; ++d)
-            w->x_hat[d] = w->x[d] + h * w->v[d];
+            x_hat[d] = x[d] + h * v[d];
         break;
     case IPCC_NEWMARK:
         for (int d = 0; d < m; ++d)
-            w->x_hat[d] = w->x[d] + h * w->v[d] + (0.5 - w->def.newmark_beta) * h * h * w->a[d];
+            x_hat[d] = x[d] + h * v[d] + (0.5 - def->newmark_beta) * h * h * a[d];
         break;
-    case IPCC_STATIC: memcpy(w->x_hat, w->x, sizeof(double) * (size_t)m); break;
+    case IPCC_STATIC: memcpy(x_hat, x, sizeof(double) * (size_t)m); break;
     }
 }
 
-void ipcc_integrator_update(ipcc_world *w) {
-    double h = w->def.time_step;
-    int m = 3 * w->n;
-    switch (w->def.integrator) {
+void ipcc_integrator_update(const ipcc_world_def *def, int m, const double *x_start, const double *x,
+                            const double *x_hat, double *v, double *a) {
+    double h = def->time_step;
+    switch (def->integrator) {
     case IPCC_IMPLICIT_EULER:
         for (int d = 0; d < m; ++d)
-            w->v[d] = (w->x[d] - w->x_start[d]) / h;
+            v[d] = (x[d] - x_start[d]) / h;
         break;
     case IPCC_NEWMARK:
-        for (int i = 0; i < w->n; ++i) {
-            if (w->prescribed[i] >= 0) {
-                ipcc_dirichlet_kinematics(w, w->prescribed[i], w->x + 3 * i, w->v + 3 * i, w->a + 3 * i);
-                continue;
-            }
-            for (int d = 3 * i; d < 3 * i + 3; ++d) {
-                double a_new = (w->x[d] - w->x_hat[d]) / (w->def.newmark_beta * h * h);
-                w->v[d] += h * ((1 - w->def.newmark_gamma) * w->a[d] + w->def.newmark_gamma * a_new);
-                w->a[d] = a_new;
-            }
+        for (int d = 0; d < m; ++d) {
+            double a_new = (x[d] - x_hat[d]) / (def->newmark_beta * h * h);
+            v[d] += h * ((1 - def->newmark_gamma) * a[d] + def->newmark_gamma * a_new);
+            a[d] = a_new;
         }
         break;
-    case IPCC_STATIC: memset(w->v, 0, sizeof(double) * (size_t)m); break;
+    case IPCC_STATIC: memset(v, 0, sizeof(double) * (size_t)m); break;
     }
 }
 
-void ipcc_integrator_initialize(ipcc_world *w) {
-    int m = 3 * w->n;
-    memset(w->a, 0, sizeof(double) * (size_t)m);
-    if (w->def.integrator != IPCC_NEWMARK) return;
+void ipcc_integrator_initial_acceleration(const ipcc_world_def *def, int n, const double *mass,
+                                          const double *load, double *a) {
+    if (def->integrator != IPCC_NEWMARK) {
+        memset(a, 0, sizeof(double) * 3 * (size_t)n);
+        return;
+    }
     // a_0 = g + loads - grad Psi(x_0) / m_i  (lumped M^-1 f)
-    ipcc_elastic_gradient_total(w, w->x, w->a);
-    for (int i = 0; i < w->n; ++i)
+    for (int i = 0; i < n; ++i)
         for (int k = 0; k < 3; ++k)
-            w->a[3 * i + k] = w->mass[i] > 0 ? w->def.gravity[k] + (w->has_load ? w->load[3 * i + k] : 0) -
-                                                   w->a[3 * i + k] / w->mass[i]
-                                             : 0.0;
+            a[3 * i + k] =
+                mass[i] > 0 ? def->gravity[k] + (load ? load[3 * i + k] : 0) - a[3 * i + k] / mass[i] : 0.0;
 }

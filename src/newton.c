@@ -183,10 +183,10 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         // 1. Energy, gradient (+ H lift) and projected Hessian.
         double t0 = ipcc_now();
         ipcc_triplets_clear(&nw->triplets);
-        energy = obj->evaluate(obj->ctx, x, pending ? lift : NULL, g, &nw->triplets);
+        status = obj->evaluate(obj->ctx, x, pending ? lift : NULL, g, &nw->triplets, &energy);
+        if (status != IPCC_OK) break;
         if (isnan(energy)) {
-            status = ipcc_fail(IPCC_ERR_SOLVER,
-                               "energy evaluation failed (out of memory, or a non-finite position)");
+            status = ipcc_fail(IPCC_ERR_SOLVER, "energy evaluation failed (a non-finite position?)");
             break;
         }
         if (!isfinite(energy)) {
@@ -239,7 +239,13 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         // 4-5. Filtered backtracking line search. Every trial point lies on
         // the segment that max_step certified, so every accepted x is feasible.
         t0 = ipcc_now();
-        double alpha = fmin(1.0, obj->max_step(obj->ctx, x, p));
+        double alpha;
+        status = obj->max_step(obj->ctx, x, p, &alpha);
+        if (status != IPCC_OK) {
+            r.time_line_search += ipcc_now() - t0;
+            break;
+        }
+        alpha = fmin(1.0, alpha);
         // CCD (or inversion) admits no real progress: stop after a few tries
         // in a row rather than creep; x stays safe either way.
         stalled = alpha < 1e-10 ? stalled + 1 : 0;
@@ -256,9 +262,10 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
             if (pending && alpha == 1.0)
                 for (int d = 0; d < num_dofs; ++d)
                     if (dof_map[d] < 0) xt[d] = target[d]; // exactly, not x + (target - x)
-            double te = ipcc_now();
-            double e = obj->energy(obj->ctx, xt);
+            double te = ipcc_now(), e;
+            status = obj->energy(obj->ctx, xt, &e);
             r.time_energy += ipcc_now() - te;
+            if (status != IPCC_OK) break;
             r.line_search_steps++;
             if (isfinite(e) && (pending || e <= energy + slack)) {
                 accepted = true;
@@ -267,7 +274,7 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
             alpha *= 0.5;
         }
         r.time_line_search += ipcc_now() - t0;
-        if (!accepted) break; // x stays at the last feasible iterate
+        if (status != IPCC_OK || !accepted) break; // x stays at the last feasible iterate
         memcpy(x, xt, sizeof(double) * (size_t)num_dofs);
     }
     if (status == IPCC_OK && !r.converged) status = IPCC_WARN_NOT_CONVERGED;

@@ -5,8 +5,12 @@
 /// selects the unknowns: dof_map[d] is the unknown index of dof d, or -1 if
 /// d is prescribed (Dirichlet) and so removed from the system. The objective
 /// writes Hessian triplets directly in unknown indices; prescribed dofs never
-/// appear. Contact (later) adds energy terms and tightens `max_step` with CCD;
-/// Newton itself does not change.
+/// appear. Contact adds its energy terms through the objective and tightens
+/// `max_step` with CCD (incremental_potential.c); Newton does not know it.
+///
+/// Failures inside the objective (out of memory) are returned as a negative
+/// ipcc_status with the message recorded (ipcc_fail); Newton then stops and
+/// returns that status, with x at the last accepted iterate.
 #ifndef IPCC_NEWTON_H
 #define IPCC_NEWTON_H
 
@@ -17,19 +21,21 @@
 
 typedef struct ipcc_objective {
     void *ctx;
-    /// Energy at x; +INFINITY if x is infeasible (an inverted tet, a contact
-    /// at zero distance, ...).
-    double (*energy)(void *ctx, const double *x);
-    /// Energy, full gradient (3n, overwritten) and Hessian triplets in unknown
-    /// indices (appended to a cleared list), PSD-projected per block. If
-    /// `lift` is not NULL (3n, nonzero only on prescribed dofs: the motion
-    /// they still have to make), H lift is added to the gradient, using the
-    /// full projected block Hessians, so the free rows get g_f + H_fp lift_p.
-    double (*evaluate)(void *ctx, const double *x, const double *lift, double *gradient,
-                       ipcc_triplets *hessian);
-    /// Largest alpha in (0, 1] such that the whole segment x + [0, alpha] p is
-    /// feasible (positive tet volumes, no contact reached: CCD).
-    double (*max_step)(void *ctx, const double *x, const double *p);
+    /// Energy at x into *energy; +INFINITY if x is infeasible (an inverted
+    /// tet, a contact at zero distance, ...).
+    ipcc_status (*energy)(void *ctx, const double *x, double *energy);
+    /// Energy (into *energy), full gradient (3n, overwritten) and Hessian
+    /// triplets in unknown indices (appended to a cleared list), PSD-projected
+    /// per block. If `lift` is not NULL (3n, nonzero only on prescribed dofs:
+    /// the motion they still have to make), H lift is added to the gradient,
+    /// using the full projected block Hessians, so the free rows get
+    /// g_f + H_fp lift_p.
+    ipcc_status (*evaluate)(void *ctx, const double *x, const double *lift, double *gradient,
+                            ipcc_triplets *hessian, double *energy);
+    /// Largest alpha in (0, 1] (into *alpha) such that the whole segment
+    /// x + [0, alpha] p is feasible (positive tet volumes, no contact
+    /// reached: CCD).
+    ipcc_status (*max_step)(void *ctx, const double *x, const double *p, double *alpha);
     /// Optional (may be NULL): a veto on convergence. Called when |p|_inf is
     /// within the tolerance; returning false means the direction p is still
     /// significant for some term whose quadratic model is only valid on a
@@ -66,8 +72,10 @@ void ipcc_newton_destroy(ipcc_newton *nw);
 /// be NULL) holds the positions the prescribed dofs (dof_map < 0) must reach:
 /// they move there along the Newton directions, each step bounded by
 /// max_step, so a prescribed motion never crosses a barrier or inverts a tet.
-/// Returns IPCC_OK, IPCC_WARN_NOT_CONVERGED (x holds the last iterate), or
-/// IPCC_ERR_SOLVER / IPCC_ERR_NO_MEMORY / IPCC_ERR_INFEASIBLE (x unchanged).
+/// Returns IPCC_OK, IPCC_WARN_NOT_CONVERGED (x holds the last iterate),
+/// IPCC_ERR_INFEASIBLE (the start is infeasible; x unchanged), or
+/// IPCC_ERR_SOLVER / IPCC_ERR_NO_MEMORY or an objective's failure (x holds
+/// the last accepted iterate, feasible).
 ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const ipcc_newton_params *params,
                               int num_dofs, const int *dof_map, int num_unknowns, const double *target,
                               double *x, ipcc_newton_result *result);

@@ -436,6 +436,10 @@ void ipcc_shape_moved(const ipcc_shape *start, const double vh[3], const double 
     ipcc_mat3_mul(R, start->rotation, out->rotation);
 }
 
+void ipcc_shape_motion_at(const ipcc_shape_motion *m, double s, ipcc_shape *out) {
+    ipcc_shape_moved(&m->start, m->vh, m->wh, s, out);
+}
+
 double ipcc_shape_bounding_radius(const ipcc_shape *s) {
     switch (s->kind) {
     case IPCC_SHAPE_SPHERE: return s->size[0];

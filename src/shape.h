@@ -45,6 +45,22 @@ double ipcc_shape_bounding_radius(const ipcc_shape *s);
 void ipcc_shape_moved(const ipcc_shape *start, const double vh[3], const double wh[3], double s,
                       ipcc_shape *out);
 
+/// A shape's motion over one time step (world_shapes.c keeps one per shape;
+/// the contact and friction layers receive them in the step context,
+/// step_context.h): its pose at the step's start, its constant velocity and
+/// angular velocity, and the step's translation and rotation vector.
+typedef struct ipcc_shape_motion {
+    ipcc_shape start;           ///< pose at the step's start
+    double velocity[3];         ///< of the centre, m/s
+    double angular_velocity[3]; ///< about the centre, rad/s
+    double vh[3];               ///< the step's translation h velocity, m
+    double wh[3];               ///< the step's rotation vector h angular_velocity, rad
+} ipcc_shape_motion;
+
+/// The pose at progress s in [0, 1] of the step (ipcc_shape_moved of the
+/// start pose by vh, wh).
+void ipcc_shape_motion_at(const ipcc_shape_motion *m, double s, ipcc_shape *out);
+
 /// Conservative time of impact t in [0, 1] of a point moving linearly
 /// x0 -> x1 against a shape moving from pose(s0) to pose(s1) (pose(s) =
 /// ipcc_shape_moved(start, vh, wh, s), s linear in t): the shape and the

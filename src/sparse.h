@@ -44,18 +44,6 @@ void ipcc_triplets_add(ipcc_triplets *t, int row, int col, double value);
 int ipcc_triplets_reserve(ipcc_triplets *t, int count);
 void ipcc_triplets_free(ipcc_triplets *t);
 
-/// A dense local block (element, contact) over n dofs with unknown indices
-/// dofs[a] (-1 = prescribed) contributes the entries (dofs[a], dofs[b]) with
-/// both unknown and dofs[b] >= dofs[a]: the upper triangle, in row-major
-/// local order. Their number, for pre-sizing per-block slots:
-int ipcc_block_triplet_count(int n, const int *dofs);
-/// Write those entries, scale * H[n a + b], into rows/cols/vals (slots sized
-/// by ipcc_block_triplet_count); returns how many were written.
-int ipcc_block_triplets_write(int n, const int *dofs, const double *H, double scale, int *rows, int *cols,
-                              double *vals);
-/// g += H v for a dense n x n block (skipped when v is all zero).
-void ipcc_block_add_product(int n, const double *H, const double *v, double *g);
-
 /// Assemble T into A (n x n). Returns 0, or -1 on OOM / failed triplets /
 /// index out of range.
 int ipcc_csc_assemble(ipcc_csc *A, const ipcc_triplets *T, int n);

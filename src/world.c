@@ -158,7 +158,6 @@ void ipcc_world_destroy(ipcc_world *w) {
     free(w->load);
     free(w->tolerances);
     free(w->damp_H);
-    free(w->tet_damp);
     free(w->bodies);
     free(w->dirichlet);
     free(w->x);
@@ -643,12 +642,92 @@ static double relative_change(const double *a, const double *b, int m) {
     return den > 0 ? sqrt(num / den) : (num > 0 ? INFINITY : 0.0);
 }
 
+// The world's description for the contact layer (contact.h): the bodies'
+// surfaces, tets and masses, the half-spaces and the shapes. `bodies` is
+// the caller's (num_bodies entries); everything else is borrowed.
+static ipcc_contact_setup contact_setup(const ipcc_world *w, ipcc_collision_body *bodies) {
+    for (int b = 0; b < w->num_bodies; ++b) {
+        const ipcc_body *body = &w->bodies[b];
+        bodies[b] = (ipcc_collision_body){.name = body->name,
+                                          .first_vertex = body->first_vertex,
+                                          .num_vertices = body->num_vertices,
+                                          .first_tet = body->first_tet,
+                                          .num_faces = body->num_faces,
+                                          .kinematic = body->kinematic};
+    }
+    return (ipcc_contact_setup){.mesh = {.num_vertices = w->n,
+                                         .rest_positions = w->x_rest,
+                                         .num_bodies = w->num_bodies,
+                                         .bodies = bodies,
+                                         .num_faces = w->num_faces,
+                                         .faces = w->faces,
+                                         .num_edges = w->num_edges,
+                                         .edges = w->edges,
+                                         .self_collision = w->def.contact.self_collision},
+                                .positions = w->x,
+                                .masses = w->mass,
+                                .num_tets = w->nt,
+                                .tets = w->tets,
+                                .tet_body = w->tet_body,
+                                .num_half_spaces = w->num_half_spaces,
+                                .half_spaces = w->half_spaces,
+                                .num_shapes = w->num_shapes,
+                                .shape_poses = w->shape_pose,
+                                .shape_defs = w->shapes,
+                                .bbox_diagonal = w->bbox_diagonal,
+                                .dhat = w->def.contact.dhat,
+                                .kappa = w->def.contact.kappa};
+}
+
+ipcc_status ipcc_world_create_contact(const ipcc_world *w, ipcc_contact **out) {
+    ipcc_collision_body *bodies = malloc(sizeof *bodies * (size_t)(w->num_bodies + 1));
+    if (!bodies) return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the contact state");
+    ipcc_contact_setup def = contact_setup(w, bodies);
+    ipcc_status st = ipcc_contact_create(&def, out);
+    free(bodies);
+    return st;
+}
+
+// The friction coefficients of every surface (friction.h).
+static ipcc_status create_friction(ipcc_world *w) {
+    int nb = w->num_bodies;
+    double *body_mu = malloc(sizeof(double) * (size_t)(nb + 1)), *shape_mu = NULL;
+    int *body_shape = malloc(sizeof(int) * (size_t)(nb + 1));
+    if (body_mu && body_shape && (shape_mu = malloc(sizeof(double) * (size_t)(w->num_shapes + 1)))) {
+        for (int b = 0; b < nb; ++b) {
+            body_mu[b] = w->bodies[b].friction;
+            body_shape[b] = w->bodies[b].shape;
+        }
+        for (int i = 0; i < w->num_shapes; ++i)
+            shape_mu[i] = w->shapes[i].friction;
+    }
+    ipcc_status st = ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the friction state");
+    if (shape_mu) {
+        const ipcc_contact_def *cs = &w->def.contact;
+        ipcc_friction_def def = {.mu = cs->friction,
+                                 .eps_v = cs->friction_epsv > 0 ? cs->friction_epsv : 1e-3 * w->bbox_diagonal,
+                                 .smoothing_time = cs->friction_smoothing_time,
+                                 .num_bodies = nb,
+                                 .body_mu = body_mu,
+                                 .body_shape = body_shape,
+                                 .num_half_spaces = w->num_half_spaces,
+                                 .half_space_mu = w->half_space_friction,
+                                 .num_shapes = w->num_shapes,
+                                 .shape_mu = shape_mu};
+        st = ipcc_friction_create(&def, &w->friction);
+    }
+    free(body_mu);
+    free(body_shape);
+    free(shape_mu);
+    return st;
+}
+
 // Contact starts with the first step: the collision mesh, d̂, kappa, and the
 // initial intersection check.
 static ipcc_status start_contact(ipcc_world *w) {
     if (!w->def.contact.enabled || (w->num_faces == 0 && w->num_half_spaces == 0 && w->num_shapes == 0))
         return IPCC_OK;
-    ipcc_status st = ipcc_contact_create(w, &w->contact);
+    ipcc_status st = ipcc_world_create_contact(w, &w->contact);
     if (st != IPCC_OK) return st;
     w->dhat = ipcc_contact_dhat(w->contact);
     // Friction when any coefficient can be positive.
@@ -659,10 +738,11 @@ static ipcc_status start_contact(ipcc_world *w) {
         any |= w->half_space_friction[h] > 0;
     for (int i = 0; i < w->num_shapes; ++i)
         any |= w->shapes[i].friction > 0;
-    if (any && (!(w->friction = ipcc_friction_create()) ||
-                !(w->friction_prev = calloc(3 * (size_t)w->n, sizeof(double)))))
-        return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the friction state");
-    return IPCC_OK;
+    if (!any) return IPCC_OK;
+    st = create_friction(w);
+    if (st == IPCC_OK && !(w->friction_prev = calloc(3 * (size_t)w->n, sizeof(double))))
+        st = ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the friction state");
+    return st;
 }
 
 ipcc_status ipcc_world_start(ipcc_world *w) {
@@ -697,8 +777,7 @@ ipcc_status ipcc_world_start(ipcc_world *w) {
                              t->first_vertex + t->num_vertices, w->n);
     }
     if (w->def.damping > 0 && w->def.integrator != IPCC_STATIC && w->nt > 0 &&
-        (!(w->damp_H = malloc(sizeof(double) * 144 * (size_t)w->nt)) ||
-         !(w->tet_damp = malloc(sizeof(double) * (size_t)w->nt))))
+        !(w->damp_H = malloc(sizeof(double) * 144 * (size_t)w->nt)))
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory for the damping matrices");
     ipcc_status st = ipcc_world_shapes_start(w);
     if (st != IPCC_OK) return st;
@@ -725,7 +804,9 @@ ipcc_status ipcc_world_start(ipcc_world *w) {
     if (st != IPCC_OK) return st;
     // The loads at t = 0 (Newmark's initial acceleration includes them).
     ipcc_neumann_prepare(w);
-    ipcc_integrator_initialize(w);
+    memset(w->a, 0, sizeof(double) * 3 * (size_t)w->n);
+    if (w->def.integrator == IPCC_NEWMARK) ipcc_elastic_gradient_total(w, w->x, w->a);
+    ipcc_integrator_initial_acceleration(&w->def, w->n, w->mass, w->has_load ? w->load : NULL, w->a);
     w->started = true;
     return IPCC_OK;
 }
@@ -741,8 +822,11 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
     memcpy(w->x_start, w->x, sizeof(double) * (size_t)m);
     ipcc_dirichlet_prepare_step(w);
     ipcc_world_shapes_prepare_step(w);
-    ipcc_integrator_predict(w);
+    ipcc_integrator_predict(&w->def, m, w->x, w->v, w->a, w->x_hat);
     if (w->damp_H) ipcc_damping_prepare(w);
+    // kappa is balanced at the step's first state (incremental_potential.c, stage 3).
+    w->balance_stiffness = w->contact != NULL;
+    const ipcc_step_context sc = ipcc_world_step_context(w);
 
     ipcc_objective obj = ipcc_incremental_potential(w);
     double h = w->def.integrator == IPCC_STATIC ? 1.0 : w->def.time_step;
@@ -753,7 +837,8 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
                                  .max_iterations = w->def.newton_max_iterations};
     // Friction lagging passes (friction.c): the first freezes contacts at the
     // step start, each further one at the previous pass's solution (each
-    // Newton solve starts there, and its first evaluation does the freeze).
+    // Newton solve starts there, and its first evaluation does the freeze:
+    // incremental_potential.c, stage 5).
     ipcc_newton_result r = {0};
     ipcc_status st = IPCC_OK;
     int passes = 0, max_passes = 1, fcount = 0;
@@ -761,7 +846,7 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
     if (w->friction)
         max_passes = w->def.contact.friction_iterations == -1 ? 20 : w->def.contact.friction_iterations;
     for (;;) {
-        if (w->friction) ipcc_friction_request_lag(w->friction); // at this pass's start state
+        w->lag_friction = w->friction != NULL; // at this pass's start state
         ipcc_newton_result rp;
         ipcc_status sp = ipcc_newton_solve(w->newton, &obj, &params, ipcc_world_num_dofs(w), w->dof_map,
                                            w->num_unknowns, w->x_target, w->x, &rp);
@@ -771,7 +856,7 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
         if (sp < 0 || !w->friction) break;
         fcount = ipcc_friction_count(w->friction);
         memcpy(w->friction_prev, w->friction_force, sizeof(double) * (size_t)m); // the previous pass's
-        ipcc_friction_forces(w->friction, w, w->x, w->friction_force, &dissipation);
+        ipcc_friction_forces(w->friction, &sc, w->x, w->friction_force, &dissipation);
         if (passes >= max_passes) break;
         if (passes > 1 && w->def.contact.friction_iterations == -1 &&
             relative_change(w->friction_force, w->friction_prev, m) < 1e-3)
@@ -787,7 +872,11 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
                  "%d Newton iterations (a body squeezed between obstacles?); the state is safe but not "
                  "converged",
                  w->step + 1, w->time, r.iterations);
-    ipcc_integrator_update(w);
+    ipcc_integrator_update(&w->def, m, w->x_start, w->x, w->x_hat, w->v, w->a);
+    if (w->def.integrator == IPCC_NEWMARK) // prescribed vertices: their exact rigid kinematics (integrator.c)
+        for (int i = 0; i < w->n; ++i)
+            if (w->prescribed[i] >= 0)
+                ipcc_dirichlet_kinematics(w, w->prescribed[i], w->x + 3 * i, w->v + 3 * i, w->a + 3 * i);
     ipcc_world_shapes_end_step(w);
     w->time += w->def.time_step;
     w->step++;
@@ -797,7 +886,8 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
         stats->kappa = stats->time_ccd = stats->time_broad_phase = stats->time_constraint_search = 0;
     }
     if (w->contact) {
-        ipcc_contact_end_step(w->contact, w, w->x, w->contact_force, stats);
+        ipcc_status se = ipcc_contact_end_step(w->contact, &sc, w->x, w->contact_force, stats);
+        if (se != IPCC_OK) return ipcc_fail(se, "step %d (t = %g): %s", w->step, w->time, ipcc_last_error());
         w->kappa = ipcc_contact_kappa(w->contact);
     }
     if (stats) {

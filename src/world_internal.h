@@ -1,11 +1,17 @@
-/// The world's private state, shared by world.c, dirichlet.c, integrator.c
-/// and incremental_potential.c. Not part of the public API.
+/// The world's private state, shared by the world layer: world.c,
+/// dirichlet.c, world_shapes.c, incremental_potential.c, checkpoint.c,
+/// output.c and world_contact_report.c. The layers below it (contact,
+/// friction, barrier, distance, CCD, integrator) never include it: they
+/// receive what they need as arguments (step_context.h). Not part of the
+/// public API.
 #ifndef IPCC_WORLD_INTERNAL_H
 #define IPCC_WORLD_INTERNAL_H
 
+#include "integrator.h"
 #include "ipcc/world.h"
 #include "newton.h"
 #include "shape.h"
+#include "step_context.h"
 
 typedef struct ipcc_body {
     char *name;
@@ -104,9 +110,10 @@ struct ipcc_world {
 
     // Analytic obstacles (world_shapes.c).
     int num_shapes, cap_shapes;
-    ipcc_shape_def *shapes; ///< as added, names owned
-    ipcc_shape *shape_pose; ///< 2 * num_shapes: current poses, then the poses at the step start
-    int cap_shape_pose;
+    ipcc_shape_def *shapes;          ///< as added, names owned
+    ipcc_shape *shape_pose;          ///< num_shapes: current poses
+    ipcc_shape_motion *shape_motion; ///< num_shapes: the current step's motion (from its start pose)
+    int cap_shape_pose, cap_shape_motion;
     int *shape_feature_body_of; ///< per shape: the segment-set body of a box's edges, else -1
     int cap_shape_features;
     bool has_clock;      ///< some shape moves: x[3n] is the shapes' progress (world_shapes.c)
@@ -117,16 +124,12 @@ struct ipcc_world {
     int step;
     bool started; ///< the first step ran (bodies can no longer be added)
     ipcc_newton *newton;
-};
 
-/// Energy scale s in E(x) = inertia + s * (elastic + gravity) (integrator.c).
-double ipcc_integrator_potential_scale(const ipcc_world *w);
-/// Compute x_hat for the step starting at w->x (integrator.c).
-void ipcc_integrator_predict(ipcc_world *w);
-/// Update v (and a) from x_start and the solved w->x (integrator.c).
-void ipcc_integrator_update(ipcc_world *w);
-/// Accelerations at t = 0 for Newmark, a = g - grad(elastic)/m (integrator.c).
-void ipcc_integrator_initialize(ipcc_world *w);
+    // Stages of the incremental potential that run once, at its first
+    // evaluation after they are requested (incremental_potential.c):
+    bool balance_stiffness; ///< set at a step's start: kappa is balanced at the step's first state
+    bool lag_friction;      ///< set at each lagging pass's start: friction freezes at the pass's first state
+};
 
 /// Select the vertices of a new condition on body b (dirichlet.c).
 ipcc_status ipcc_dirichlet_select(ipcc_world *w, int body, const ipcc_dirichlet_def *def,
@@ -160,26 +163,34 @@ void ipcc_dirichlet_kinematics(const ipcc_world *w, int c, const double x[3], do
 void ipcc_world_shapes_free(ipcc_world *w);
 /// At start: a box's edges as a segment-set obstacle, and the clock.
 ipcc_status ipcc_world_shapes_start(ipcc_world *w);
-/// At a step's start (after the Dirichlet targets): save the start poses,
-/// reset the clock and set its target, and the box edges' targets.
+/// At a step's start (after the Dirichlet targets): the step's shape
+/// motions from the current poses, the clock's reset and target, and the
+/// box edges' targets.
 void ipcc_world_shapes_prepare_step(ipcc_world *w);
-/// The shapes' progress s in [0, 1] through the step at state x (0 without a clock).
-double ipcc_world_shape_progress(const ipcc_world *w, const double *x);
-/// Shape i's motion over the current step: its pose at the step's start,
-/// and the step's translation vh and rotation vector wh (pose(s) =
-/// ipcc_shape_moved(start, vh, wh, s)).
-void ipcc_world_shape_step(const ipcc_world *w, int i, ipcc_shape *start, double vh[3], double wh[3]);
-/// Shape i's pose at progress s of the current step.
-void ipcc_world_shape_at(const ipcc_world *w, int i, double s, ipcc_shape *out);
 /// At a step's end: the poses at the progress reached.
 void ipcc_world_shapes_end_step(ipcc_world *w);
-/// Velocity of shape i's material point at x (m/s), the shape at `pose`.
-void ipcc_world_shape_velocity(const ipcc_world *w, int i, const ipcc_shape *pose, const double x[3],
-                               double v[3]);
 /// Number of dofs Newton works on: 3n, plus 3 for the clock.
 static inline int ipcc_world_num_dofs(const ipcc_world *w) { return 3 * w->n + (w->has_clock ? 3 : 0); }
 
+/// A contact state for the world's bodies, half-spaces and shapes at their
+/// current state (world.c; also for tests), checked for intersections.
+struct ipcc_contact;
+ipcc_status ipcc_world_create_contact(const ipcc_world *w, struct ipcc_contact **out);
+
 /// The incremental potential as a Newton objective (incremental_potential.c).
 ipcc_objective ipcc_incremental_potential(ipcc_world *w);
+
+/// What the contact and friction layers need of the current step (they
+/// never read the world).
+static inline ipcc_step_context ipcc_world_step_context(const ipcc_world *w) {
+    return (ipcc_step_context){.time_step = w->def.time_step,
+                               .potential_scale = ipcc_integrator_potential_scale(&w->def),
+                               .num_vertices = w->n,
+                               .dof_map = w->dof_map,
+                               .x_start = w->x_start,
+                               .clock_length = w->has_clock ? w->clock_length : 0.0,
+                               .num_shapes = w->num_shapes,
+                               .shapes = w->shape_motion};
+}
 
 #endif

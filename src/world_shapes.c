@@ -118,8 +118,10 @@ ipcc_status ipcc_world_add_shape(ipcc_world *w, const ipcc_shape_def *def, int *
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: friction must be finite (got %g)", label,
                          def->friction);
     if (ipcc_reserve((void **)&w->shapes, &w->cap_shapes, w->num_shapes + 1, sizeof *w->shapes) != 0 ||
-        ipcc_reserve((void **)&w->shape_pose, &w->cap_shape_pose, 2 * (w->num_shapes + 1),
-                     sizeof *w->shape_pose) != 0 ||
+        ipcc_reserve((void **)&w->shape_pose, &w->cap_shape_pose, w->num_shapes + 1, sizeof *w->shape_pose) !=
+            0 ||
+        ipcc_reserve((void **)&w->shape_motion, &w->cap_shape_motion, w->num_shapes + 1,
+                     sizeof *w->shape_motion) != 0 ||
         ipcc_reserve((void **)&w->shape_feature_body_of, &w->cap_shape_features, w->num_shapes + 1,
                      sizeof *w->shape_feature_body_of) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "%s: out of memory", label);
@@ -150,6 +152,7 @@ void ipcc_world_shapes_free(ipcc_world *w) {
         free((char *)w->shapes[i].name);
     free(w->shapes);
     free(w->shape_pose);
+    free(w->shape_motion);
     free(w->shape_feature_body_of);
 }
 
@@ -251,9 +254,24 @@ static void warn_coarse_bodies(const ipcc_world *w, double dhat) {
     }
 }
 
+// Shape i's motion over the step that starts now, from its current pose.
+static void set_motion(ipcc_world *w, int i) {
+    ipcc_shape_motion *m = &w->shape_motion[i];
+    const ipcc_shape_def *d = &w->shapes[i];
+    double h = w->def.time_step;
+    m->start = w->shape_pose[i];
+    for (int k = 0; k < 3; ++k) {
+        m->velocity[k] = d->velocity[k];
+        m->angular_velocity[k] = d->angular_velocity[k];
+        m->vh[k] = h * d->velocity[k];
+        m->wh[k] = h * d->angular_velocity[k];
+    }
+}
+
 ipcc_status ipcc_world_shapes_start(ipcc_world *w) {
-    int ns = w->num_shapes; // the start poses are the current ones until the first step
-    if (ns > 0) memcpy(w->shape_pose + ns, w->shape_pose, sizeof *w->shape_pose * (size_t)ns);
+    int ns = w->num_shapes; // the motions start from the current poses until the first step
+    for (int i = 0; i < ns; ++i)
+        set_motion(w, i);
     double dhat = w->def.contact.dhat > 0 ? w->def.contact.dhat : 1e-3 * w->bbox_diagonal;
     if (w->def.contact.enabled) warn_coarse_bodies(w, dhat);
     for (int i = 0; i < ns; ++i) {
@@ -318,8 +336,8 @@ ipcc_status ipcc_world_shapes_start(ipcc_world *w) {
 
 void ipcc_world_shapes_prepare_step(ipcc_world *w) {
     int ns = w->num_shapes;
-    if (ns == 0) return;
-    memcpy(w->shape_pose + ns, w->shape_pose, sizeof *w->shape_pose * (size_t)ns); // the step's start
+    for (int i = 0; i < ns; ++i)
+        set_motion(w, i); // from the step's start pose
     if (!w->has_clock) return;
     int c = 3 * w->n;
     for (int k = 0; k < 3; ++k) {
@@ -332,41 +350,14 @@ void ipcc_world_shapes_prepare_step(ipcc_world *w) {
         int b = w->shape_feature_body_of[i];
         if (b < 0) continue;
         ipcc_shape end;
-        ipcc_world_shape_at(w, i, 1.0, &end);
+        ipcc_shape_motion_at(&w->shape_motion[i], 1.0, &end);
         feature_points(&end, w->bodies[b].num_vertices, w->x_target + 3 * w->bodies[b].first_vertex);
     }
 }
 
-void ipcc_world_shape_step(const ipcc_world *w, int i, ipcc_shape *start, double vh[3], double wh[3]) {
-    const ipcc_shape_def *d = &w->shapes[i];
-    double h = w->def.time_step;
-    for (int k = 0; k < 3; ++k) {
-        vh[k] = h * d->velocity[k];
-        wh[k] = h * d->angular_velocity[k];
-    }
-    *start = w->shape_pose[w->num_shapes + i];
-}
-
-void ipcc_world_shape_at(const ipcc_world *w, int i, double s, ipcc_shape *out) {
-    ipcc_shape start;
-    double vh[3], wh[3];
-    ipcc_world_shape_step(w, i, &start, vh, wh);
-    ipcc_shape_moved(&start, vh, wh, s, out);
-}
-
-double ipcc_world_shape_progress(const ipcc_world *w, const double *x) {
-    if (!w->has_clock) return 0.0; // nothing moves: any s gives the same pose
-    double s = x[3 * w->n] / w->clock_length;
-    return s < 0 ? 0.0 : (s > 1 ? 1.0 : s);
-}
-
 void ipcc_world_shapes_end_step(ipcc_world *w) {
-    double s = ipcc_world_shape_progress(w, w->x);
+    ipcc_step_context sc = ipcc_world_step_context(w);
+    double s = ipcc_step_shape_progress(&sc, w->x);
     for (int i = 0; i < w->num_shapes; ++i)
-        ipcc_world_shape_at(w, i, s, &w->shape_pose[i]);
-}
-
-void ipcc_world_shape_velocity(const ipcc_world *w, int i, const ipcc_shape *pose, const double x[3],
-                               double v[3]) {
-    ipcc_shape_point_velocity(w->shapes[i].velocity, w->shapes[i].angular_velocity, pose->center, x, v);
+        ipcc_shape_motion_at(&w->shape_motion[i], s, &w->shape_pose[i]);
 }

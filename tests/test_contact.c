@@ -138,7 +138,9 @@ typedef struct fd_ctx {
 
 static double fd_energy(const double *x, void *ctx) {
     fd_ctx *c = ctx;
-    return c->obj.energy(c->obj.ctx, x);
+    double e = NAN;
+    assert_int_equal(c->obj.energy(c->obj.ctx, x, &e), IPCC_OK);
+    return e;
 }
 
 // Gradient of the whole objective (inertia + elasticity + barrier) at a
@@ -159,15 +161,17 @@ static void test_objective_derivatives(void **state) {
     ipcc_objective obj = ipcc_incremental_potential(w);
     double *g = calloc((size_t)m, sizeof(double));
     ipcc_triplets T = {0};
-    double e = obj.evaluate(obj.ctx, w->x, NULL, g, &T);
+    double e = NAN;
+    assert_int_equal(obj.evaluate(obj.ctx, w->x, NULL, g, &T, &e), IPCC_OK);
     assert_true(isfinite(e));
     ipcc_step_stats st;
-    ipcc_contact_end_step(w->contact, w, w->x, w->contact_force, &st);
+    const ipcc_step_context sc = ipcc_world_step_context(w);
+    assert_int_equal(ipcc_contact_end_step(w->contact, &sc, w->x, w->contact_force, &st), IPCC_OK);
     print_message("derivative check at %d contacts, min distance %.3g (dhat %.3g)\n", st.num_contacts,
                   st.min_distance, dhat);
     assert_true(st.num_contacts >= 10);
     // Re-evaluate so the candidate set is the one at x.
-    e = obj.evaluate(obj.ctx, w->x, NULL, g, &T);
+    assert_int_equal(obj.evaluate(obj.ctx, w->x, NULL, g, &T, &e), IPCC_OK);
     fd_ctx c = {.obj = obj, .x = w->x, .m = m};
     // Check the dofs of the upper cube's lowest vertices (in contact) and a few others.
     int checked = 0;
@@ -214,11 +218,12 @@ static void test_vertex_near_shared_edge_is_one_constraint(void **state) {
     bd.mesh = b;
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
     ipcc_contact *c = NULL;
-    assert_int_equal(ipcc_contact_create(w, &c), IPCC_OK);
+    assert_int_equal(ipcc_world_create_contact(w, &c), IPCC_OK);
     ipcc_step_stats st;
     double *force = calloc(3 * (size_t)w->n, sizeof(double));
     ipcc_contact_begin_step(c);
-    ipcc_contact_end_step(c, w, w->x, force, &st);
+    const ipcc_step_context sc = ipcc_world_step_context(w);
+    assert_int_equal(ipcc_contact_end_step(c, &sc, w->x, force, &st), IPCC_OK);
     assert_int_equal(st.num_contacts, 1);
     // The apex is at distance sqrt(2) * 0.004 from the edge.
     assert_near(st.min_distance, sqrt(2.0) * 0.004, 1e-12, 1e-9);
@@ -286,10 +291,11 @@ static int self_contacts(bool self_collision) {
     bd.mesh = m;
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
     ipcc_contact *c = NULL;
-    assert_int_equal(ipcc_contact_create(w, &c), IPCC_OK);
+    assert_int_equal(ipcc_world_create_contact(w, &c), IPCC_OK);
     ipcc_step_stats st;
     ipcc_contact_begin_step(c);
-    ipcc_contact_end_step(c, w, w->x, w->contact_force, &st);
+    const ipcc_step_context sc = ipcc_world_step_context(w);
+    assert_int_equal(ipcc_contact_end_step(c, &sc, w->x, w->contact_force, &st), IPCC_OK);
     ipcc_contact_destroy(c);
     ipcc_world_destroy(w);
     ipcc_mesh_destroy(m);
@@ -336,13 +342,15 @@ static void test_max_step_stops_before_impact(void **state) {
     (void)state;
     ipcc_world *w = two_cubes(0.05, 1e-3);
     ipcc_contact *c = NULL;
-    assert_int_equal(ipcc_contact_create(w, &c), IPCC_OK);
+    assert_int_equal(ipcc_world_create_contact(w, &c), IPCC_OK);
     int m = 3 * w->n, first = w->bodies[1].first_vertex;
     double *p = calloc((size_t)m, sizeof(double));
     for (int i = first; i < w->n; ++i)
         p[3 * i + 1] = -1.0; // 1 m down: through the lower cube and the ground
     ipcc_contact_begin_step(c);
-    double alpha = ipcc_contact_max_step(c, w, w->x, p, 1.0);
+    const ipcc_step_context sc = ipcc_world_step_context(w);
+    double alpha = NAN;
+    assert_int_equal(ipcc_contact_max_step(c, &sc, w->x, p, 1.0, &alpha), IPCC_OK);
     // The upper cube's bottom is 0.05 above the lower's top: impact at 0.05.
     assert_true(alpha > 0.7 * 0.05 && alpha <= 0.8 * 0.05 + 1e-12);
     for (int i = 0; i < m; ++i)

@@ -51,7 +51,7 @@ static int add_probe(ipcc_world *w, const double p[3]) {
 
 static ipcc_contact *new_contact(ipcc_world *w) {
     ipcc_contact *c = NULL;
-    if (ipcc_contact_create(w, &c) != IPCC_OK) fail_msg("%s", ipcc_last_error());
+    if (ipcc_world_create_contact(w, &c) != IPCC_OK) fail_msg("%s", ipcc_last_error());
     ipcc_contact_set_kappa(c, 1.0);
     return c;
 }
@@ -59,8 +59,12 @@ static ipcc_contact *new_contact(ipcc_world *w) {
 // The barrier sum at the world's state, with candidates searched there.
 static double energy(ipcc_contact *c, ipcc_world *w) {
     const ipcc_contact_info *info = NULL;
-    assert_true(ipcc_contact_active(c, w, w->x, &info) >= 0);
-    return ipcc_contact_energy(c, w, w->x);
+    const ipcc_step_context sc = ipcc_world_step_context(w);
+    int count = 0;
+    double e = NAN;
+    assert_int_equal(ipcc_contact_active(c, &sc, w->x, &info, &count), IPCC_OK);
+    assert_int_equal(ipcc_contact_energy(c, &sc, w->x, &e), IPCC_OK);
+    return e;
 }
 
 static double b(double d) { return ipcc_barrier(d * d, dhat * dhat); }
@@ -403,10 +407,12 @@ static void test_sphere_over_flat_mesh(void **state) {
         gx = fmin(gx, 0.2 - gx), gz = fmin(gz, 0.2 - gz);
         if (gx * gx + gz * gz < 0.04 * 0.04 || z < 0.15 || z > 0.85) continue;
         double h = ipcc_test_random(1e-3, 0.95) * dhat;
-        for (int j = 0; j < 2; ++j) { // the current pose and the step's start (ipcc_world_shape_at)
-            w->shape_pose[j].center[0] = x;
-            w->shape_pose[j].center[1] = 0.2 + 0.05 + h;
-            w->shape_pose[j].center[2] = z;
+        // The current pose and the step's start, from which the contact state takes the pose.
+        ipcc_shape *poses[2] = {&w->shape_pose[0], &w->shape_motion[0].start};
+        for (int j = 0; j < 2; ++j) {
+            poses[j]->center[0] = x;
+            poses[j]->center[1] = 0.2 + 0.05 + h;
+            poses[j]->center[2] = z;
         }
         double e = energy(c, w);
         assert_near(e, b(h), 1e-9 * b(h), 0);

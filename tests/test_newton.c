@@ -14,7 +14,7 @@ typedef struct chain {
     double max_alpha;
 } chain;
 
-static double chain_energy(void *ctx, const double *x) {
+static double chain_energy_value(void *ctx, const double *x) {
     chain *c = ctx;
     double e = 0;
     for (int i = 0; i < c->n; ++i)
@@ -24,7 +24,8 @@ static double chain_energy(void *ctx, const double *x) {
     return e;
 }
 
-static double chain_evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T) {
+static double chain_evaluate_value(void *ctx, const double *x, const double *lift, double *g,
+                                   ipcc_triplets *T) {
     chain *c = ctx;
     for (int i = 0; i < c->n; ++i) {
         g[i] = exp(x[i]) - c->b[i];
@@ -45,13 +46,24 @@ static double chain_evaluate(void *ctx, const double *x, const double *lift, dou
         if (b >= 0) ipcc_triplets_add(T, b, b, c->k);
         if (a >= 0 && b >= 0) ipcc_triplets_add(T, a < b ? a : b, a < b ? b : a, -c->k);
     }
-    return chain_energy(ctx, x);
+    return chain_energy_value(ctx, x);
 }
 
-static double chain_max_step(void *ctx, const double *x, const double *p) {
+static ipcc_status chain_energy(void *ctx, const double *x, double *e) {
+    *e = chain_energy_value(ctx, x);
+    return IPCC_OK;
+}
+static ipcc_status chain_evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T,
+                                  double *e) {
+    *e = chain_evaluate_value(ctx, x, lift, g, T);
+    return IPCC_OK;
+}
+
+static ipcc_status chain_max_step(void *ctx, const double *x, const double *p, double *alpha) {
     (void)x;
     (void)p;
-    return ((chain *)ctx)->max_alpha;
+    *alpha = ((chain *)ctx)->max_alpha;
+    return IPCC_OK;
 }
 
 static ipcc_objective chain_objective(chain *c) {
@@ -92,7 +104,7 @@ static void test_quadratic_convergence(void **state) {
     // Gradient vanishes on the unknowns.
     double g[64];
     ipcc_triplets T = {0};
-    chain_evaluate(&c, x, NULL, g, &T);
+    chain_evaluate_value(&c, x, NULL, g, &T);
     ipcc_triplets_free(&T);
     for (int i = 0; i < c.n; ++i)
         if (map[i] >= 0) assert_true(fabs(g[i]) < 1e-10);
@@ -127,20 +139,31 @@ static void test_step_filter_and_not_converged(void **state) {
     assert_int_equal(ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n, NULL, x, &r), IPCC_WARN_NOT_CONVERGED);
     assert_false(r.converged);
     assert_int_equal(r.iterations, 3);
-    assert_true(chain_energy(&c, x) < chain_energy(&c, x0));
+    assert_true(chain_energy_value(&c, x) < chain_energy_value(&c, x0));
     ipcc_newton_destroy(nw);
 }
 
-static double inf_energy(void *ctx, const double *x) {
+static double inf_energy_value(void *ctx, const double *x) {
     (void)ctx;
     (void)x;
     return INFINITY;
 }
-static double inf_evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T) {
+static double inf_evaluate_value(void *ctx, const double *x, const double *lift, double *g,
+                                 ipcc_triplets *T) {
     (void)T;
     (void)lift;
     g[0] = 0;
-    return inf_energy(ctx, x);
+    return inf_energy_value(ctx, x);
+}
+
+static ipcc_status inf_energy(void *ctx, const double *x, double *e) {
+    *e = inf_energy_value(ctx, x);
+    return IPCC_OK;
+}
+static ipcc_status inf_evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T,
+                                double *e) {
+    *e = inf_evaluate_value(ctx, x, lift, g, T);
+    return IPCC_OK;
 }
 
 static void test_infeasible_start(void **state) {
@@ -160,7 +183,7 @@ static void test_infeasible_start(void **state) {
 // Hessian (a path Laplacian) is singular (constant null mode). CHOLMOD
 // reports "not positive definite"; the shifted factorization must still give
 // a minimizer.
-static double laplace_energy(void *ctx, const double *x) {
+static double laplace_energy_value(void *ctx, const double *x) {
     chain *c = ctx;
     double e = 0;
     for (int i = 0; i < c->n; ++i)
@@ -170,7 +193,8 @@ static double laplace_energy(void *ctx, const double *x) {
     return e;
 }
 
-static double laplace_evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T) {
+static double laplace_evaluate_value(void *ctx, const double *x, const double *lift, double *g,
+                                     ipcc_triplets *T) {
     chain *c = ctx;
     (void)lift; // every dof is unknown in this test
     for (int i = 0; i < c->n; ++i)
@@ -183,7 +207,17 @@ static double laplace_evaluate(void *ctx, const double *x, const double *lift, d
         ipcc_triplets_add(T, i + 1, i + 1, c->k);
         ipcc_triplets_add(T, i, i + 1, -c->k);
     }
-    return laplace_energy(ctx, x);
+    return laplace_energy_value(ctx, x);
+}
+
+static ipcc_status laplace_energy(void *ctx, const double *x, double *e) {
+    *e = laplace_energy_value(ctx, x);
+    return IPCC_OK;
+}
+static ipcc_status laplace_evaluate(void *ctx, const double *x, const double *lift, double *g,
+                                    ipcc_triplets *T, double *e) {
+    *e = laplace_evaluate_value(ctx, x, lift, g, T);
+    return IPCC_OK;
 }
 
 static void test_singular_hessian_shift_fallback(void **state) {
@@ -202,7 +236,7 @@ static void test_singular_hessian_shift_fallback(void **state) {
     ipcc_newton *nw = ipcc_newton_create();
     ipcc_newton_params prm = {.tolerance = 1e-9, .max_iterations = 10};
     ipcc_newton_result r;
-    double e0 = laplace_energy(&c, x);
+    double e0 = laplace_energy_value(&c, x);
     ipcc_status st = ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n, NULL, x, &r);
     // |p| cannot meet the tolerance here: the shifted solve amplifies the
     // roundoff-sized load along the null mode by 1/shift, so each direction
@@ -210,11 +244,11 @@ static void test_singular_hessian_shift_fallback(void **state) {
     // minimizer, which is what the fallback must deliver.
     assert_true(st == IPCC_OK || st == IPCC_WARN_NOT_CONVERGED);
     assert_true(r.fallbacks >= 1); // the unshifted factorization failed
-    assert_true(laplace_energy(&c, x) < e0);
+    assert_true(laplace_energy_value(&c, x) < e0);
     // Stationary: every gradient entry vanishes (relative to |b|).
     double g[64];
     ipcc_triplets T = {0};
-    laplace_evaluate(&c, x, NULL, g, &T);
+    laplace_evaluate_value(&c, x, NULL, g, &T);
     ipcc_triplets_free(&T);
     for (int i = 0; i < c.n; ++i)
         assert_true(fabs(g[i]) < 1e-6);

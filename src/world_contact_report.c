@@ -2,8 +2,10 @@
 // world's current state as records a user can read, and the total contact
 // force on every body, half-space and shape.
 //
-// Sources. The barrier's active constraints come from
-// ipcc_contact_active() (contact.c: a fresh static candidate search at x,
+// This is the world's view of its contacts (the public
+// ipcc_world_contacts), above the contact and friction layers, which it
+// reads through their interfaces. Sources. The barrier's active constraints
+// come from ipcc_contact_active() (contact.c: a fresh static candidate search at x,
 // the constraints within d̂, their closest-point weights and normal force
 // lambda = kappa m |b'(d)| 2 sqrt(d) in potential units, divided here by the
 // integrator's potential scale s to give newtons, as the per-vertex forces
@@ -45,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "closest_point.h"
 #include "contact.h"
 #include "core.h"
 #include "friction.h"
@@ -184,62 +187,19 @@ static void obstacle_point(const ipcc_world *w, ipcc_contact_kind kind, int obst
     }
 }
 
-// Closest points of segments [p0, p1] and [q0, q1] (Ericson, Real-Time
-// Collision Detection, 5.1.9), degenerate segments included.
-static void segments_closest(const double *p0, const double *p1, const double *q0, const double *q1,
-                             double a[3], double b[3]) {
-    double d1[3], d2[3], r[3];
-    sub3(p1, p0, d1);
-    sub3(q1, q0, d2);
-    sub3(p0, q0, r);
-    double aa = dot3(d1, d1), ee = dot3(d2, d2), f = dot3(d2, r), s = 0, t = 0;
-    if (aa <= 0 && ee <= 0) {
-        s = t = 0;
-    } else if (aa <= 0) {
-        t = fmin(fmax(f / ee, 0.0), 1.0);
-    } else {
-        double c = dot3(d1, r);
-        if (ee <= 0) {
-            s = fmin(fmax(-c / aa, 0.0), 1.0);
-        } else {
-            double bb = dot3(d1, d2), den = aa * ee - bb * bb;
-            s = den > 0 ? fmin(fmax((bb * f - c * ee) / den, 0.0), 1.0) : 0;
-            t = (bb * s + f) / ee;
-            if (t < 0) {
-                t = 0;
-                s = fmin(fmax(-c / aa, 0.0), 1.0);
-            } else if (t > 1) {
-                t = 1;
-                s = fmin(fmax((bb - c) / aa, 0.0), 1.0);
-            }
-        }
-    }
-    for (int k = 0; k < 3; ++k) {
-        a[k] = p0[k] + s * d1[k];
-        b[k] = q0[k] + t * d2[k];
-    }
-}
-
 // The point of the line through e0, e1 nearest p.
 static void line_foot(const double *p, const double *e0, const double *e1, double out[3]) {
-    double e[3], q[3];
-    sub3(e1, e0, e);
-    sub3(p, e0, q);
-    double ee = dot3(e, e), s = ee > 0 ? dot3(q, e) / ee : 0;
+    double a = ipcc_point_edge_closest_point(p, e0, e1);
     for (int k = 0; k < 3; ++k)
-        out[k] = e0[k] + s * e[k];
+        out[k] = e0[k] + a * (e1[k] - e0[k]);
 }
 
 // p's projection on the plane of triangle (t0, t1, t2).
 static void plane_foot(const double *p, const double *t0, const double *t1, const double *t2, double out[3]) {
-    double u[3], vv[3], n[3], q[3];
-    sub3(t1, t0, u);
-    sub3(t2, t0, vv);
-    cross3(u, vv, n);
-    sub3(p, t0, q);
-    double nn = dot3(n, n), s = nn > 0 ? dot3(q, n) / nn : 0;
+    double b[2];
+    ipcc_point_triangle_closest_point(p, t0, t1, t2, b);
     for (int k = 0; k < 3; ++k)
-        out[k] = p[k] - s * n[k];
+        out[k] = t0[k] + b[0] * (t1[k] - t0[k]) + b[1] * (t2[k] - t0[k]);
 }
 
 // Geometry of an inactive (friction-only) contact, on its constraint's features at x.
@@ -252,7 +212,8 @@ static void measure_features(const ipcc_world *w, ipcc_contact_kind kind, const 
     case IPCC_CONTACT_PE: line_foot(p, x + 3 * v[1], x + 3 * v[2], r->point_b); break;
     case IPCC_CONTACT_PT: plane_foot(p, x + 3 * v[1], x + 3 * v[2], x + 3 * v[3], r->point_b); break;
     case IPCC_CONTACT_EE:
-        segments_closest(p, x + 3 * v[1], x + 3 * v[2], x + 3 * v[3], r->point_a, r->point_b);
+        ipcc_segment_segment_closest_points(p, x + 3 * v[1], x + 3 * v[2], x + 3 * v[3], r->point_a,
+                                            r->point_b);
         break;
     case IPCC_CONTACT_PH:
     case IPCC_CONTACT_PS: obstacle_point(w, kind, obstacle, p, r->point_b); break;
@@ -308,14 +269,15 @@ int ipcc_world_contacts(const ipcc_world *w, ipcc_contact_report *rep, const ipc
     rep->count = 0;
     if (records) *records = rep->records;
     if (!w->contact) return 0;
+    const ipcc_step_context sc = ipcc_world_step_context(w);
     const ipcc_contact_info *info;
-    int m = ipcc_contact_active(w->contact, w, w->x, &info);
-    if (m < 0) return -1;
+    int m = 0;
+    if (ipcc_contact_active(w->contact, &sc, w->x, &info, &m) != IPCC_OK) return -1;
     const int nf = w->friction ? ipcc_friction_count(w->friction) : 0;
     if (ipcc_reserve((void **)&rep->records, &rep->cap_records, m + nf + 1, sizeof *rep->records) != 0 ||
         ipcc_reserve((void **)&rep->keys, &rep->cap_keys, m + 1, sizeof *rep->keys) != 0)
         return -1;
-    const double s = ipcc_integrator_potential_scale(w);
+    const double s = sc.potential_scale;
     for (int k = 0; k < m; ++k) {
         active_record(w, &info[k], s, &rep->records[k]);
         rep->keys[k] = (keyed){info_key(&info[k]), k};
@@ -325,7 +287,7 @@ int ipcc_world_contacts(const ipcc_world *w, ipcc_contact_report *rep, const ipc
     for (int k = 0; k < nf; ++k) {
         int kind, vertices[4], obstacle;
         double force[3];
-        ipcc_friction_contact_force(w->friction, w, w->x, k, &kind, vertices, &obstacle, force);
+        ipcc_friction_contact_force(w->friction, &sc, w->x, k, &kind, vertices, &obstacle, force);
         bool on_obstacle = kind == IPCC_CONTACT_PH || on_shape(kind);
         key want = {kind, on_obstacle ? obstacle : -1, ipcc_contact_kind_vertices((ipcc_contact_kind)kind),
                     vertices};

@@ -1,6 +1,6 @@
 // Barrier contact's initial-state check: a simulation may only start from a
 // state that is intersection-free with every distance positive (the
-// induction hypothesis of contact.c's CCD argument).
+// induction hypothesis of contact_ccd.c's argument).
 //
 // In order: (1) no vertex of a deformable body on or behind a half-space; (2) no edge crossing a
 // triangle of another body (or of its own, with self-collision); (3) no
@@ -32,12 +32,12 @@
 #include "core.h"
 #include "distance.h"
 #include "vec3.h"
-#include "world_internal.h"
 
-// Describe collision vertex v as "vertex i of body "name"" (body-local index).
-static void describe_vertex(const ipcc_world *w, const ipcc_contact *c, int v, char *buf, size_t size) {
-    const ipcc_body *b = &w->bodies[c->group[v]];
-    snprintf(buf, size, "%d", c->cvert[v] - b->first_vertex);
+// The name of body b, and collision vertex v's index in its body (as text).
+static const char *body_name(const ipcc_contact_setup *w, int b) { return w->mesh.bodies[b].name; }
+static void describe_vertex(const ipcc_contact_setup *w, const ipcc_contact *c, int v, char *buf,
+                            size_t size) {
+    snprintf(buf, size, "%d", c->mesh.cvert[v] - w->mesh.bodies[c->mesh.group[v]].first_vertex);
 }
 
 // Segment-triangle crossing test for the initial check. The segment must
@@ -97,8 +97,8 @@ static bool near_body_surface(const ipcc_contact *c, const double *xc, int v, in
             hi = mid;
     }
     for (int k = lo; k < c->cand.num_vf && vf[2 * k] == v; ++k) {
-        const int *t = c->cfaces + 3 * vf[2 * k + 1];
-        if (c->group[t[0]] != body) continue;
+        const int *t = c->mesh.cfaces + 3 * vf[2 * k + 1];
+        if (c->mesh.group[t[0]] != body) continue;
         const double *p = xc + 3 * v, *t0 = xc + 3 * t[0], *t1 = xc + 3 * t[1], *t2 = xc + 3 * t[2];
         if (ipcc_point_triangle_distance(p, t0, t1, t2,
                                          ipcc_point_triangle_distance_type_of(p, t0, t1, t2)) <= tol2)
@@ -108,28 +108,30 @@ static bool near_body_surface(const ipcc_contact *c, const double *xc, int v, in
 }
 
 // Step (4) of the initial check (see the preamble). Needs the vertex-face
-// candidates within d̂ at w->x in c->cand.
-static ipcc_status check_points_inside(ipcc_contact *c, const ipcc_world *w) {
-    if (w->nt == 0 || c->nc == 0) return IPCC_OK;
+// candidates within d̂ at w->positions in c->cand.
+static ipcc_status check_points_inside(ipcc_contact *c, const ipcc_contact_setup *w) {
+    if (w->num_tets == 0 || c->mesh.nc == 0) return IPCC_OK;
     int *pairs = NULL, np = 0, cap = 0;
-    ipcc_status st = ipcc_broad_phase_point_tet_query(c->bp, w->n, w->x, c->nc, c->cvert, c->group, w->nt,
-                                                      w->tets, w->tet_body, &pairs, &np, &cap);
+    ipcc_status st =
+        ipcc_broad_phase_point_tet_query(c->bp, w->mesh.num_vertices, w->positions, c->mesh.nc, c->mesh.cvert,
+                                         c->mesh.group, w->num_tets, w->tets, w->tet_body, &pairs, &np, &cap);
     double tol = fmin(1e-9 * c->L, c->dhat);
     for (int k = 0; st == IPCC_OK && k < np; ++k) {
         int v = pairs[2 * k], t = pairs[2 * k + 1], body = w->tet_body[t];
         const int *T = w->tets + 4 * t;
         double l[4];
-        if (!tet_barycentric(c->xc + 3 * v, w->x + 3 * T[0], w->x + 3 * T[1], w->x + 3 * T[2],
-                             w->x + 3 * T[3], l) ||
+        if (!tet_barycentric(c->xc + 3 * v, w->positions + 3 * T[0], w->positions + 3 * T[1],
+                             w->positions + 3 * T[2], w->positions + 3 * T[3], l) ||
             !(l[0] >= -1e-12 && l[1] >= -1e-12 && l[2] >= -1e-12 && l[3] >= -1e-12))
             continue;
         if (near_body_surface(c, c->xc, v, body, tol * tol)) continue;
-        const ipcc_body *pb = &w->bodies[c->group[v]];
-        int index = c->cvert[v] - pb->first_vertex;
-        st = ipcc_fail(
-            IPCC_ERR_INFEASIBLE, "initial state: %s \"%s\" %s %d lies inside body \"%s\" (in its tet %d)",
-            pb->kinematic ? "obstacle" : "body", pb->name, c->point_set[c->group[v]] ? "point" : "vertex",
-            index, w->bodies[body].name, t - w->bodies[body].first_tet);
+        const ipcc_collision_body *pb = &w->mesh.bodies[c->mesh.group[v]];
+        int index = c->mesh.cvert[v] - pb->first_vertex;
+        st = ipcc_fail(IPCC_ERR_INFEASIBLE,
+                       "initial state: %s \"%s\" %s %d lies inside body \"%s\" (in its tet %d)",
+                       pb->kinematic ? "obstacle" : "body", pb->name,
+                       c->mesh.point_set[c->mesh.group[v]] ? "point" : "vertex", index, body_name(w, body),
+                       t - w->mesh.bodies[body].first_tet);
     }
     free(pairs);
     return st;
@@ -141,24 +143,24 @@ static ipcc_status check_points_inside(ipcc_contact *c, const ipcc_world *w) {
 // it, radius twice the bounding radius) must not lie in a closed tet of a
 // deformable body. With (1b) this refuses a shape inside a body, or through
 // it, unless it slips between all those points and every body vertex.
-static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_world *w) {
+static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_contact_setup *w) {
     const int samples = 257;
     const double golden = 2.399963229728653; // pi (3 - sqrt 5)
-    for (int i = 0; i < c->ns; ++i) {
+    for (int i = 0; i < c->obstacles.num_shapes; ++i) {
         const ipcc_shape *s = &c->pose[i];
         double R = ipcc_shape_bounding_radius(s), lo[3], hi[3];
         for (int k = 0; k < 3; ++k) {
             lo[k] = s->center[k] - R;
             hi[k] = s->center[k] + R;
         }
-        for (int t = 0; t < w->nt; ++t) {
+        for (int t = 0; t < w->num_tets; ++t) {
             const int *T = w->tets + 4 * t;
             bool apart = false;
             for (int k = 0; k < 3 && !apart; ++k) {
-                double a = w->x[3 * T[0] + k], b = a;
+                double a = w->positions[3 * T[0] + k], b = a;
                 for (int j = 1; j < 4; ++j) {
-                    a = fmin(a, w->x[3 * T[j] + k]);
-                    b = fmax(b, w->x[3 * T[j] + k]);
+                    a = fmin(a, w->positions[3 * T[j] + k]);
+                    b = fmax(b, w->positions[3 * T[j] + k]);
                 }
                 apart = b < lo[k] || a > hi[k];
             }
@@ -175,15 +177,15 @@ static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_world *
                     ipcc_shape_distance(s, q, y, NULL);
                 }
                 double l[4];
-                if (tet_barycentric(y, w->x + 3 * T[0], w->x + 3 * T[1], w->x + 3 * T[2], w->x + 3 * T[3],
-                                    l) &&
+                if (tet_barycentric(y, w->positions + 3 * T[0], w->positions + 3 * T[1],
+                                    w->positions + 3 * T[2], w->positions + 3 * T[3], l) &&
                     l[0] >= 0 && l[1] >= 0 && l[2] >= 0 && l[3] >= 0) {
                     int b = w->tet_body[t];
                     return ipcc_fail(
                         IPCC_ERR_INFEASIBLE,
                         "initial state: %s \"%s\" is inside body \"%s\" (a point of its %s lies in tet %d)",
-                        ipcc_shape_kind_name(w->shapes[i].kind), w->shapes[i].name, w->bodies[b].name,
-                        j == samples ? "inside" : "surface", t - w->bodies[b].first_tet);
+                        ipcc_shape_kind_name(c->pose[i].kind), w->shape_defs[i].name, body_name(w, b),
+                        j == samples ? "inside" : "surface", t - w->mesh.bodies[b].first_tet);
                 }
             }
         }
@@ -191,39 +193,38 @@ static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_world *
     return IPCC_OK;
 }
 
-ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_world *w) {
-    ipcc_contact_gather(c, w->x, c->xc);
+ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_contact_setup *w) {
+    // c->xc holds the collision positions of w->positions, c->pose the shapes' poses (contact.c).
     char va[32], vb[32], vc[32], vd[32];
     // 1. Vertices on or behind a half-space.
-    for (int h = 0; h < c->nh; ++h)
-        for (int v = 0; v < c->nc; ++v)
-            if (ipcc_contact_vertex_free(c, v) &&
+    for (int h = 0; h < c->obstacles.num_planes; ++h)
+        for (int v = 0; v < c->mesh.nc; ++v)
+            if (ipcc_collision_vertex_free(&c->mesh, v) &&
                 !(ipcc_contact_plane_signed(c->planes + 6 * h, c->xc + 3 * v) > 0)) {
                 describe_vertex(w, c, v, va, sizeof va);
                 return ipcc_fail(IPCC_ERR_INFEASIBLE,
                                  "initial state: body \"%s\" touches or crosses half-space %d (vertex %s)",
-                                 w->bodies[c->group[v]].name, h, va);
+                                 body_name(w, c->mesh.group[v]), h, va);
             }
     // 1b. Vertices on or inside a shape.
     ipcc_status st0;
-    ipcc_contact_shapes_at(c, w->x);
-    for (int i = 0; i < c->ns; ++i)
-        for (int v = 0; v < c->nc; ++v)
-            if (ipcc_contact_vertex_free(c, v) &&
+    for (int i = 0; i < c->obstacles.num_shapes; ++i)
+        for (int v = 0; v < c->mesh.nc; ++v)
+            if (ipcc_collision_vertex_free(&c->mesh, v) &&
                 !(ipcc_shape_distance(&c->pose[i], c->xc + 3 * v, NULL, NULL) > 0)) {
                 describe_vertex(w, c, v, va, sizeof va);
                 return ipcc_fail(IPCC_ERR_INFEASIBLE,
                                  "initial state: body \"%s\" touches or is inside %s \"%s\" (vertex %s)",
-                                 w->bodies[c->group[v]].name, ipcc_shape_kind_name(w->shapes[i].kind),
-                                 w->shapes[i].name, va);
+                                 body_name(w, c->mesh.group[v]), ipcc_shape_kind_name(c->pose[i].kind),
+                                 w->shape_defs[i].name, va);
             }
     // 1b'. A sphere is exact against whole triangles: none may touch or cross it.
-    for (int i = 0; i < c->ns; ++i) {
+    for (int i = 0; i < c->obstacles.num_shapes; ++i) {
         if (c->pose[i].kind != IPCC_SHAPE_SPHERE) continue;
         const double *o = c->pose[i].center;
-        for (int f = 0; f < c->nf; ++f) {
-            const int *T = c->cfaces + 3 * f;
-            if (!ipcc_contact_vertex_free(c, T[0])) continue;
+        for (int f = 0; f < c->mesh.nf; ++f) {
+            const int *T = c->mesh.cfaces + 3 * f;
+            if (!ipcc_collision_vertex_free(&c->mesh, T[0])) continue;
             const double *t0 = c->xc + 3 * T[0], *t1 = c->xc + 3 * T[1], *t2 = c->xc + 3 * T[2];
             double d = ipcc_point_triangle_distance(o, t0, t1, t2,
                                                     ipcc_point_triangle_distance_type_of(o, t0, t1, t2));
@@ -234,7 +235,7 @@ ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_world *
             return ipcc_fail(
                 IPCC_ERR_INFEASIBLE,
                 "initial state: triangle (%s, %s, %s) of body \"%s\" touches or crosses sphere \"%s\"", va,
-                vb, vc, w->bodies[c->group[T[0]]].name, w->shapes[i].name);
+                vb, vc, body_name(w, c->mesh.group[T[0]]), w->shape_defs[i].name);
         }
     }
     // 1c. A shape inside or through a body without touching a vertex.
@@ -245,7 +246,7 @@ ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_world *
     if (st != IPCC_OK) return st;
     for (int k = 0; k < c->cand.num_ef; ++k) {
         int e = c->cand.ef[2 * k], f = c->cand.ef[2 * k + 1];
-        const int *E = c->cedges + 2 * e, *F = c->cfaces + 3 * f;
+        const int *E = c->mesh.cedges + 2 * e, *F = c->mesh.cfaces + 3 * f;
         if (segment_crosses_triangle(c->xc + 3 * E[0], c->xc + 3 * E[1], c->xc + 3 * F[0], c->xc + 3 * F[1],
                                      c->xc + 3 * F[2], 1e-12 * c->L)) {
             describe_vertex(w, c, E[0], va, sizeof va);
@@ -258,28 +259,29 @@ ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_world *
                 IPCC_ERR_INFEASIBLE,
                 "initial state: bodies \"%s\" and \"%s\" intersect: edge (%s, %s) of \"%s\" crosses "
                 "triangle (%s, %s, %s) of \"%s\"",
-                w->bodies[c->group[E[0]]].name, w->bodies[c->group[F[0]]].name, va, vb,
-                w->bodies[c->group[E[0]]].name, vc, vd, ve, w->bodies[c->group[F[0]]].name);
+                body_name(w, c->mesh.group[E[0]]), body_name(w, c->mesh.group[F[0]]), va, vb,
+                body_name(w, c->mesh.group[E[0]]), vc, vd, ve, body_name(w, c->mesh.group[F[0]]));
         }
     }
     // 3. Touching pairs (zero distance).
     st = ipcc_contact_query(c, c->xc, NULL, c->dhat, IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE);
     if (st != IPCC_OK) return st;
-    if (ipcc_contact_build_pairs(c, c->xc) != 0)
-        return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory");
-    for (int k = 0; k < c->np; ++k) {
-        const contact_pair *p = &c->pairs[k];
-        if (ipcc_contact_pair_distance(c, p, c->xc) > 0) continue;
+    st = ipcc_contact_build_set(c, c->xc);
+    if (st != IPCC_OK) return st;
+    for (int k = 0; k < c->set.np; ++k) {
+        const ipcc_contact_pair *p = &c->set.pairs[k];
+        if (ipcc_contact_pair_distance(&c->obstacles, p, c->xc) > 0) continue;
+        // Half-spaces and shapes (PH, PS, ST, SE) were refused by (1) and (1b).
+        if (p->kind != IPCC_CONTACT_PP && p->kind != IPCC_CONTACT_PE && p->kind != IPCC_CONTACT_PT &&
+            p->kind != IPCC_CONTACT_EE)
+            continue;
         describe_vertex(w, c, p->v[0], va, sizeof va);
-        describe_vertex(w, c, p->v[1], vb, sizeof vb);
-        int other = p->kind == IPCC_CONTACT_PE || p->kind == IPCC_CONTACT_PT ? p->v[1]
-                    : p->kind == IPCC_CONTACT_EE                             ? p->v[2]
-                                                                             : p->v[1];
+        int other = p->kind == IPCC_CONTACT_EE ? p->v[2] : p->v[1]; // the second primitive's first vertex
         return ipcc_fail(
             IPCC_ERR_INFEASIBLE,
             "initial state: bodies \"%s\" and \"%s\" touch (zero distance) at vertex %s of \"%s\"",
-            w->bodies[c->group[p->v[0]]].name, w->bodies[c->group[other]].name, va,
-            w->bodies[c->group[p->v[0]]].name);
+            body_name(w, c->mesh.group[p->v[0]]), body_name(w, c->mesh.group[other]), va,
+            body_name(w, c->mesh.group[p->v[0]]));
     }
     // 4. Points inside a body (uses the vertex-face candidates of 3).
     return check_points_inside(c, w);

@@ -1,0 +1,79 @@
+/// The barrier potential of barrier contact: each constraint's squared
+/// distance and barrier with derivatives, and their sums over a constraint
+/// set, with the PSD-projected Hessian as triplets (barrier_potential.c).
+/// Private to the library.
+#ifndef IPCC_BARRIER_POTENTIAL_H
+#define IPCC_BARRIER_POTENTIAL_H
+
+#include <stdbool.h>
+
+#include "constraint_set.h"
+#include "sparse.h"
+#include "step_context.h"
+
+/// Squared distance of one constraint over its local positions x
+/// (3 * vertices, in the order of ipcc_contact_kind); with g/H (may be NULL)
+/// also its gradient and Hessian. `ee_type` is used by EE; `obstacle` by PH
+/// (6 doubles: point, unit normal), PS, ST and SE (an ipcc_shape; a sphere
+/// for ST and SE, whose distance is (sqrt(d) - r)^2 with d the squared
+/// distance from its centre to the triangle's plane or the edge's line).
+double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *x, const void *obstacle,
+                             double *g, double *H);
+
+/// One constraint's barrier m(x) b(d(x), dhat2), m the edge-edge mollifier
+/// when kind is EE and eps_x > 0 (else 1); with g/H (may be NULL) its
+/// gradient and Hessian, projected to PSD when `project`. +inf at d <= 0.
+double ipcc_contact_barrier(ipcc_contact_kind kind, int ee_type, double eps_x, const double *x,
+                            const void *obstacle, double dhat2, double *g, double *H, bool project);
+
+/// The local positions of pair p's vertices at collision positions xc
+/// (3 ipcc_contact_kind_vertices doubles).
+void ipcc_contact_pair_positions(const ipcc_contact_pair *p, const double *xc, double x[12]);
+/// The obstacle of pair p for ipcc_contact_distance: a half-space's plane,
+/// a shape's pose, or NULL for a mesh pair.
+const void *ipcc_contact_pair_obstacle(const ipcc_contact_obstacles *o, const ipcc_contact_pair *p);
+/// Squared distance of pair p at collision positions xc.
+double ipcc_contact_pair_distance(const ipcc_contact_obstacles *o, const ipcc_contact_pair *p,
+                                  const double *xc);
+/// Barrier energy (kappa = 1) of pair p times its multiplicity; with g, H
+/// also its gradient and PSD-projected Hessian (3 ipcc_contact_kind_vertices).
+double ipcc_contact_pair_barrier(const ipcc_contact_obstacles *o, const ipcc_contact_pair *p,
+                                 const double *xc, double dhat2, double *g, double *H);
+
+/// Per-pair scratch of the sums (grow-only).
+typedef struct ipcc_barrier_potential {
+    double *pair_energy; ///< per pair
+    double *pair_grad;   ///< 12 per pair
+    int *pair_slot;      ///< triplet offsets (prefix sum), pairs + 1
+    int cap;             ///< pairs the arrays hold
+} ipcc_barrier_potential;
+
+void ipcc_barrier_potential_free(ipcc_barrier_potential *bp);
+
+/// B(x) = sum_k n_k m_k b(d_k) (kappa = 1) over the set at xc: +INFINITY if
+/// a distance is <= 0, NAN when out of memory.
+double ipcc_barrier_potential_energy(ipcc_barrier_potential *bp, const ipcc_constraint_set *s,
+                                     const ipcc_contact_obstacles *o, const double *xc, double dhat2);
+
+/// grad B (kappa = 1) added into g (world dofs, 3n) through the mesh's
+/// collision-to-world map.
+void ipcc_barrier_potential_gradient(const ipcc_constraint_set *s, const ipcc_collision_mesh *m,
+                                     const ipcc_contact_obstacles *o, const double *xc, double dhat2,
+                                     double *g);
+
+/// The smallest squared distance over the set at xc (INFINITY when empty).
+double ipcc_barrier_potential_min_distance2(const ipcc_constraint_set *s, const ipcc_contact_obstacles *o,
+                                            const double *xc);
+
+/// kappa B at xc into *energy (+INFINITY at a zero distance), kappa grad B
+/// added into g (3n) and kappa times the projected Hessian blocks appended
+/// to T (unknown indices through sc->dof_map); with `lift` (newton.c,
+/// "Prescribed motion"), H lift is added to g, a shape's remaining motion
+/// entering through the clock (sc). IPCC_ERR_NO_MEMORY on failure.
+ipcc_status ipcc_barrier_potential_assemble(ipcc_barrier_potential *bp, const ipcc_constraint_set *s,
+                                            const ipcc_collision_mesh *m, const ipcc_contact_obstacles *o,
+                                            const double *xc, double dhat2, double kappa,
+                                            const ipcc_step_context *sc, const double *lift, double *g,
+                                            ipcc_triplets *T, double *energy);
+
+#endif
