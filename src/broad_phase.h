@@ -56,7 +56,7 @@ enum { IPCC_CANDIDATES_VF = 1, IPCC_CANDIDATES_EE = 2, IPCC_CANDIDATES_EF = 4 };
 
 /// Reusable broad-phase state: trees and per-thread buffers, grow-only. The trees persist between queries
 /// and are refit (node bounds recomputed bottom-up) instead of rebuilt while the primitives are the same and
-/// a refit keeps the tree's quality (the policy is in broad_phase.c's preamble); the result never depends
+/// a refit keeps the tree's quality (the policy is in bvh.c's preamble); the result never depends
 /// on which path ran.
 typedef struct ipcc_broad_phase ipcc_broad_phase;
 
@@ -64,7 +64,7 @@ typedef struct ipcc_broad_phase ipcc_broad_phase;
 ipcc_broad_phase *ipcc_broad_phase_create(void);
 /// Free everything (NULL ok).
 void ipcc_broad_phase_destroy(ipcc_broad_phase *bp);
-/// The rebuild policy's default quality limit: a refit tree is kept while its area ratio (see broad_phase.c)
+/// The rebuild policy's default quality limit: a refit tree is kept while its area ratio (see bvh.c)
 /// is at most this factor times the ratio right after its last build.
 #define IPCC_BROAD_PHASE_REFIT_LIMIT 1.15
 

@@ -109,6 +109,12 @@ int ipcc_reserve(void **buf, int *capacity, int count, size_t size) {
     return 0;
 }
 
+int ipcc_reserve_counted(void **buf, int *capacity, int count, size_t size, long *counter) {
+    if (count <= *capacity) return 0;
+    ++*counter;
+    return ipcc_reserve(buf, capacity, count, size);
+}
+
 double ipcc_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -44,6 +44,10 @@ int ipcc_grow_capacity(int capacity, int initial, int count);
 /// doubling). Returns 0 on success, -1 when out of memory (*buf unchanged).
 int ipcc_reserve(void **buf, int *capacity, int count, size_t size);
 
+/// ipcc_reserve that adds 1 to *counter when it has to grow *buf (also when
+/// that fails): for objects that report their allocations.
+int ipcc_reserve_counted(void **buf, int *capacity, int count, size_t size, long *counter);
+
 /// Monotonic wall clock, seconds.
 double ipcc_now(void);
 

@@ -742,43 +742,111 @@ static void test_huge_and_tiny_coordinates(void **state) {
     scene_free(&s);
 }
 
+// Counters of work done and memory grown: equal when the queries between a
+// and b did no work.
+static void assert_same_work(const ipcc_broad_phase_stats *a, const ipcc_broad_phase_stats *b) {
+    assert_int_equal(a->tree_builds, b->tree_builds);
+    assert_int_equal(a->tree_refits, b->tree_refits);
+    assert_int_equal(a->tree_rejected_refits, b->tree_rejected_refits);
+    assert_int_equal(a->allocations, b->allocations);
+    assert_int_equal(a->bytes, b->bytes);
+}
+
+// The point-tet query with no points, then with no tets: OK, no pairs, no work.
+static void point_tet_empty(ipcc_broad_phase *bp) {
+    ipcc_broad_phase_stats before = ipcc_broad_phase_get_stats(bp), after;
+    double x[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    int tet[4] = {0, 1, 2, 3}, point = 0, group[1] = {1}, *pairs = NULL, np = -1, cap = 0;
+    assert_int_equal(
+        ipcc_broad_phase_point_tet_query(bp, 4, x, 0, &point, group, 1, tet, group, &pairs, &np, &cap),
+        IPCC_OK);
+    assert_int_equal(np, 0);
+    np = -1;
+    assert_int_equal(
+        ipcc_broad_phase_point_tet_query(bp, 4, x, 1, &point, group, 0, tet, group, &pairs, &np, &cap),
+        IPCC_OK);
+    assert_int_equal(np, 0);
+    assert_null(pairs);
+    after = ipcc_broad_phase_get_stats(bp);
+    assert_same_work(&after, &before);
+}
+
+// Empty inputs give empty lists and do no work. A query over no primitives,
+// or asking for no kinds, builds no tree, grows no buffer (in bp or in `out`)
+// and clears `out`, on a new object and on one that has answered a query; so
+// does the point-tet query without points or tets. A topology without faces
+// (or without edges) empties exactly the lists that need them, gives the
+// full topology's other lists, and builds no tree over zero primitives.
 static void test_empty_inputs(void **state) {
     (void)state;
     ipcc_broad_phase *bp = ipcc_broad_phase_create();
-    ipcc_candidates c = {0};
-    ipcc_collision_topology t = {0};
-    assert_int_equal(ipcc_broad_phase_query(bp, &t, NULL, NULL, 0.1, ALL, &c), IPCC_OK);
+    ipcc_broad_phase_stats fresh = ipcc_broad_phase_get_stats(bp), st;
+    assert_true(fresh.tree_builds == 0 && fresh.tree_refits == 0 && fresh.tree_rejected_refits == 0);
+    assert_true(fresh.allocations == 0 && fresh.bytes > 0 && fresh.tree_quality == 1);
+    ipcc_candidates c = {0}, full = {0};
+    ipcc_collision_topology none = {0};
+    assert_int_equal(ipcc_broad_phase_query(bp, &none, NULL, NULL, 0.1, ALL, &c), IPCC_OK);
     assert_int_equal(c.num_vf + c.num_ee + c.num_ef, 0);
-    // Fill `out`, then check that later queries clear it.
+    assert_true(c.vf == NULL && c.ee == NULL && c.ef == NULL); // `out` not grown
+    st = ipcc_broad_phase_get_stats(bp);
+    assert_same_work(&st, &fresh);
+    assert_true(st.tree_quality == 1);
+    point_tet_empty(bp);
+
+    // After a query with pairs of every kind: later empty queries clear `out`
+    // and do no work either.
     scene s = random_soup(50, 3);
+    query_ok(bp, &s, s.x, NULL, 0.1, ALL, &full);
+    assert_true(full.num_vf > 0 && full.num_ee > 0 && full.num_ef > 0);
     query_ok(bp, &s, s.x, NULL, 0.1, ALL, &c);
-    assert_true(c.num_vf > 0 && c.num_ee > 0 && c.num_ef > 0);
-    assert_int_equal(ipcc_broad_phase_query(bp, &t, NULL, NULL, 0.1, ALL, &c), IPCC_OK);
+    ipcc_broad_phase_stats filled = ipcc_broad_phase_get_stats(bp);
+    assert_int_equal(filled.tree_builds, 2);
+    assert_int_equal(filled.tree_refits, 2);
+    assert_int_equal(ipcc_broad_phase_query(bp, &none, NULL, NULL, 0.1, ALL, &c), IPCC_OK);
     assert_int_equal(c.num_vf + c.num_ee + c.num_ef, 0);
+    st = ipcc_broad_phase_get_stats(bp);
+    assert_same_work(&st, &filled);
     query_ok(bp, &s, s.x, NULL, 0.1, 0, &c); // no kinds
     assert_int_equal(c.num_vf + c.num_ee + c.num_ef, 0);
-    t = topology(&s);
-    t.num_faces = 0; // vertices and edges only
+    st = ipcc_broad_phase_get_stats(bp);
+    assert_same_work(&st, &filled);
+    point_tet_empty(bp);
+
+    // No faces: no VF nor EF, the full topology's EE; one tree built, over
+    // the edges (the empty query left both trees empty: built, not refit).
+    ipcc_collision_topology t = topology(&s);
+    t.num_faces = 0;
     assert_int_equal(ipcc_broad_phase_query(bp, &t, s.x, NULL, 0.1, ALL, &c), IPCC_OK);
-    assert_true(c.num_vf == 0 && c.num_ef == 0 && c.num_ee > 0);
+    assert_true(c.num_vf == 0 && c.num_ef == 0);
+    assert_int_equal(c.num_ee, full.num_ee);
+    assert_memory_equal(c.ee, full.ee, sizeof(int) * 2 * (size_t)full.num_ee);
+    st = ipcc_broad_phase_get_stats(bp);
+    assert_int_equal(st.tree_builds, filled.tree_builds + 1);
+    assert_int_equal(st.tree_refits, filled.tree_refits);
+    // No edges: no EE nor EF, the full topology's VF; one tree built, over the faces.
     t = topology(&s);
-    t.num_edges = 0; // vertices and faces only
+    t.num_edges = 0;
     assert_int_equal(ipcc_broad_phase_query(bp, &t, s.x, NULL, 0.1, ALL, &c), IPCC_OK);
-    assert_true(c.num_vf > 0 && c.num_ee == 0 && c.num_ef == 0);
-    // A single vertex, a single edge: nothing to pair with.
+    assert_true(c.num_ee == 0 && c.num_ef == 0);
+    assert_int_equal(c.num_vf, full.num_vf);
+    assert_memory_equal(c.vf, full.vf, sizeof(int) * 2 * (size_t)full.num_vf);
+    st = ipcc_broad_phase_get_stats(bp);
+    assert_int_equal(st.tree_builds, filled.tree_builds + 2);
+    assert_int_equal(st.tree_refits, filled.tree_refits);
+
+    // A single edge, swept, with a huge inflation: nothing to pair with.
     int g[2] = {0, 0}, e[2] = {0, 1};
     unsigned char yes = 1;
     ipcc_collision_topology one = {2, g, 1, e, 0, NULL, 1, &yes, NULL};
     double x[6] = {0, 0, 0, 1, 1, 1};
     assert_int_equal(ipcc_broad_phase_query(bp, &one, x, x, 10.0, ALL, &c), IPCC_OK);
     assert_int_equal(c.num_vf + c.num_ee + c.num_ef, 0);
-    ipcc_broad_phase_stats st = ipcc_broad_phase_get_stats(bp);
-    assert_true(st.build_seconds >= 0 && st.query_seconds >= 0 && st.allocations > 0 && st.bytes > 0);
     ipcc_broad_phase_destroy(NULL);
     ipcc_candidates_free(&c);
     assert_null(c.vf);
     assert_int_equal(c.cap_vf, 0);
     ipcc_candidates_free(NULL);
+    ipcc_candidates_free(&full);
     ipcc_broad_phase_destroy(bp);
     scene_free(&s);
 }
