@@ -550,9 +550,9 @@ static void test_output_lines_and_verts(void **state) {
     char dir[64] = "/tmp/ipcc_test_codim_out_XXXXXX";
     assert_non_null(mkdtemp(dir));
     ipcc_output *o = NULL;
-    assert_int_equal(ipcc_output_open(dir, &o), IPCC_OK);
+    assert_int_equal(ipcc_output_create(dir, &o), IPCC_OK);
     assert_int_equal(ipcc_output_write_frame(o, w), IPCC_OK);
-    ipcc_output_close(o);
+    ipcc_output_destroy(o);
     char path[128];
     snprintf(path, sizeof path, "%s/obstacles_000000.vtp", dir);
     char *buf = ipcc_test_read_file(path, NULL);
