@@ -1,5 +1,6 @@
-/// The world's private state, shared by world.c, dirichlet.c, integrator.c
-/// and incremental_potential.c. Not part of the public API.
+/// The world's private state, shared by the modules that build it (world.c,
+/// world_bodies.c, world_shapes.c, dirichlet.c) and those that step,
+/// report and save it. Not part of the public API.
 #ifndef IPCC_WORLD_INTERNAL_H
 #define IPCC_WORLD_INTERNAL_H
 
@@ -118,6 +119,10 @@ struct ipcc_world {
     bool started; ///< the first step ran (bodies can no longer be added)
     ipcc_newton *newton;
 };
+
+/// Grow every per-vertex and per-tet array to hold n vertices and nt tets
+/// (world.c). 0, or -1 when out of memory (the arrays keep their contents).
+int ipcc_world_reserve_state(ipcc_world *w, int n, int nt);
 
 /// Energy scale s in E(x) = inertia + s * (elastic + gravity) (integrator.c).
 double ipcc_integrator_potential_scale(const ipcc_world *w);

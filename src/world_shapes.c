@@ -58,14 +58,6 @@
 #include "shape.h"
 #include "world_internal.h"
 
-ipcc_shape_def ipcc_default_shape_def(void) {
-    ipcc_shape_def d = {.kind = IPCC_SHAPE_SPHERE,
-                        .rotation = {1, 0, 0, 0, 1, 0, 0, 0, 1},
-                        .size = {1, 1, 1},
-                        .friction = -1};
-    return d;
-}
-
 static bool finite_n(const double *v, int n) {
     for (int i = 0; i < n; ++i)
         if (!isfinite(v[i])) return false;

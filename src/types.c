@@ -1,0 +1,58 @@
+// Every default of the public API in one file: the ipcc_default_*()
+// functions of the defs in include/ipcc/world.h. A def is a plain struct
+// the caller fills from its default and passes by pointer; the library
+// copies it and never keeps it.
+#include <stddef.h>
+
+#include "ipcc/world.h"
+
+ipcc_world_def ipcc_default_world_def(void) {
+    ipcc_world_def d = {.time_step = 0.01,
+                        .gravity = {0, -9.81, 0},
+                        .integrator = IPCC_IMPLICIT_EULER,
+                        .newton_tolerance = 1e-2,
+                        .newton_max_iterations = 100,
+                        .project_hessian = true,
+                        .contact = {.enabled = true,
+                                    .dhat = 0,
+                                    .kappa = 0,
+                                    .self_collision = true,
+                                    .friction = -1,
+                                    .friction_epsv = 0,
+                                    .friction_iterations = 1,
+                                    .friction_smoothing_time = 0,
+                                    .friction_slip_test = true},
+                        .newmark_beta = 0.25,
+                        .newmark_gamma = 0.5};
+    return d;
+}
+
+ipcc_material ipcc_default_material(void) {
+    ipcc_material m = {
+        .model = IPCC_NEO_HOOKEAN, .density = 1000, .youngs_modulus = 1e5, .poisson_ratio = 0.4};
+    return m;
+}
+
+ipcc_body_def ipcc_default_body_def(void) {
+    ipcc_body_def b = {.name = NULL, .mesh = NULL, .material = ipcc_default_material(), .scale = {1, 1, 1}};
+    return b;
+}
+
+ipcc_dirichlet_def ipcc_default_dirichlet_def(void) {
+    ipcc_dirichlet_def d = {
+        .box_min = {0, 0, 0}, .box_max = {1, 1, 1}, .start = 0, .end = 1e30, .stop = {.axis = -1}};
+    return d;
+}
+
+ipcc_obstacle_def ipcc_default_obstacle_def(void) {
+    ipcc_obstacle_def d = {.name = NULL, .mesh = NULL, .scale = {1, 1, 1}, .stop = {.axis = -1}};
+    return d;
+}
+
+ipcc_shape_def ipcc_default_shape_def(void) {
+    ipcc_shape_def d = {.kind = IPCC_SHAPE_SPHERE,
+                        .rotation = {1, 0, 0, 0, 1, 0, 0, 0, 1},
+                        .size = {1, 1, 1},
+                        .friction = -1};
+    return d;
+}
