@@ -33,6 +33,7 @@
 
 ipcc_status ipcc_world_create(const ipcc_world_def *def, ipcc_world **out) {
     IPCC_ASSERT(def && out);
+    IPCC_CHECK_DEF(def, "ipcc_world_def: initialise it with ipcc_default_world_def()");
     *out = NULL;
     if (!(def->time_step > 0) || !isfinite(def->time_step))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "time_step must be > 0 (got %g)", def->time_step);

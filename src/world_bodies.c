@@ -16,9 +16,12 @@
 // tets and zero mass whose vertices one rigid Dirichlet condition moves for
 // ever (with its optional stop trigger). Nothing is added after the start.
 //
-// Failures. Values are checked before anything is placed (IPCC_ERR_INVALID_ARGUMENT naming the body and the
-// field); a later failure (a tet degenerate after scaling, a condition's vertex out of range, out of memory)
-// may leave the world half-built: it can then only be destroyed.
+// Failures. A def not started from its ipcc_default_*() function is a
+// programmer error (IPCC_CHECK_DEF). Values are checked before anything is
+// placed (IPCC_ERR_INVALID_ARGUMENT naming the body and the field); a later
+// failure (a tet degenerate after scaling, a condition's vertex out of
+// range, out of memory) may leave the world half-built: it can then only be
+// destroyed.
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -201,6 +204,12 @@ static ipcc_status check_body_def(const ipcc_body_def *def, const char *name) {
 
 ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *body_index) {
     IPCC_ASSERT(w && def);
+    IPCC_CHECK_DEF(def, "ipcc_body_def: initialise it with ipcc_default_body_def()");
+    for (int c = 0; def->dirichlet && c < def->num_dirichlet; ++c)
+        IPCC_CHECK_DEF(&def->dirichlet[c],
+                       "ipcc_dirichlet_def: initialise it with ipcc_default_dirichlet_def()");
+    for (int c = 0; def->neumann && c < def->num_neumann; ++c)
+        IPCC_CHECK_DEF(&def->neumann[c], "ipcc_neumann_def: initialise it with ipcc_default_neumann_def()");
     char fallback[32];
     snprintf(fallback, sizeof fallback, "body %d", w->num_bodies);
     const char *name = def->name ? def->name : fallback;
@@ -299,6 +308,7 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
 
 ipcc_status ipcc_world_add_obstacle(ipcc_world *w, const ipcc_obstacle_def *def, int *body_index) {
     IPCC_ASSERT(w && def);
+    IPCC_CHECK_DEF(def, "ipcc_obstacle_def: initialise it with ipcc_default_obstacle_def()");
     char fallback[32];
     snprintf(fallback, sizeof fallback, "obstacle %d", w->num_bodies);
     const char *name = def->name ? def->name : fallback;
@@ -369,12 +379,14 @@ ipcc_status ipcc_world_add_obstacle(ipcc_world *w, const ipcc_obstacle_def *def,
     return IPCC_OK;
 }
 
-ipcc_status ipcc_world_add_half_space(ipcc_world *w, const double point[3], const double normal[3],
-                                      double friction) {
-    IPCC_ASSERT(w && point && normal);
+ipcc_status ipcc_world_add_half_space(ipcc_world *w, const ipcc_half_space_def *def, int *half_space_index) {
+    IPCC_ASSERT(w && def);
+    IPCC_CHECK_DEF(def, "ipcc_half_space_def: initialise it with ipcc_default_half_space_def()");
     if (w->started)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "half-space %d: must be added before the first step",
                          w->num_half_spaces);
+    const double *point = def->point, *normal = def->normal;
+    double friction = def->friction;
     double len = sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
     if (!finite3(point) || !finite3(normal) || !(len > 0) || !isfinite(len))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
@@ -390,6 +402,7 @@ ipcc_status ipcc_world_add_half_space(ipcc_world *w, const double point[3], cons
                      sizeof(double)) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory");
     w->half_space_friction[w->num_half_spaces] = friction;
+    if (half_space_index) *half_space_index = w->num_half_spaces;
     double *h = w->half_spaces + 6 * w->num_half_spaces++;
     for (int k = 0; k < 3; ++k) {
         h[k] = point[k];

@@ -83,6 +83,7 @@ static int size_count(ipcc_shape_kind k) {
 
 ipcc_status ipcc_world_add_shape(ipcc_world *w, const ipcc_shape_def *def, int *shape_index) {
     IPCC_ASSERT(w && def);
+    IPCC_CHECK_DEF(def, "ipcc_shape_def: initialise it with ipcc_default_shape_def()");
     char label[96];
     if (def->name)
         snprintf(label, sizeof label, "shape \"%s\"", def->name);

@@ -506,8 +506,9 @@ static void test_moving_segments_push(void **state) {
     (void)state;
     const double offset[3] = {0, 0.002, -0.1};
     ipcc_world *w = cube_world(2, offset, NULL);
-    const double ground[3] = {0, 0, 0}, up[3] = {0, 1, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, ground, up, 0), IPCC_OK);
+    ipcc_half_space_def ground = ipcc_default_half_space_def(); // y = 0, normal +y
+    ground.friction = 0;
+    assert_int_equal(ipcc_world_add_half_space(w, &ground, NULL), IPCC_OK);
     double x[4 * 6];
     int e[8];
     for (int k = 0; k < 4; ++k) {
@@ -538,8 +539,10 @@ static void test_output_lines_and_verts(void **state) {
     (void)state;
     const double offset[3] = {0, 0.05, 0};
     ipcc_world *w = cube_world(1, offset, NULL);
-    const double ground[3] = {0, -1, 0}, up[3] = {0, 1, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, ground, up, 0), IPCC_OK);
+    ipcc_half_space_def ground = ipcc_default_half_space_def(); // normal +y
+    ground.point[1] = -1;
+    ground.friction = 0;
+    assert_int_equal(ipcc_world_add_half_space(w, &ground, NULL), IPCC_OK);
     const double seg[9] = {-0.2, 0, 0.05, 0.4, 0, 0.05, 0.4, 0, 0.15};
     const int e[4] = {0, 1, 1, 2};
     add_codim(w, "bars", 3, seg, 2, e, NULL);

@@ -250,10 +250,15 @@ static void test_obstacles_and_contact_force(void **state) {
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
     ipcc_mesh_destroy(mesh);
     // A floor 0.5 d-hat below the box (non-unit normal), and a tilted one far away.
-    const double floor_point[3] = {0.5, -5e-4, 0.25}, floor_normal[3] = {0, 2, 0};
-    const double far_point[3] = {0, -10, 0}, far_normal[3] = {1, 1, 1};
-    assert_int_equal(ipcc_world_add_half_space(w, floor_point, floor_normal, 0.0), IPCC_OK);
-    assert_int_equal(ipcc_world_add_half_space(w, far_point, far_normal, 0.0), IPCC_OK);
+    ipcc_half_space_def ground = ipcc_default_half_space_def(), tilted = ipcc_default_half_space_def();
+    ground.point[0] = 0.5, ground.point[1] = -5e-4, ground.point[2] = 0.25;
+    ground.normal[1] = 2;
+    ground.friction = 0;
+    tilted.point[1] = -10;
+    tilted.normal[0] = tilted.normal[1] = tilted.normal[2] = 1;
+    tilted.friction = 0;
+    assert_int_equal(ipcc_world_add_half_space(w, &ground, NULL), IPCC_OK);
+    assert_int_equal(ipcc_world_add_half_space(w, &tilted, NULL), IPCC_OK);
     // A tetrahedron obstacle moving away from everything, 4 m to the right of the box.
     const double tv[12] = {0, 0, 0, 0.5, 0, 0, 0, 0.5, 0, 0, 0, 0.5};
     const int tf[12] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
@@ -421,8 +426,10 @@ static void test_shapes_contacts_and_forces(void **state) {
     bd.mesh = mesh;
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
     ipcc_mesh_destroy(mesh);
-    const double floor_point[3] = {0.5, -5e-4, 0.25}, floor_normal[3] = {0, 1, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, floor_point, floor_normal, 0.0), IPCC_OK);
+    ipcc_half_space_def ground = ipcc_default_half_space_def(); // normal +y
+    ground.point[0] = 0.5, ground.point[1] = -5e-4, ground.point[2] = 0.25;
+    ground.friction = 0;
+    assert_int_equal(ipcc_world_add_half_space(w, &ground, NULL), IPCC_OK);
     ipcc_shape_def sd[3] = {ipcc_default_shape_def(), ipcc_default_shape_def(), ipcc_default_shape_def()};
     sd[0].name = "ball";
     sd[0].center[0] = 5;
