@@ -24,7 +24,7 @@ int main(int argc, char **argv) {
     mesh = NULL;
 
     ipcc_output *out = NULL;
-    if (ipcc_output_open(dir, &out) != IPCC_OK || ipcc_output_write_frame(out, world) != IPCC_OK) goto fail;
+    if (ipcc_output_create(dir, &out) != IPCC_OK || ipcc_output_write_frame(out, world) != IPCC_OK) goto fail;
     for (int step = 0; step < 50; ++step) {
         ipcc_step_stats stats;
         if (ipcc_world_step(world, &stats) < 0) goto fail;
@@ -32,7 +32,7 @@ int main(int argc, char **argv) {
         printf("t = %.2f s, %d Newton iterations\n", stats.time, stats.newton_iterations);
     }
     printf("frames in %s/frames.pvd\n", dir);
-    ipcc_output_close(out);
+    ipcc_output_destroy(out);
     ipcc_world_destroy(world);
     return 0;
 fail:

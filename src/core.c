@@ -1,7 +1,8 @@
 // Error recording, logging, allocation and timing shared by every module.
 //
 // The last error is thread-local so that concurrent worlds in different
-// threads do not clobber each other's messages. The log sink is process-wide.
+// threads do not clobber each other's messages. The log sink and the
+// assertion handler are process-wide.
 #define _POSIX_C_SOURCE 200809L
 #include "core.h"
 
@@ -13,6 +14,7 @@
 static _Thread_local char last_error[1024];
 static ipcc_log_fn *log_fn;
 static void *log_user;
+static ipcc_assert_fn *assert_fn;
 
 const char *ipcc_status_name(ipcc_status status) {
     switch (status) {
@@ -87,7 +89,10 @@ void ipcc_log(ipcc_log_level level, const char *fmt, ...) {
     log_fn(level, msg, log_user);
 }
 
+void ipcc_set_assert(ipcc_assert_fn *fn) { assert_fn = fn; }
+
 void ipcc_assert_failed(const char *expr, const char *file, int line) {
+    if (assert_fn) assert_fn(expr, file, line); // may leave by longjmp
     fprintf(stderr, "ipcc: assertion failed: %s (%s:%d)\n", expr, file, line);
     abort();
 }

@@ -21,12 +21,22 @@ ipcc_status ipcc_fail(ipcc_status status, const char *fmt, ...) IPCC_PRINTF(2, 3
 /// Send a formatted message to the installed log sink (no-op without one).
 void ipcc_log(ipcc_log_level level, const char *fmt, ...) IPCC_PRINTF(2, 3);
 
-/// Programmer-error check (tier 1). Aborts with file and line; define
-/// IPCC_ASSERT before including to override.
+/// Programmer-error check (tier 1). Calls the handler of ipcc_set_assert()
+/// (default: print and abort); define IPCC_ASSERT before including to
+/// override at compile time.
 #ifndef IPCC_ASSERT
 void ipcc_assert_failed(const char *expr, const char *file, int line);
 #define IPCC_ASSERT(c) ((c) ? (void)0 : ipcc_assert_failed(#c, __FILE__, __LINE__))
 #endif
+
+/// The value every ipcc_default_*() function (types.c) writes into its
+/// def's `internal_value`. Not a secret, only unlikely in a zeroed struct
+/// or in stack garbage.
+#define IPCC_DEF_COOKIE 0x1CC0DEF
+
+/// Assert that `def` started from its ipcc_default_*() function. `message`
+/// (a string literal) names that function; it is printed with the condition.
+#define IPCC_CHECK_DEF(def, message) IPCC_ASSERT((def)->internal_value == IPCC_DEF_COOKIE && message)
 
 /// free() that nulls the pointer.
 #define IPCC_FREE(p)                                                                                         \

@@ -76,7 +76,7 @@ static int by_aspect_desc(const void *pa, const void *pb) {
     return (a->tet > b->tet) - (a->tet < b->tet);
 }
 
-void ipcc_mesh_quality_of(const ipcc_mesh *m, ipcc_mesh_quality *q, int max_bad, int *bad) {
+void ipcc_mesh_compute_quality(const ipcc_mesh *m, ipcc_mesh_quality *q, int max_bad, int *bad) {
     memset(q, 0, sizeof *q);
     q->min_volume = q->min_edge = q->min_dihedral = INFINITY;
     for (int k = 0; k < 3; ++k) {

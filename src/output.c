@@ -48,12 +48,12 @@
 // run in the same folder is truncated), and flushed after every row, so a
 // killed run keeps every row it reported. It is not rewritten atomically: it
 // only ever grows, and a partial last line is the worst a crash can leave.
-// Given the world (ipcc_output_write_step_stats), the header ends with three
+// Given the world (ipcc_output_write_stats), the header ends with three
 // columns per contact object, contact_force_x:<name> ... (names made
 // CSV-safe: ',', '"' and line breaks become '_'; a name several objects
 // share gets "#<id>"), and each row with the objects' total contact forces
 // (ipcc_contact_report_object_forces). The header decides the columns of
-// every row: a reopen counts the kept header's columns, so a folder of an
+// every row: a resumed output counts the kept header's columns, so a folder of an
 // older ipcc goes on without force columns.
 #include "ipcc/output.h"
 
@@ -113,7 +113,7 @@ struct ipcc_output {
     const char **name_list; ///< pointers into names
     int name_list_cap;
     FILE *stats;       ///< stats.csv, open after the first row
-    long stats_rows;   ///< rows in stats.csv (written by this output, or kept by a reopen)
+    long stats_rows;   ///< rows in stats.csv (written by this output, or kept by a resume)
     int stats_objects; ///< objects with force columns in stats.csv's header (0: none), once it exists
 };
 
@@ -170,7 +170,7 @@ static ipcc_status output_probe(ipcc_output *o) {
     return IPCC_OK;
 }
 
-ipcc_status ipcc_output_open(const char *directory, ipcc_output **out) {
+ipcc_status ipcc_output_create(const char *directory, ipcc_output **out) {
     IPCC_ASSERT(directory && out);
     *out = NULL;
     size_t n = strlen(directory);
@@ -181,7 +181,7 @@ ipcc_status ipcc_output_open(const char *directory, ipcc_output **out) {
     if (o) o->dir = malloc(n + 1);
     if (o) o->path = malloc(n + 1 + OUTPUT_NAME_MAX);
     if (!o || !o->dir || !o->path) {
-        ipcc_output_close(o);
+        ipcc_output_destroy(o);
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory opening '%s'", directory);
     }
     memcpy(o->dir, directory, n);
@@ -190,7 +190,7 @@ ipcc_status ipcc_output_open(const char *directory, ipcc_output **out) {
     ipcc_status s = o->dir[0] ? output_make_dirs(o->dir) : IPCC_OK;
     if (s == IPCC_OK) s = output_probe(o);
     if (s != IPCC_OK) {
-        ipcc_output_close(o);
+        ipcc_output_destroy(o);
         return s;
     }
     ipcc_log(IPCC_LOG_INFO, "output: writing to '%s'", directory);
@@ -632,11 +632,7 @@ static ipcc_status output_object_forces(ipcc_output *o, const ipcc_world *w, con
     return IPCC_OK;
 }
 
-ipcc_status ipcc_output_write_stats(ipcc_output *o, const ipcc_step_stats *st) {
-    return ipcc_output_write_step_stats(o, NULL, st);
-}
-
-ipcc_status ipcc_output_write_step_stats(ipcc_output *o, const ipcc_world *w, const ipcc_step_stats *st) {
+ipcc_status ipcc_output_write_stats(ipcc_output *o, const ipcc_world *w, const ipcc_step_stats *st) {
     IPCC_ASSERT(o && st);
     const char *p = output_path(o, OUTPUT_STATS);
     if (!o->stats) {
@@ -656,7 +652,7 @@ ipcc_status ipcc_output_write_step_stats(ipcc_output *o, const ipcc_world *w, co
     if (no > 0 && !w)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
                          "output: '%s' has per-object force columns: its rows need the world "
-                         "(ipcc_output_write_step_stats)",
+                         "(ipcc_output_write_stats)",
                          p);
     if (no > 0 && no != ipcc_world_num_contact_objects(w))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
@@ -688,7 +684,7 @@ ipcc_status ipcc_output_write_step_stats(ipcc_output *o, const ipcc_world *w, co
 ipcc_status ipcc_output_set_contacts(ipcc_output *o, bool enabled) {
     IPCC_ASSERT(o);
     o->contacts = enabled;
-    // Frames kept by a reopen list their contacts file when it is there.
+    // Frames kept by a resume list their contacts file when it is there.
     bool changed = false;
     for (int k = 0; k < o->num_frames; k++) {
         char vtu[OUTPUT_NAME_MAX], vtp[OUTPUT_NAME_MAX], contacts[OUTPUT_NAME_MAX];
@@ -715,7 +711,7 @@ const double *ipcc_output_frame_times(const ipcc_output *o) {
     return o->times;
 }
 
-long ipcc_output_stats_rows(const ipcc_output *o) {
+long ipcc_output_stats_row_count(const ipcc_output *o) {
     IPCC_ASSERT(o);
     return o->stats_rows;
 }
@@ -762,19 +758,19 @@ static ipcc_status output_cut_stats(ipcc_output *o, long rows) {
     return s;
 }
 
-ipcc_status ipcc_output_reopen(const char *directory, const ipcc_world *world, int num_frames,
+ipcc_status ipcc_output_resume(const char *directory, const ipcc_world *world, int num_frames,
                                const double *times, long stats_rows, ipcc_output **out) {
     IPCC_ASSERT(directory && world && out && num_frames >= 0 && (times || num_frames == 0));
     *out = NULL;
     ipcc_output *o;
-    ipcc_status s = ipcc_output_open(directory, &o);
+    ipcc_status s = ipcc_output_create(directory, &o);
     if (s != IPCC_OK) return s;
     const bool obstacles = output_has_obstacles(world);
     if (ipcc_reserve((void **)&o->times, &o->times_cap, num_frames + 1, sizeof(double)) != 0 ||
         ipcc_reserve((void **)&o->files, &o->files_cap, OUTPUT_PARTS * (num_frames + 1), sizeof(char *)) !=
             0) {
-        ipcc_output_close(o);
-        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory reopening '%s'", directory);
+        ipcc_output_destroy(o);
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory resuming in '%s'", directory);
     }
     for (int k = 0; k < num_frames && s == IPCC_OK; k++) {
         char vtu[OUTPUT_NAME_MAX], vtp[OUTPUT_NAME_MAX], contacts[OUTPUT_NAME_MAX];
@@ -784,7 +780,7 @@ ipcc_status ipcc_output_reopen(const char *directory, const ipcc_world *world, i
         o->num_named = k + 1;
         if (output_set_name(&o->files[OUTPUT_PARTS * k], vtu) != 0 ||
             output_set_name(&o->files[OUTPUT_PARTS * k + 1], obstacles ? vtp : NULL) != 0)
-            s = ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory reopening '%s'", directory);
+            s = ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory resuming in '%s'", directory);
         for (int part = 0; part < (obstacles ? 2 : 1) && s == IPCC_OK; part++) {
             const char *p = output_path(o, part ? vtp : vtu);
             if (access(p, R_OK) != 0)
@@ -799,14 +795,14 @@ ipcc_status ipcc_output_reopen(const char *directory, const ipcc_world *world, i
     if (s == IPCC_OK) o->num_frames = num_frames;
     if (s == IPCC_OK && stats_rows > 0) s = output_cut_stats(o, stats_rows);
     if (s != IPCC_OK) {
-        ipcc_output_close(o);
+        ipcc_output_destroy(o);
         return s;
     }
     *out = o;
     return IPCC_OK;
 }
 
-void ipcc_output_close(ipcc_output *o) {
+void ipcc_output_destroy(ipcc_output *o) {
     if (!o) return;
     if (o->stats && fclose(o->stats) != 0)
         ipcc_log(IPCC_LOG_WARNING, "output: error closing '%s/%s': %s", o->dir, OUTPUT_STATS,

@@ -259,7 +259,7 @@ static ipcc_status parse_neumann(const parser *p, const cJSON *obj, const char *
     static const char *const keys[] = {"min", "max", "vertices", "acceleration", "start", "end", NULL};
     ipcc_status st = ipcc_scene_check_object(p, obj, path, keys);
     if (st != IPCC_OK) return st;
-    *n = (ipcc_neumann_def){.box_min = {0, 0, 0}, .box_max = {1, 1, 1}, .start = 0, .end = 1e30};
+    *n = ipcc_default_neumann_def();
     if ((st = parse_selection(p, obj, path, n->box_min, n->box_max, &n->num_vertices, &n->vertices, &n->start,
                               &n->end)) != IPCC_OK)
         return st;
@@ -935,8 +935,7 @@ ipcc_status ipcc_scene_create_world(const ipcc_scene *scene, ipcc_world **out) {
         }
     }
     for (int i = 0; i < scene->num_half_spaces; i++) {
-        st = ipcc_world_add_half_space(world, scene->half_spaces + 7 * i, scene->half_spaces + 7 * i + 3,
-                                       scene->half_spaces[7 * i + 6]);
+        st = ipcc_world_add_half_space(world, &scene->half_spaces[i], NULL);
         if (st < 0) {
             char reason[MESSAGE_LEN];
             snprintf(reason, sizeof reason, "%s", ipcc_last_error());

@@ -357,7 +357,7 @@ static ipcc_status build(loader *L) {
     int nobst = nkin + t->num_mesh_cos;
     sc->obstacles = calloc((size_t)(nobst + 1), sizeof *sc->obstacles);
     sc->obstacle_paths = calloc((size_t)(nobst + 1), sizeof *sc->obstacle_paths);
-    sc->half_spaces = calloc((size_t)(t->num_half_spaces + 1), 7 * sizeof(double));
+    sc->half_spaces = calloc((size_t)(t->num_half_spaces + 1), sizeof *sc->half_spaces);
     L->cond = calloc((size_t)nbodies, sizeof *L->cond);
     if (!sc->bodies || !sc->body_sources || !sc->obstacles || !sc->obstacle_paths || !sc->half_spaces ||
         !L->cond)
@@ -473,7 +473,7 @@ static ipcc_status build(loader *L) {
     // Half-spaces (F§3.4): not moved by size or scripts; friction as given.
     for (int h = 0; h < t->num_half_spaces; ++h) {
         const ipcc_txt_half_space *hs = &t->half_spaces[h];
-        double *out = sc->half_spaces + 7 * h;
+        ipcc_half_space_def *out = &sc->half_spaces[h];
         double n = sqrt(hs->normal[0] * hs->normal[0] + hs->normal[1] * hs->normal[1] +
                         hs->normal[2] * hs->normal[2]);
         if (!(n > 0) || !isfinite(n))
@@ -482,11 +482,12 @@ static ipcc_status build(loader *L) {
         if (!(hs->friction >= 0))
             return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s:%d: half-space friction must be >= 0 (got %g)",
                              L->path, hs->line, hs->friction);
+        *out = ipcc_default_half_space_def();
         for (int k = 0; k < 3; ++k) {
-            out[k] = hs->origin[k];
-            out[3 + k] = hs->normal[k] / n;
+            out->point[k] = hs->origin[k];
+            out->normal[k] = hs->normal[k] / n;
         }
-        out[6] = hs->friction;
+        out->friction = hs->friction;
     }
     sc->num_half_spaces = t->num_half_spaces;
 

@@ -30,8 +30,7 @@ static ipcc_neumann_def *add_neumann(loader *L, int body) {
     body_conditions *c = &L->cond[body];
     if (ipcc_reserve((void **)&c->nbc, &c->capn, c->nn + 1, sizeof *c->nbc) != 0) return NULL;
     ipcc_neumann_def *n = &c->nbc[c->nn++];
-    memset(n, 0, sizeof *n);
-    n->end = 1e30;
+    *n = ipcc_default_neumann_def();
     return n;
 }
 

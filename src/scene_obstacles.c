@@ -46,19 +46,18 @@ ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_con
     return ipcc_scene_get_int(p, obj, "contact", "friction_iterations", -1, &c->friction_iterations);
 }
 
-static ipcc_status parse_half_space(const parser *p, const cJSON *obj, const char *path, double h[7]) {
+static ipcc_status parse_half_space(const parser *p, const cJSON *obj, const char *path,
+                                    ipcc_half_space_def *h) {
     static const char *const keys[] = {"type", "point", "normal", "friction", NULL};
     ipcc_status st = ipcc_scene_check_object(p, obj, path, keys);
     if (st != IPCC_OK) return st;
     char sub[PATH_LEN];
-    h[0] = h[1] = h[2] = 0;
-    h[3] = h[5] = 0;
-    h[4] = 1;
-    if ((st = ipcc_scene_get_vec3(p, obj, path, "point", h)) != IPCC_OK) return st;
-    if ((st = ipcc_scene_get_vec3(p, obj, path, "normal", h + 3)) != IPCC_OK) return st;
-    h[6] = -1; // not set: contact.friction, or 0
-    if ((st = ipcc_scene_get_number(p, obj, path, "friction", NON_NEGATIVE, &h[6])) != IPCC_OK) return st;
-    if (h[3] == 0 && h[4] == 0 && h[5] == 0) {
+    *h = ipcc_default_half_space_def(); // friction not set: contact.friction, or 0
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "point", h->point)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_vec3(p, obj, path, "normal", h->normal)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_get_number(p, obj, path, "friction", NON_NEGATIVE, &h->friction)) != IPCC_OK)
+        return st;
+    if (h->normal[0] == 0 && h->normal[1] == 0 && h->normal[2] == 0) {
         ipcc_scene_key_path(sub, path, "normal");
         return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must not be the zero vector");
     }
@@ -139,7 +138,7 @@ ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene 
     int n = cJSON_GetArraySize(list);
     if (n == 0) return IPCC_OK;
     scene->obstacles = calloc((size_t)n, sizeof *scene->obstacles);
-    scene->half_spaces = calloc((size_t)n, 7 * sizeof(double));
+    scene->half_spaces = calloc((size_t)n, sizeof *scene->half_spaces);
     scene->obstacle_paths = calloc((size_t)n, sizeof *scene->obstacle_paths);
     scene->shapes = calloc((size_t)n, sizeof *scene->shapes);
     scene->shape_sources = calloc((size_t)n, sizeof *scene->shape_sources);
@@ -168,7 +167,7 @@ ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene 
         if (ipcc_scene_shape_type(type, &kind))
             st = ipcc_scene_parse_shape(p, c, sub, i, kind, scene);
         else if (strcmp(type, "half_space") == 0)
-            st = parse_half_space(p, c, sub, scene->half_spaces + 7 * scene->num_half_spaces++);
+            st = parse_half_space(p, c, sub, &scene->half_spaces[scene->num_half_spaces++]);
         else if (strcmp(type, "mesh") == 0)
             st = parse_mesh_obstacle(p, c, sub, i, OBSTACLE_MESH, scene);
         else if (strcmp(type, "segments") == 0)

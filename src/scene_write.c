@@ -613,14 +613,14 @@ static ipcc_status write_body(writer *w, const ipcc_scene *s, int i) {
 }
 
 static void write_half_space(writer *w, const ipcc_scene *s, int i) {
-    const double *h = s->half_spaces + 7 * i;
+    const ipcc_half_space_def *h = &s->half_spaces[i];
     set_ctx(w, "obstacles[%d]", i); // half-spaces are written first
     begin(w, false, true, 0);
     key(w, "type");
     string_value(w, "half_space");
-    key_vec3(w, "point", h);
-    key_vec3(w, "normal", h + 3);
-    if (h[6] >= 0 || isnan(h[6])) key_number(w, "friction", h[6]); // < 0: not set
+    key_vec3(w, "point", h->point);
+    key_vec3(w, "normal", h->normal);
+    if (h->friction >= 0 || isnan(h->friction)) key_number(w, "friction", h->friction); // < 0: not set
     end(w);
 }
 

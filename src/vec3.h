@@ -5,6 +5,7 @@
 #define IPCC_VEC3_H
 
 #include <math.h>
+#include <stdbool.h>
 
 /// a . b, summed left to right.
 static inline double dot3(const double a[3], const double b[3]) {
@@ -13,6 +14,9 @@ static inline double dot3(const double a[3], const double b[3]) {
 
 /// |a|.
 static inline double norm3(const double a[3]) { return sqrt(dot3(a, a)); }
+
+/// Every component of a is finite (no NaN, no inf).
+static inline bool finite3(const double a[3]) { return isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]); }
 
 /// c = a - b.
 static inline void sub3(const double a[3], const double b[3], double c[3]) {

@@ -1,9 +1,10 @@
-/// The world's private state, shared by the world layer: world.c,
-/// dirichlet.c, world_shapes.c, incremental_potential.c, checkpoint.c,
-/// output.c and world_contact_report.c. The layers below it (contact,
-/// friction, barrier, distance, CCD, integrator) never include it: they
-/// receive what they need as arguments (step_context.h). Not part of the
-/// public API.
+/// The world's private state, shared by the world layer: the modules that
+/// build it (world.c, world_bodies.c, world_shapes.c, dirichlet.c) and those
+/// that step, report and save it (incremental_potential.c,
+/// world_contact_report.c, checkpoint.c, output.c). The layers below it
+/// (contact, friction, barrier, distance, CCD, integrator) never include it:
+/// they receive what they need as arguments (step_context.h). Not part of
+/// the public API.
 #ifndef IPCC_WORLD_INTERNAL_H
 #define IPCC_WORLD_INTERNAL_H
 
@@ -130,6 +131,10 @@ struct ipcc_world {
     bool balance_stiffness; ///< set at a step's start: kappa is balanced at the step's first state
     bool lag_friction;      ///< set at each lagging pass's start: friction freezes at the pass's first state
 };
+
+/// Grow every per-vertex and per-tet array to hold n vertices and nt tets
+/// (world.c). 0, or -1 when out of memory (the arrays keep their contents).
+int ipcc_world_reserve_state(ipcc_world *w, int n, int nt);
 
 /// Select the vertices of a new condition on body b (dirichlet.c).
 ipcc_status ipcc_dirichlet_select(ipcc_world *w, int body, const ipcc_dirichlet_def *def,

@@ -58,14 +58,6 @@
 #include "shape.h"
 #include "world_internal.h"
 
-ipcc_shape_def ipcc_default_shape_def(void) {
-    ipcc_shape_def d = {.kind = IPCC_SHAPE_SPHERE,
-                        .rotation = {1, 0, 0, 0, 1, 0, 0, 0, 1},
-                        .size = {1, 1, 1},
-                        .friction = -1};
-    return d;
-}
-
 static bool finite_n(const double *v, int n) {
     for (int i = 0; i < n; ++i)
         if (!isfinite(v[i])) return false;
@@ -91,6 +83,7 @@ static int size_count(ipcc_shape_kind k) {
 
 ipcc_status ipcc_world_add_shape(ipcc_world *w, const ipcc_shape_def *def, int *shape_index) {
     IPCC_ASSERT(w && def);
+    IPCC_CHECK_DEF(def, "ipcc_shape_def: initialise it with ipcc_default_shape_def()");
     char label[96];
     if (def->name)
         snprintf(label, sizeof label, "shape \"%s\"", def->name);

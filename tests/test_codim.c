@@ -506,8 +506,9 @@ static void test_moving_segments_push(void **state) {
     (void)state;
     const double offset[3] = {0, 0.002, -0.1};
     ipcc_world *w = cube_world(2, offset, NULL);
-    const double ground[3] = {0, 0, 0}, up[3] = {0, 1, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, ground, up, 0), IPCC_OK);
+    ipcc_half_space_def ground = ipcc_default_half_space_def(); // y = 0, normal +y
+    ground.friction = 0;
+    assert_int_equal(ipcc_world_add_half_space(w, &ground, NULL), IPCC_OK);
     double x[4 * 6];
     int e[8];
     for (int k = 0; k < 4; ++k) {
@@ -538,8 +539,10 @@ static void test_output_lines_and_verts(void **state) {
     (void)state;
     const double offset[3] = {0, 0.05, 0};
     ipcc_world *w = cube_world(1, offset, NULL);
-    const double ground[3] = {0, -1, 0}, up[3] = {0, 1, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, ground, up, 0), IPCC_OK);
+    ipcc_half_space_def ground = ipcc_default_half_space_def(); // normal +y
+    ground.point[1] = -1;
+    ground.friction = 0;
+    assert_int_equal(ipcc_world_add_half_space(w, &ground, NULL), IPCC_OK);
     const double seg[9] = {-0.2, 0, 0.05, 0.4, 0, 0.05, 0.4, 0, 0.15};
     const int e[4] = {0, 1, 1, 2};
     add_codim(w, "bars", 3, seg, 2, e, NULL);
@@ -550,9 +553,9 @@ static void test_output_lines_and_verts(void **state) {
     char dir[64] = "/tmp/ipcc_test_codim_out_XXXXXX";
     assert_non_null(mkdtemp(dir));
     ipcc_output *o = NULL;
-    assert_int_equal(ipcc_output_open(dir, &o), IPCC_OK);
+    assert_int_equal(ipcc_output_create(dir, &o), IPCC_OK);
     assert_int_equal(ipcc_output_write_frame(o, w), IPCC_OK);
-    ipcc_output_close(o);
+    ipcc_output_destroy(o);
     char path[128];
     snprintf(path, sizeof path, "%s/obstacles_000000.vtp", dir);
     char *buf = ipcc_test_read_file(path, NULL);

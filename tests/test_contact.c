@@ -123,8 +123,10 @@ static ipcc_world *two_cubes(double gap, double dhat) {
     bd.translation[2] = 0.017;
     bd.rotation[1] = 20;
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
-    double p[3] = {0, -0.5 * dhat, 0}, n[3] = {0, 1, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, p, n, 0.0), IPCC_OK);
+    ipcc_half_space_def hs = ipcc_default_half_space_def(); // normal +y
+    hs.point[1] = -0.5 * dhat;
+    hs.friction = 0;
+    assert_int_equal(ipcc_world_add_half_space(w, &hs, NULL), IPCC_OK);
     ipcc_mesh_destroy(a);
     ipcc_mesh_destroy(b);
     return w;
@@ -264,8 +266,10 @@ static void test_kappa_adaptive_and_fixed(void **state) {
     ipcc_body_def bd = ipcc_default_body_def();
     bd.mesh = a;
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
-    double p[3] = {0, -0.004, 0}, n[3] = {0, 1, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, p, n, 0.0), IPCC_OK);
+    ipcc_half_space_def hs = ipcc_default_half_space_def(); // normal +y
+    hs.point[1] = -0.004;
+    hs.friction = 0;
+    assert_int_equal(ipcc_world_add_half_space(w, &hs, NULL), IPCC_OK);
     for (int s = 0; s < 10; ++s) {
         ipcc_step_stats st;
         assert_true(ipcc_world_step(w, &st) >= 0);
@@ -326,8 +330,11 @@ static void test_initial_intersection_rejected(void **state) {
     bd.mesh = a;
     bd.name = "box";
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
-    double p[3] = {0, 0.5, 0}, n[3] = {0, 2, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, p, n, 0.0), IPCC_OK);
+    ipcc_half_space_def hs = ipcc_default_half_space_def();
+    hs.point[1] = 0.5;
+    hs.normal[1] = 2; // need not be unit
+    hs.friction = 0;
+    assert_int_equal(ipcc_world_add_half_space(w, &hs, NULL), IPCC_OK);
     assert_int_equal(ipcc_world_step(w, NULL), IPCC_ERR_INFEASIBLE);
     assert_non_null(strstr(ipcc_last_error(), "half-space 0"));
     assert_non_null(strstr(ipcc_last_error(), "\"box\""));

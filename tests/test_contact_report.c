@@ -91,8 +91,10 @@ static void test_cube_on_half_space(void **state) {
     ipcc_world_def wd = ipcc_default_world_def();
     wd.contact.dhat = 1e-3;
     ipcc_world *w = cube_world(&wd, 0, 5e-4, 0, 0, NULL);
-    const double p0[3] = {0, 0, 0}, n0[3] = {0, 2, 0}; // non-unit normal
-    assert_int_equal(ipcc_world_add_half_space(w, p0, n0, 0), IPCC_OK);
+    ipcc_half_space_def hs = ipcc_default_half_space_def(); // the plane y = 0
+    hs.normal[1] = 2;                                       // non-unit normal
+    hs.friction = 0;
+    assert_int_equal(ipcc_world_add_half_space(w, &hs, NULL), IPCC_OK);
     ipcc_contact_report *r = ipcc_contact_report_create();
     assert_non_null(r);
     int n;
@@ -170,8 +172,10 @@ static void test_friction_on_slope(void **state) {
     bd.translation[2] = -0.05;
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
     ipcc_mesh_destroy(mesh);
-    const double p0[3] = {0, 0, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, p0, n, 0.3), IPCC_OK);
+    ipcc_half_space_def hs = ipcc_default_half_space_def(); // through the origin
+    memcpy(hs.normal, n, sizeof hs.normal);
+    hs.friction = 0.3;
+    assert_int_equal(ipcc_world_add_half_space(w, &hs, NULL), IPCC_OK);
     ipcc_contact_report *r = ipcc_contact_report_create();
     for (int s = 0; s < 3; s++)
         assert_true(ipcc_world_step(w, NULL) >= 0);
@@ -268,8 +272,10 @@ static void test_cube_on_shape(void **state) {
     ipcc_world_def wd = ipcc_default_world_def();
     wd.contact.dhat = 1e-3;
     ipcc_world *w = cube_world(&wd, 0, 5e-4, 0, 0, NULL);
-    const double p0[3] = {0, -10, 0}, n0[3] = {0, 1, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, p0, n0, 0), IPCC_OK); // far away: an id to skip
+    ipcc_half_space_def hs = ipcc_default_half_space_def(); // normal +y
+    hs.point[1] = -10;                                      // far away: an id to skip
+    hs.friction = 0;
+    assert_int_equal(ipcc_world_add_half_space(w, &hs, NULL), IPCC_OK);
     ipcc_shape_def sd = ipcc_default_shape_def();
     sd.name = "table";
     sd.kind = IPCC_SHAPE_BOX;
@@ -323,8 +329,9 @@ static void test_friction_contact_after_separation(void **state) {
     wd.contact.dhat = 1e-3;
     const double v[3] = {1, 3, 0}; // 3 cm up in the step: far beyond d̂
     ipcc_world *w = cube_world(&wd, 0, 5e-4, 0, 0.5, v);
-    const double p0[3] = {0, 0, 0}, n0[3] = {0, 1, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, p0, n0, 0.5), IPCC_OK);
+    ipcc_half_space_def hs = ipcc_default_half_space_def(); // y = 0, normal +y
+    hs.friction = 0.5;
+    assert_int_equal(ipcc_world_add_half_space(w, &hs, NULL), IPCC_OK);
     ipcc_contact_report *r = ipcc_contact_report_create();
     ipcc_step_stats st;
     assert_true(ipcc_world_step(w, &st) >= 0);
@@ -358,12 +365,15 @@ static void test_reports_change_nothing(void **state) {
     (void)state;
     ipcc_world_def wd = ipcc_default_world_def();
     wd.contact.dhat = 1e-3;
-    const double v[3] = {0.3, 0, 0.1}, p0[3] = {0, 0, 0}, n0[3] = {-0.2, 1, 0};
+    const double v[3] = {0.3, 0, 0.1};
+    ipcc_half_space_def hs = ipcc_default_half_space_def(); // through the origin
+    hs.normal[0] = -0.2;
+    hs.friction = 0.4;
     ipcc_world *w[2];
     ipcc_contact_report *r = ipcc_contact_report_create();
     for (int k = 0; k < 2; k++) {
         w[k] = cube_world(&wd, 0.02, 5e-4, 10, 0.4, v);
-        assert_int_equal(ipcc_world_add_half_space(w[k], p0, n0, 0.4), IPCC_OK);
+        assert_int_equal(ipcc_world_add_half_space(w[k], &hs, NULL), IPCC_OK);
         for (int s = 0; s < 8; s++) {
             assert_true(ipcc_world_step(w[k], NULL) >= 0);
             int m;

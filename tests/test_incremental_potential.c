@@ -57,8 +57,9 @@ static void check_world(ipcc_integrator integrator, ipcc_material_model model) {
     body.velocity[1] = 0.3;
     body.num_dirichlet = 1;
     body.dirichlet = &bc;
-    ipcc_neumann_def load = {
-        .box_min = {0.5, 0, 0}, .box_max = {1, 1, 1}, .acceleration = {1, -2, 3}, .end = 1e30};
+    ipcc_neumann_def load = ipcc_default_neumann_def(); // for ever
+    load.box_min[0] = 0.5;
+    load.acceleration[0] = 1, load.acceleration[1] = -2, load.acceleration[2] = 3;
     body.num_neumann = 1;
     body.neumann = &load;
     ipcc_world_def def = ipcc_default_world_def();

@@ -112,8 +112,9 @@ static void slide(const char *obj, slide_run *r) {
         od.mesh = plane;
         assert_int_equal(ipcc_world_add_obstacle(w, &od, NULL), IPCC_OK);
     } else {
-        const double point[3] = {0, 0, 0}, normal[3] = {0, 1, 0};
-        assert_int_equal(ipcc_world_add_half_space(w, point, normal, 0), IPCC_OK);
+        ipcc_half_space_def ground = ipcc_default_half_space_def(); // y = 0, normal +y
+        ground.friction = 0;
+        assert_int_equal(ipcc_world_add_half_space(w, &ground, NULL), IPCC_OK);
     }
     int n = ipcc_world_num_deformable_vertices(w);
     const double *m = ipcc_world_masses(w);

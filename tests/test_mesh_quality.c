@@ -56,7 +56,7 @@ static void mesh_summary(void **state) {
     ipcc_mesh *m = ipcc_test_box_mesh(3, 2, 2, 0.3, 0.2, 0.2);
     ipcc_mesh_quality q;
     int bad[4] = {-1, -1, -1, -1};
-    ipcc_mesh_quality_of(m, &q, 4, bad);
+    ipcc_mesh_compute_quality(m, &q, 4, bad);
     assert_near(q.volume, 0.3 * 0.2 * 0.2, 1e-15, 1e-12);
     assert_near(q.min_dihedral, 45, 1e-9, 0);
     assert_near(q.max_dihedral, 90, 1e-9, 0);
@@ -67,7 +67,7 @@ static void mesh_summary(void **state) {
     double v[15] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0.5, 0.5, 0.001};
     int tets[8] = {0, 1, 2, 3, 1, 2, 3, 4};
     assert_int_equal(ipcc_mesh_create(v, 5, tets, 2, "test", NULL, &m), IPCC_OK);
-    ipcc_mesh_quality_of(m, &q, 4, bad);
+    ipcc_mesh_compute_quality(m, &q, 4, bad);
     assert_int_equal(q.num_bad, 1);
     assert_int_equal(bad[0], q.worst_tet);
     assert_true(q.max_aspect > 10);

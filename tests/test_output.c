@@ -97,7 +97,7 @@ static void test_frames_and_stats(void **state) {
         snprintf(dir, sizeof dir, "%s/run//frames/", base); // nested, repeated and trailing slashes
     ipcc_world *w = make_box_world();
     ipcc_output *out = NULL;
-    assert_int_equal(ipcc_output_open(dir, &out), IPCC_OK);
+    assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
     assert_int_equal(ipcc_output_frame_count(out), 0);
 
     const int nv = ipcc_world_num_vertices(w), nt = ipcc_world_num_tets(w);
@@ -135,9 +135,9 @@ static void test_frames_and_stats(void **state) {
         memset(&st, 0, sizeof st);
         ipcc_status s = ipcc_world_step(w, &st);
         assert_true(s >= 0);
-        assert_int_equal(ipcc_output_write_stats(out, &st), IPCC_OK);
+        assert_int_equal(ipcc_output_write_stats(out, NULL, &st), IPCC_OK);
     }
-    ipcc_output_close(out);
+    ipcc_output_destroy(out);
 
     snprintf(path, sizeof path, "%s/frames.pvd", dir);
     char *pvd = ipcc_test_read_file(path, NULL);
@@ -250,10 +250,15 @@ static void test_obstacles_and_contact_force(void **state) {
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
     ipcc_mesh_destroy(mesh);
     // A floor 0.5 d-hat below the box (non-unit normal), and a tilted one far away.
-    const double floor_point[3] = {0.5, -5e-4, 0.25}, floor_normal[3] = {0, 2, 0};
-    const double far_point[3] = {0, -10, 0}, far_normal[3] = {1, 1, 1};
-    assert_int_equal(ipcc_world_add_half_space(w, floor_point, floor_normal, 0.0), IPCC_OK);
-    assert_int_equal(ipcc_world_add_half_space(w, far_point, far_normal, 0.0), IPCC_OK);
+    ipcc_half_space_def ground = ipcc_default_half_space_def(), tilted = ipcc_default_half_space_def();
+    ground.point[0] = 0.5, ground.point[1] = -5e-4, ground.point[2] = 0.25;
+    ground.normal[1] = 2;
+    ground.friction = 0;
+    tilted.point[1] = -10;
+    tilted.normal[0] = tilted.normal[1] = tilted.normal[2] = 1;
+    tilted.friction = 0;
+    assert_int_equal(ipcc_world_add_half_space(w, &ground, NULL), IPCC_OK);
+    assert_int_equal(ipcc_world_add_half_space(w, &tilted, NULL), IPCC_OK);
     // A tetrahedron obstacle moving away from everything, 4 m to the right of the box.
     const double tv[12] = {0, 0, 0, 0.5, 0, 0, 0, 0.5, 0, 0, 0, 0.5};
     const int tf[12] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
@@ -271,7 +276,7 @@ static void test_obstacles_and_contact_force(void **state) {
     assert_true(ipcc_world_body_is_obstacle(w, tet_body));
 
     ipcc_output *out = NULL;
-    assert_int_equal(ipcc_output_open(dir, &out), IPCC_OK);
+    assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
     const int nv = ipcc_world_num_vertices(w), nd = ipcc_world_num_deformable_vertices(w);
     assert_int_equal(nv - nd, 4); // the tetrahedron's; half-spaces add none
     const double L = ipcc_world_bbox_diagonal(w);
@@ -296,7 +301,7 @@ static void test_obstacles_and_contact_force(void **state) {
         if (i < 2) {
             memset(&st, 0, sizeof st);
             assert_true(ipcc_world_step(w, &st) >= 0);
-            assert_int_equal(ipcc_output_write_stats(out, &st), IPCC_OK);
+            assert_int_equal(ipcc_output_write_stats(out, NULL, &st), IPCC_OK);
         }
     }
     assert_true(st.num_contacts > 0); // the box rests within d-hat of the floor
@@ -382,7 +387,7 @@ static void test_obstacles_and_contact_force(void **state) {
     closedir(d);
 
     // stats.csv: the second row's num_contacts (column 14), min_distance (15) and kappa (16).
-    ipcc_output_close(out);
+    ipcc_output_destroy(out);
     snprintf(path, sizeof path, "%s/stats.csv", dir);
     char *csv = ipcc_test_read_file(path, NULL);
     assert_int_equal(strncmp(csv, STATS_HEADER, strlen(STATS_HEADER)), 0);
@@ -405,7 +410,7 @@ static void test_obstacles_and_contact_force(void **state) {
 /// bit, and is part 2 of frames.pvd; stats.csv has three force columns per
 /// object after the usual ones (CSV-safe names, "#<id>" after a shared
 /// one), equal to ipcc_contact_report_object_forces;
-/// the stats-only writer is refused on such a file; a reopen keeps the
+/// a row without the world is refused on such a file; a resume keeps the
 /// columns, and the contacts files are listed again.
 static void test_shapes_contacts_and_forces(void **state) {
     (void)state;
@@ -421,8 +426,10 @@ static void test_shapes_contacts_and_forces(void **state) {
     bd.mesh = mesh;
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
     ipcc_mesh_destroy(mesh);
-    const double floor_point[3] = {0.5, -5e-4, 0.25}, floor_normal[3] = {0, 1, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, floor_point, floor_normal, 0.0), IPCC_OK);
+    ipcc_half_space_def ground = ipcc_default_half_space_def(); // normal +y
+    ground.point[0] = 0.5, ground.point[1] = -5e-4, ground.point[2] = 0.25;
+    ground.friction = 0;
+    assert_int_equal(ipcc_world_add_half_space(w, &ground, NULL), IPCC_OK);
     ipcc_shape_def sd[3] = {ipcc_default_shape_def(), ipcc_default_shape_def(), ipcc_default_shape_def()};
     sd[0].name = "ball";
     sd[0].center[0] = 5;
@@ -446,16 +453,16 @@ static void test_shapes_contacts_and_forces(void **state) {
     assert_int_equal(no, 6);
 
     ipcc_output *out = NULL;
-    assert_int_equal(ipcc_output_open(dir, &out), IPCC_OK);
+    assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
     assert_int_equal(ipcc_output_set_contacts(out, true), IPCC_OK);
     ipcc_step_stats st;
     for (int i = 0; i < 2; i++) {
         assert_int_equal(ipcc_output_write_frame(out, w), IPCC_OK);
         assert_true(ipcc_world_step(w, &st) >= 0);
-        assert_int_equal(ipcc_output_write_step_stats(out, w, &st), IPCC_OK);
+        assert_int_equal(ipcc_output_write_stats(out, w, &st), IPCC_OK);
     }
     assert_int_equal(ipcc_output_write_frame(out, w), IPCC_OK);
-    assert_int_equal(ipcc_output_write_stats(out, &st), IPCC_ERR_INVALID_ARGUMENT); // no world: refused
+    assert_int_equal(ipcc_output_write_stats(out, NULL, &st), IPCC_ERR_INVALID_ARGUMENT); // no world: refused
     assert_true(st.num_contacts > 0);
 
     // Obstacles: crate edges (8 points, 12 lines), the floor's square, then the three shapes.
@@ -547,7 +554,7 @@ static void test_shapes_contacts_and_forces(void **state) {
     double forces[18];
     ipcc_contact_report_object_forces(rep, w, forces);
     assert_true(forces[1] > 0);
-    ipcc_output_close(out);
+    ipcc_output_destroy(out);
     snprintf(path, sizeof path, "%s/stats.csv", dir);
     char *csv = ipcc_test_read_file(path, NULL);
     const char *columns =
@@ -566,16 +573,16 @@ static void test_shapes_contacts_and_forces(void **state) {
     assert_near(forces[1] + forces[3 * nb + 1], 0, 1e-9 * forces[1], 0); // the floor takes the opposite
     free(csv);
 
-    // Reopen at the first row and two frames: the same columns, the contacts listed again.
+    // Resume at the first row and two frames: the same columns, the contacts listed again.
     const double times[2] = {0, wd.time_step};
-    assert_int_equal(ipcc_output_reopen(dir, w, 2, times, 1, &out), IPCC_OK);
+    assert_int_equal(ipcc_output_resume(dir, w, 2, times, 1, &out), IPCC_OK);
     assert_int_equal(ipcc_output_set_contacts(out, true), IPCC_OK);
     snprintf(path, sizeof path, "%s/frames.pvd", dir);
     pvd = ipcc_test_read_file(path, NULL);
     assert_int_equal(count_substr(pvd, "part=\"2\" file=\"contacts_"), 2);
     free(pvd);
-    assert_int_equal(ipcc_output_write_step_stats(out, w, &st), IPCC_OK);
-    ipcc_output_close(out);
+    assert_int_equal(ipcc_output_write_stats(out, w, &st), IPCC_OK);
+    ipcc_output_destroy(out);
     snprintf(path, sizeof path, "%s/stats.csv", dir);
     csv = ipcc_test_read_file(path, NULL);
     assert_int_equal(count_substr(csv, "\n"), 3);
@@ -606,9 +613,9 @@ static void test_shape_only_obstacles(void **state) {
     sd.center[1] = -3;
     assert_int_equal(ipcc_world_add_shape(w, &sd, NULL), IPCC_OK);
     ipcc_output *out = NULL;
-    assert_int_equal(ipcc_output_open(dir, &out), IPCC_OK);
+    assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
     assert_int_equal(ipcc_output_write_frame(out, w), IPCC_OK);
-    ipcc_output_close(out);
+    ipcc_output_destroy(out);
     int np, nt;
     ipcc_shape_mesh_size(IPCC_SHAPE_SPHERE, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG, &np, &nt);
     snprintf(path, sizeof path, "%s/obstacles_000000.vtp", dir);
@@ -642,13 +649,13 @@ static void test_stale_stats_truncated(void **state) {
     fputs("stale rows from an older run\n1,2,3\n4,5,6\n7,8,9\n", f);
     fclose(f);
     ipcc_output *out = NULL;
-    assert_int_equal(ipcc_output_open(dir, &out), IPCC_OK);
+    assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
     ipcc_step_stats st;
     memset(&st, 0, sizeof st);
     st.step = 1;
     st.time = 0.1;
     st.converged = true;
-    assert_int_equal(ipcc_output_write_stats(out, &st), IPCC_OK);
+    assert_int_equal(ipcc_output_write_stats(out, NULL, &st), IPCC_OK);
     // Flushed after every row: readable before close.
     char *csv = ipcc_test_read_file(path, NULL);
     assert_null(strstr(csv, "stale"));
@@ -667,7 +674,7 @@ static void test_stale_stats_truncated(void **state) {
     st.time_symbolic = 0.5;
     st.time_constraint_search = 0.0625;
     st.time_energy = 1.5;
-    assert_int_equal(ipcc_output_write_stats(out, &st), IPCC_OK);
+    assert_int_equal(ipcc_output_write_stats(out, NULL, &st), IPCC_OK);
     free(csv);
     csv = ipcc_test_read_file(path, NULL);
     assert_int_equal(strncmp(csv, STATS_HEADER, strlen(STATS_HEADER)), 0);
@@ -675,8 +682,8 @@ static void test_stale_stats_truncated(void **state) {
         csv,
         "\n2,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,1,3,inf,2.5,0.25,0.125,2,7,0.75,0.5,0.0625,1.5\n"));
     free(csv);
-    ipcc_output_close(out);
-    ipcc_output_close(NULL);
+    ipcc_output_destroy(out);
+    ipcc_output_destroy(NULL);
     ipcc_test_remove_tree(dir);
 }
 
@@ -691,20 +698,20 @@ static void test_unwritable_folder(void **state) {
 
     ipcc_output *out = (ipcc_output *)&out; // must be reset to NULL on failure
     snprintf(path, sizeof path, "%s/sub/frames", file);
-    assert_int_equal(ipcc_output_open(path, &out), IPCC_ERR_IO);
+    assert_int_equal(ipcc_output_create(path, &out), IPCC_ERR_IO);
     assert_null(out);
     assert_non_null(strstr(ipcc_last_error(), path));
 
-    assert_int_equal(ipcc_output_open(file, &out), IPCC_ERR_IO); // the folder itself is a file
+    assert_int_equal(ipcc_output_create(file, &out), IPCC_ERR_IO); // the folder itself is a file
     assert_null(out);
     assert_non_null(strstr(ipcc_last_error(), file));
 
-    assert_int_equal(ipcc_output_open("", &out), IPCC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ipcc_output_create("", &out), IPCC_ERR_INVALID_ARGUMENT);
 
     if (geteuid() != 0) { // root writes anywhere
         snprintf(path, sizeof path, "%s/readonly", dir);
         assert_int_equal(mkdir(path, 0555), 0);
-        assert_int_equal(ipcc_output_open(path, &out), IPCC_ERR_IO);
+        assert_int_equal(ipcc_output_create(path, &out), IPCC_ERR_IO);
         assert_non_null(strstr(ipcc_last_error(), "not writable"));
         chmod(path, 0755);
     }

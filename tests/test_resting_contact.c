@@ -140,8 +140,9 @@ static void test_stack_of_three_cubes(void **state) {
         if (k == 1) bd.rotation[1] = 15; // no aligned meshes (preamble)
         assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
     }
-    const double ground[3] = {0, 0, 0}, up[3] = {0, 1, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, ground, up, 0), IPCC_OK);
+    ipcc_half_space_def ground = ipcc_default_half_space_def(); // y = 0, normal +y
+    ground.friction = 0;
+    assert_int_equal(ipcc_world_add_half_space(w, &ground, NULL), IPCC_OK);
 
     double lowest = INFINITY;
     int max_contacts = 0, unconverged = 0;

@@ -751,8 +751,8 @@ static void test_new_keys(void **state) {
     assert_vec3(s->body_sources[0].size, 1, 1, 1);
 
     assert_int_equal(s->num_half_spaces, 2);
-    assert_near(s->half_spaces[6], -1, 0, 0); // friction not set
-    assert_near(s->half_spaces[7 + 6], 0.3, 0, 0);
+    assert_near(s->half_spaces[0].friction, -1, 0, 0); // friction not set
+    assert_near(s->half_spaces[1].friction, 0.3, 0, 0);
     assert_int_equal(s->num_obstacles, 5);
     const ipcc_obstacle_def *o = &s->obstacles[0];
     assert_string_equal(o->name, "cube");

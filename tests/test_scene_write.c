@@ -263,9 +263,13 @@ static void same_scene(const char *name, const ipcc_scene *a, const ipcc_scene *
         assert_int_equal(a->shape_sources[i].orientation, b->shape_sources[i].orientation);
         SAME_BITS(a->shape_sources[i].value, b->shape_sources[i].value, "orientation value");
     }
-    snprintf(ctx, sizeof ctx, "%s", name);
     assert_int_equal(a->num_half_spaces, b->num_half_spaces);
-    SAME_ARRAY(a->half_spaces, b->half_spaces, 7 * a->num_half_spaces, "half-spaces");
+    for (int i = 0; i < a->num_half_spaces; i++) {
+        snprintf(ctx, sizeof ctx, "%s: half-space %d", name, i);
+        SAME_BITS(a->half_spaces[i].point, b->half_spaces[i].point, "point");
+        SAME_BITS(a->half_spaces[i].normal, b->half_spaces[i].normal, "normal");
+        SAME_BITS(a->half_spaces[i].friction, b->half_spaces[i].friction, "friction");
+    }
 }
 
 // The worlds built from both scenes.

@@ -516,8 +516,8 @@ static ipcc_world *pushers(void) {
     c.center[0] = 0.05, c.center[1] = 0.05, c.center[2] = 0.3;
     c.velocity[2] = -2;
     assert_int_equal(ipcc_world_add_shape(w, &c, NULL), IPCC_OK);
-    double p[3] = {0, 0, 0}, n[3] = {0, 1, 0};
-    assert_int_equal(ipcc_world_add_half_space(w, p, n, -1), IPCC_OK);
+    ipcc_half_space_def ground = ipcc_default_half_space_def(); // y = 0, normal +y, friction not set
+    assert_int_equal(ipcc_world_add_half_space(w, &ground, NULL), IPCC_OK);
     return w;
 }
 

@@ -29,8 +29,9 @@ static double mean_coord(const ipcc_world *w, int k) {
 static void neumann_free_fall(void **state) {
     (void)state;
     ipcc_mesh *mesh = ipcc_test_box_mesh(2, 2, 2, 0.2, 0.2, 0.2);
-    ipcc_neumann_def load = {
-        .box_min = {0, 0, 0}, .box_max = {1, 1, 1}, .acceleration = {0, -3, 0}, .end = 0.1};
+    ipcc_neumann_def load = ipcc_default_neumann_def(); // the whole body from t = 0
+    load.acceleration[1] = -3;
+    load.end = 0.1;
     ipcc_body_def body = ipcc_default_body_def();
     body.mesh = mesh;
     body.num_neumann = 1;

@@ -123,7 +123,7 @@ int main(int argc, char **argv) {
            ipcc_world_num_bodies(world), ipcc_world_num_vertices(world), ipcc_world_num_tets(world),
            ipcc_world_num_half_spaces(world), h, steps);
     if (out_dir) {
-        st = ipcc_output_open(out_dir, &output);
+        st = ipcc_output_create(out_dir, &output);
         if (st == IPCC_OK) st = ipcc_output_set_contacts(output, scene->output_contacts);
         if (st == IPCC_OK) st = ipcc_output_write_frame(output, world);
         if (st != IPCC_OK) {
@@ -147,7 +147,7 @@ int main(int argc, char **argv) {
                kinetic_energy(world), ipcc_world_elastic_energy(world),
                st == IPCC_WARN_NOT_CONVERGED ? "  (not converged)" : "");
         if (output) {
-            st = ipcc_output_write_step_stats(output, world, &stats);
+            st = ipcc_output_write_stats(output, world, &stats);
             if (st == IPCC_OK && ((s + 1) % every == 0 || s + 1 == steps))
                 st = ipcc_output_write_frame(output, world);
             if (st != IPCC_OK) {
@@ -173,7 +173,7 @@ int main(int argc, char **argv) {
     printf("\n");
     if (code == 0 && unconverged > 0) code = EXIT_UNCONVERGED;
 done:
-    ipcc_output_close(output);
+    ipcc_output_destroy(output);
     ipcc_world_destroy(world);
     ipcc_scene_destroy(scene);
     return code;

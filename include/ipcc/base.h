@@ -62,6 +62,18 @@ typedef void ipcc_log_fn(ipcc_log_level level, const char *message, void *user);
 /// The library never prints except through this hook.
 IPCC_API void ipcc_set_log(ipcc_log_fn *fn, void *user);
 
+/// Handler of programmer errors (a NULL argument, an index out of range, a
+/// def not started from its ipcc_default_*() function): the failed
+/// condition (with its message), the library's source file and line.
+typedef void ipcc_assert_fn(const char *condition, const char *file, int line);
+
+/// Install the process-wide programmer-error handler (NULL: the default,
+/// which prints the condition to stderr and aborts). The library cannot go
+/// on after such an error: if the handler returns, the process aborts, so a
+/// handler either ends the process itself or leaves by longjmp (a test
+/// harness catching expected assertions does).
+IPCC_API void ipcc_set_assert(ipcc_assert_fn *fn);
+
 /// Library version string, e.g. "0.1.0".
 IPCC_API const char *ipcc_version(void);
 

@@ -51,7 +51,7 @@ IPCC_API ipcc_status ipcc_mesh_create_box(int nx, int ny, int nz, const double s
 /// Free a mesh. NULL is fine.
 IPCC_API void ipcc_mesh_destroy(ipcc_mesh *mesh);
 
-/// Quality of a tet mesh (ipcc_mesh_quality()).
+/// Quality of a tet mesh (ipcc_mesh_compute_quality()).
 typedef struct ipcc_mesh_quality {
     double volume;             ///< total volume, m^3
     double min_volume;         ///< smallest tet volume, m^3
@@ -74,7 +74,7 @@ IPCC_API void ipcc_tet_quality(const double x[12], double *min_dihedral, double 
 
 /// Quality over every tet of a mesh. `bad` (may be NULL) receives up to
 /// `max_bad` indices of bad tets, worst aspect first.
-IPCC_API void ipcc_mesh_quality_of(const ipcc_mesh *mesh, ipcc_mesh_quality *q, int max_bad, int *bad);
+IPCC_API void ipcc_mesh_compute_quality(const ipcc_mesh *mesh, ipcc_mesh_quality *q, int max_bad, int *bad);
 
 /// A triangle surface mesh (kinematic obstacles), or a codimensional one: a
 /// segment set (no faces, num_edges >= 1) or a point set (no faces, no

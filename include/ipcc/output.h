@@ -16,8 +16,9 @@ extern "C" {
 
 typedef struct ipcc_output ipcc_output;
 
-/// Open (create, with parents) an output directory. Writes nothing else yet.
-IPCC_API ipcc_status ipcc_output_open(const char *directory, ipcc_output **out);
+/// Create an output writing into `directory` (made, with its parents, if
+/// missing). Writes nothing else yet. Free with ipcc_output_destroy().
+IPCC_API ipcc_status ipcc_output_create(const char *directory, ipcc_output **out);
 
 /// Write frame_NNNNNN.vtu for the current world state and rewrite frames.pvd.
 /// The .vtu holds the deformable bodies: their vertices, VTK_TETRA cells,
@@ -31,7 +32,7 @@ IPCC_API ipcc_status ipcc_output_open(const char *directory, ipcc_output **out);
 IPCC_API ipcc_status ipcc_output_write_frame(ipcc_output *output, const ipcc_world *world);
 
 /// Write contacts_NNNNNN.vtp with every frame from now on (or stop). After
-/// ipcc_output_reopen(), also lists (or unlists) the contacts files of the
+/// ipcc_output_resume(), also lists (or unlists) the contacts files of the
 /// frames it kept, those that exist, and rewrites frames.pvd if that changed.
 IPCC_API ipcc_status ipcc_output_set_contacts(ipcc_output *output, bool enabled);
 
@@ -40,36 +41,35 @@ IPCC_API ipcc_status ipcc_output_set_contacts(ipcc_output *output, bool enabled)
 /// `world` (ipcc_contact_report_object_forces; columns
 /// `contact_force_x:<name>`, ..., see docs/output.md). The first row writes
 /// the header, whose columns every later row has: a file begun without the
-/// world (or reopened from an older ipcc's run) gets no force columns.
-IPCC_API ipcc_status ipcc_output_write_step_stats(ipcc_output *output, const ipcc_world *world,
-                                                  const ipcc_step_stats *stats);
-
-/// ipcc_output_write_step_stats() without the world: the statistics only.
-/// IPCC_ERR_INVALID_ARGUMENT if the file's header has force columns.
-IPCC_API ipcc_status ipcc_output_write_stats(ipcc_output *output, const ipcc_step_stats *stats);
+/// world (world NULL: the statistics only), or resumed from an older ipcc's
+/// run, gets no force columns. A NULL world when the header has force
+/// columns is IPCC_ERR_INVALID_ARGUMENT.
+IPCC_API ipcc_status ipcc_output_write_stats(ipcc_output *output, const ipcc_world *world,
+                                             const ipcc_step_stats *stats);
 
 /// Number of frames written so far.
 IPCC_API int ipcc_output_frame_count(const ipcc_output *output);
 
 /// Simulated time of each frame written so far (ipcc_output_frame_count
-/// entries; valid until the next write or close).
+/// entries; valid until the next write or ipcc_output_destroy()).
 IPCC_API const double *ipcc_output_frame_times(const ipcc_output *output);
 
-/// Number of rows written to stats.csv so far (by this output).
-IPCC_API long ipcc_output_stats_rows(const ipcc_output *output);
+/// Number of rows in stats.csv so far (written by this output, or kept by
+/// ipcc_output_resume()).
+IPCC_API long ipcc_output_stats_row_count(const ipcc_output *output);
 
-/// Reopen an output directory to continue a run from a checkpoint taken
+/// Create an output that continues a run in `directory` from a checkpoint taken
 /// when it had `num_frames` frames (with these `times`) and `stats_rows`
 /// rows in stats.csv: frames.pvd is rewritten to list exactly those frames
 /// (the next frame written is number num_frames, replacing any later file a
 /// killed run left), and stats.csv is cut back, atomically, to its header
 /// and first stats_rows rows (fewer if the file has fewer). Frame files of
 /// the kept frames must exist (IPCC_ERR_IO names a missing one).
-IPCC_API ipcc_status ipcc_output_reopen(const char *directory, const ipcc_world *world, int num_frames,
+IPCC_API ipcc_status ipcc_output_resume(const char *directory, const ipcc_world *world, int num_frames,
                                         const double *times, long stats_rows, ipcc_output **out);
 
 /// Flush and free. NULL is fine.
-IPCC_API void ipcc_output_close(ipcc_output *output);
+IPCC_API void ipcc_output_destroy(ipcc_output *output);
 
 #ifdef __cplusplus
 }

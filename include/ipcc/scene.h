@@ -52,11 +52,11 @@ typedef struct ipcc_scene {
     ipcc_body_def *bodies; ///< body defs, ready for ipcc_world_add_body()
     int num_obstacles;     ///< mesh obstacles
     ipcc_obstacle_def
-        *obstacles;         ///< defs for ipcc_world_add_obstacle(); the scene owns their meshes and names
-    int num_half_spaces;    ///< half-space obstacles
-    double *half_spaces;    ///< 7 per half-space: point, normal, friction (for ipcc_world_add_half_space())
-    char *output_directory; ///< "output.directory", relative to the working directory ("out")
-    double output_fps;      ///< frames per simulated second; 0 = every step is a frame
+        *obstacles;      ///< defs for ipcc_world_add_obstacle(); the scene owns their meshes and names
+    int num_half_spaces; ///< half-space obstacles
+    ipcc_half_space_def *half_spaces; ///< defs for ipcc_world_add_half_space()
+    char *output_directory;           ///< "output.directory", relative to the working directory ("out")
+    double output_fps;                ///< frames per simulated second; 0 = every step is a frame
     int num_steps; ///< > 0: run exactly this many steps (IPC scripts: ceil(T / h)); 0 = from duration
     ipcc_scene_mesh_source *body_sources; ///< one per body
     char **obstacle_paths;                ///< one per mesh obstacle: its file as resolved

@@ -3,6 +3,12 @@
 /// Usage: fill an ipcc_world_def from ipcc_default_world_def(), create the
 /// world, add bodies (each an ipcc_body_def from ipcc_default_body_def()),
 /// then call ipcc_world_step() repeatedly. Defs are copied, never kept.
+///
+/// Every def starts from its ipcc_default_*() function, which also sets its
+/// `internal_value`: a function taking a def asserts it (IPCC_ASSERT, see
+/// ipcc_set_assert()), so a zeroed or uninitialised def is caught, naming
+/// the default function, instead of failing on (or silently using) fields
+/// the caller never set.
 #ifndef IPCC_WORLD_H
 #define IPCC_WORLD_H
 
@@ -23,7 +29,7 @@ typedef enum ipcc_integrator {
     IPCC_STATIC = 2,         ///< no inertia: each step solves for static equilibrium
 } ipcc_integrator;
 
-/// Material parameters.
+/// Material parameters, part of a body def (ipcc_default_material()).
 typedef struct ipcc_material {
     ipcc_material_model model; ///< constitutive model (IPCC_NEO_HOOKEAN)
     double density;            ///< kg/m^3, > 0 (1000)
@@ -47,6 +53,7 @@ typedef struct ipcc_stop_trigger {
 } ipcc_stop_trigger;
 
 /// Dirichlet (prescribed-motion) condition on a body's vertices.
+/// Initialise with ipcc_default_dirichlet_def().
 typedef struct ipcc_dirichlet_def {
     double box_min[3];          ///< selection box, min corner, in normalized body bbox coordinates (0..1)
     double box_max[3];          ///< selection box, max corner (inclusive)
@@ -60,21 +67,24 @@ typedef struct ipcc_dirichlet_def {
     double start; ///< s, condition active for start <= t < end
     double end;   ///< s; afterwards the vertices are free (1e30 = forever)
     ipcc_stop_trigger stop; ///< optional scripted stop (axis = -1: none)
+    int internal_value;     ///< internal: set by ipcc_default_dirichlet_def(), do not set
 } ipcc_dirichlet_def;
 
 /// Neumann condition: a body force on selected vertices, given as an
 /// acceleration (each selected vertex i receives m_i * acceleration, as in
 /// IPC's NBC), while start <= t < end. Prescribed vertices ignore it.
+/// Initialise with ipcc_default_neumann_def().
 typedef struct ipcc_neumann_def {
-    double box_min[3];      ///< selection box, normalized body bbox coordinates (inclusive)
-    double box_max[3];      ///< max corner
+    double box_min[3];      ///< selection box, normalized body bbox coordinates (inclusive) ({0, 0, 0})
+    double box_max[3];      ///< max corner ({1, 1, 1}: the whole body)
     int num_vertices;       ///< > 0: select these body-local vertex indices instead of the box
     const int *vertices;    ///< copied
-    double acceleration[3]; ///< m/s^2
-    double start, end;      ///< s, active for start <= t < end
+    double acceleration[3]; ///< m/s^2 ({0, 0, 0})
+    double start, end;      ///< s, active for start <= t < end (0 and 1e30 = forever)
+    int internal_value;     ///< internal: set by ipcc_default_neumann_def(), do not set
 } ipcc_neumann_def;
 
-/// A deformable body.
+/// A deformable body. Initialise with ipcc_default_body_def().
 typedef struct ipcc_body_def {
     const char *name;           ///< used in messages; copied (may be NULL)
     const ipcc_mesh *mesh;      ///< rest mesh; copied, the caller keeps ownership
@@ -94,6 +104,7 @@ typedef struct ipcc_body_def {
         *dirichlet;                  ///< copied; a vertex in several conditions takes the first active one
     int num_neumann;                 ///< number of entries in neumann
     const ipcc_neumann_def *neumann; ///< copied; forces of several conditions add up
+    int internal_value;              ///< internal: set by ipcc_default_body_def(), do not set
 } ipcc_body_def;
 
 /// Contact (IPC barrier) parameters.
@@ -112,7 +123,7 @@ typedef struct ipcc_contact_def {
                                     ///< settles (true); IPC's test is |p|_inf alone (false)
 } ipcc_contact_def;
 
-/// World parameters.
+/// World parameters. Initialise with ipcc_default_world_def().
 typedef struct ipcc_world_def {
     double time_step;           ///< h, seconds (0.01)
     double gravity[3];          ///< m/s^2 ({0, -9.81, 0})
@@ -128,6 +139,7 @@ typedef struct ipcc_world_def {
     double damping;       ///< stiffness-proportional (Rayleigh) damping beta, s: force -beta K(x_n) v (0)
     double newmark_beta;  ///< Newmark beta in (0, 0.5] (0.25)
     double newmark_gamma; ///< Newmark gamma in [0.5, 1] (0.5)
+    int internal_value;   ///< internal: set by ipcc_default_world_def(), do not set
 } ipcc_world_def;
 
 typedef struct ipcc_trimesh ipcc_trimesh; // mesh.h
@@ -137,6 +149,7 @@ typedef struct ipcc_trimesh ipcc_trimesh; // mesh.h
 /// by its prescribed rigid motion and pushes bodies through the barrier;
 /// nothing pushes it. Segments meet bodies' edges (edge-edge) and points
 /// meet bodies' triangles (point-triangle), never other obstacles.
+/// Initialise with ipcc_default_obstacle_def().
 typedef struct ipcc_obstacle_def {
     const char *name;           ///< used in messages; copied (may be NULL)
     const ipcc_trimesh *mesh;   ///< copied; the caller keeps ownership
@@ -151,6 +164,7 @@ typedef struct ipcc_obstacle_def {
     double pivot[3];            ///< m, the rotation centre at t = 0 (it moves with `velocity`)
     ipcc_stop_trigger stop;     ///< optional scripted stop of the motion (axis = -1: none)
     double friction;            ///< Coulomb friction coefficient of its surface (0)
+    int internal_value;         ///< internal: set by ipcc_default_obstacle_def(), do not set
 } ipcc_obstacle_def;
 
 /// Analytic obstacle shapes (ipcc_world_add_shape). Each is given in its
@@ -166,6 +180,7 @@ typedef enum ipcc_shape_kind {
 /// An analytic kinematic obstacle: a rigid shape moving with constant linear
 /// and angular velocity. Bodies' surface vertices feel a barrier on their
 /// exact distance to it (docs/design.md, "Analytic obstacles").
+/// Initialise with ipcc_default_shape_def().
 typedef struct ipcc_shape_def {
     const char *name;           ///< used in messages; copied (may be NULL: "shape <i>")
     ipcc_shape_kind kind;       ///< IPCC_SHAPE_SPHERE
@@ -175,7 +190,20 @@ typedef struct ipcc_shape_def {
     double velocity[3];         ///< m/s, of the centre
     double angular_velocity[3]; ///< rad/s, about the centre
     double friction;            ///< Coulomb coefficient; < 0: not set (contact.friction, or 0) (-1)
+    int internal_value;         ///< internal: set by ipcc_default_shape_def(), do not set
 } ipcc_shape_def;
+
+/// A static half-space obstacle {x : (x - point) . normal >= 0} is free
+/// space; bodies are kept on that side. Initialise with
+/// ipcc_default_half_space_def().
+typedef struct ipcc_half_space_def {
+    double point[3];    ///< m, a point of the boundary plane ({0, 0, 0})
+    double normal[3];   ///< towards free space; any non-zero length ({0, 1, 0})
+    double friction;    ///< Coulomb coefficient (>= 0): with contact.friction >= 0 it applies to its
+                        ///< contacts as is (IPC's rule), else it is mixed with the body's by the
+                        ///< geometric mean; < 0: not set (contact.friction, or 0) (-1)
+    int internal_value; ///< internal: set by ipcc_default_half_space_def(), do not set
+} ipcc_half_space_def;
 
 /// Statistics of one step.
 typedef struct ipcc_step_stats {
@@ -208,10 +236,18 @@ typedef struct ipcc_step_stats {
 
 typedef struct ipcc_world ipcc_world;
 
+/// Defaults (src/types.c): the values in parentheses above. Every def must
+/// start from its function (see `internal_value`).
 IPCC_API ipcc_world_def ipcc_default_world_def(void);
-IPCC_API ipcc_body_def ipcc_default_body_def(void);
 IPCC_API ipcc_material ipcc_default_material(void);
+IPCC_API ipcc_body_def ipcc_default_body_def(void);
+/// The whole body, from t = 0 for ever, no motion, no stop trigger.
 IPCC_API ipcc_dirichlet_def ipcc_default_dirichlet_def(void);
+/// The whole body, from t = 0 for ever, zero acceleration.
+IPCC_API ipcc_neumann_def ipcc_default_neumann_def(void);
+IPCC_API ipcc_obstacle_def ipcc_default_obstacle_def(void);
+IPCC_API ipcc_half_space_def ipcc_default_half_space_def(void);
+IPCC_API ipcc_shape_def ipcc_default_shape_def(void);
 
 /// Create an empty world. Fails with IPCC_ERR_INVALID_ARGUMENT naming the field.
 IPCC_API ipcc_status ipcc_world_create(const ipcc_world_def *def, ipcc_world **out);
@@ -219,24 +255,17 @@ IPCC_API ipcc_status ipcc_world_create(const ipcc_world_def *def, ipcc_world **o
 /// Add a body before the first step. *body_index (may be NULL) receives its index.
 IPCC_API ipcc_status ipcc_world_add_body(ipcc_world *world, const ipcc_body_def *def, int *body_index);
 
-IPCC_API ipcc_obstacle_def ipcc_default_obstacle_def(void);
-
 /// Add a kinematic mesh obstacle, after every deformable body and before the
 /// first step. It becomes a body whose vertices are all prescribed (zero
 /// mass, no tets); *body_index (may be NULL) receives its body index.
 IPCC_API ipcc_status ipcc_world_add_obstacle(ipcc_world *world, const ipcc_obstacle_def *def,
                                              int *body_index);
 
-/// Add a static half-space obstacle {x : (x - point) . normal >= 0 is free
-/// space}, before the first step. `normal` need not be unit length;
-/// `friction` is its Coulomb coefficient (>= 0): with contact.friction >= 0
-/// it applies to its contacts as is (IPC's rule), else it is mixed with the
-/// body's by the geometric mean. A negative `friction` means "not set": the
-/// contact.friction override, or 0.
-IPCC_API ipcc_status ipcc_world_add_half_space(ipcc_world *world, const double point[3],
-                                               const double normal[3], double friction);
-
-IPCC_API ipcc_shape_def ipcc_default_shape_def(void);
+/// Add a static half-space obstacle before the first step; *half_space_index
+/// (may be NULL) receives its index. Fails with IPCC_ERR_INVALID_ARGUMENT
+/// for a non-finite point, normal or friction, or a zero normal.
+IPCC_API ipcc_status ipcc_world_add_half_space(ipcc_world *world, const ipcc_half_space_def *def,
+                                               int *half_space_index);
 
 /// Add an analytic obstacle shape before the first step; *shape_index (may
 /// be NULL) receives its index. Fails with IPCC_ERR_INVALID_ARGUMENT naming

@@ -246,7 +246,7 @@ static int cmd_info(int argc, char **argv) {
     if (ipcc_mesh_read(path, &mesh) != IPCC_OK) return ipcc_cli_fail(IPCC_EXIT_USAGE, "cannot read mesh");
     ipcc_mesh_quality q;
     int bad[10];
-    ipcc_mesh_quality_of(mesh, &q, 10, bad);
+    ipcc_mesh_compute_quality(mesh, &q, 10, bad);
     printf("%s: %d vertices, %d tets, %d boundary triangles, %d boundary edges, %d surface vertices\n", path,
            mesh->num_vertices, mesh->num_tets, mesh->num_faces, mesh->num_edges, mesh->num_surface_vertices);
     if (mesh->num_reoriented || mesh->num_unreferenced)

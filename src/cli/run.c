@@ -112,7 +112,7 @@ static char *join(const char *dir, const char *name) {
 }
 
 static void run_free(run *r) {
-    ipcc_output_close(r->output);
+    ipcc_output_destroy(r->output);
     ipcc_world_destroy(r->world);
     ipcc_scene_destroy(r->scene);
     free(r->scene_path);
@@ -154,7 +154,7 @@ static int write_checkpoint(run *r) {
     put_i64(&at, r->state.next_frame);
     put_i64(&at, r->state.unconverged);
     put_i64(&at, r->state.newton_total);
-    put_i64(&at, ipcc_output_stats_rows(r->output));
+    put_i64(&at, ipcc_output_stats_row_count(r->output));
     put_i64(&at, frames);
     memcpy(at, &r->state.wall, 8);
     at += 8;
@@ -224,7 +224,7 @@ static int simulate(run *r) {
                     st.step, st.time, st.newton_iterations, st.residual);
         }
         ipcc_progress_step(&progress, &st);
-        if (ipcc_output_write_step_stats(r->output, r->world, &st) != IPCC_OK) {
+        if (ipcc_output_write_stats(r->output, r->world, &st) != IPCC_OK) {
             ipcc_progress_clear(&progress);
             code = ipcc_cli_fail(IPCC_EXIT_USAGE, "cannot write stats");
             outputs_ok = false;
@@ -332,7 +332,7 @@ static void print_header(const run *r, const char *what, long from) {
 /// recorded (`record`; resume reuses the recorded one), frame 0 and the
 /// first checkpoint are written.
 static int start_fresh(run *r, bool record) {
-    if (ipcc_output_open(r->dir, &r->output) != IPCC_OK ||
+    if (ipcc_output_create(r->dir, &r->output) != IPCC_OK ||
         ipcc_output_set_contacts(r->output, r->scene->output_contacts) != IPCC_OK)
         return ipcc_cli_fail(IPCC_EXIT_USAGE, "cannot start the run");
     if (remove(r->checkpoint_path) != 0 && errno != ENOENT) {
@@ -488,7 +488,7 @@ int ipcc_cli_resume(int argc, char **argv) {
         goto done;
     }
     if (frames > 0) memcpy(frame_times, times, sizeof(double) * (size_t)frames);
-    ipcc_status s = ipcc_output_reopen(o.dir, r.world, frames, frame_times, stats_rows, &r.output);
+    ipcc_status s = ipcc_output_resume(o.dir, r.world, frames, frame_times, stats_rows, &r.output);
     free(frame_times);
     if (s == IPCC_OK) s = ipcc_output_set_contacts(r.output, r.scene->output_contacts);
     if (s != IPCC_OK) {

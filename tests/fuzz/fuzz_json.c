@@ -187,6 +187,12 @@ static void same_shape(const ipcc_shape_def *a, const ipcc_shape_def *b) {
     SAME("shape friction", a->friction, b->friction);
 }
 
+static void same_half_space(const ipcc_half_space_def *a, const ipcc_half_space_def *b) {
+    SAME("half-space point", a->point, b->point);
+    SAME("half-space normal", a->normal, b->normal);
+    SAME("half-space friction", a->friction, b->friction);
+}
+
 static void same_scene(const ipcc_scene *a, const ipcc_scene *b) {
     const ipcc_world_def *p = &a->world, *q = &b->world;
     SAME("time_step", p->time_step, q->time_step);
@@ -227,7 +233,8 @@ static void same_scene(const ipcc_scene *a, const ipcc_scene *b) {
     for (int i = 0; i < a->num_obstacles; i++)
         same_obstacle(&a->obstacles[i], &b->obstacles[i]);
     SAME("num_half_spaces", a->num_half_spaces, b->num_half_spaces);
-    same("half_spaces", a->half_spaces, b->half_spaces, 7 * (size_t)a->num_half_spaces * sizeof(double));
+    for (int i = 0; i < a->num_half_spaces; i++)
+        same_half_space(&a->half_spaces[i], &b->half_spaces[i]);
     SAME("num_shapes", a->num_shapes, b->num_shapes);
     for (int i = 0; i < a->num_shapes; i++)
         same_shape(&a->shapes[i], &b->shapes[i]);

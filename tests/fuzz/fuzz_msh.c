@@ -1,7 +1,7 @@
 // libFuzzer harness for the Gmsh .msh reader (src/mesh_io.c): 2.2 and 4.1,
 // ASCII and binary. The input is the whole file, written to a scratch .msh
 // and read with ipcc_mesh_read(); a mesh that reads is checked against
-// ipcc_mesh's documented invariants and measured with ipcc_mesh_quality_of()
+// ipcc_mesh's documented invariants and measured with ipcc_mesh_compute_quality()
 // (the `ipcc info` path). Seeds: tests/fuzz/corpus/msh.
 #include "fuzz_common.h"
 
@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_check_mesh(m);
     ipcc_mesh_quality q;
     int bad[4];
-    ipcc_mesh_quality_of(m, &q, 4, bad);
+    ipcc_mesh_compute_quality(m, &q, 4, bad);
     for (int i = 0; i < q.num_bad && i < 4; i++)
         if (bad[i] < 0 || bad[i] >= m->num_tets) fuzz_fail("mesh quality", "bad tet index out of range");
     ipcc_mesh_destroy(m);

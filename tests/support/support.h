@@ -48,4 +48,11 @@ char *ipcc_test_read_file(const char *path, size_t *size);
 /// Path of a file in tests/data (static buffer).
 const char *ipcc_test_data_path(const char *name);
 
+/// Route the library's programmer-error checks (IPCC_ASSERT) to cmocka's
+/// mock_assert() (ipcc_set_assert), so a test expects one with
+/// expect_assert_failure(call); any other fails the test instead of
+/// aborting the run. The failed condition is then in
+/// global_last_failed_assert.
+void ipcc_test_catch_asserts(void);
+
 #endif
