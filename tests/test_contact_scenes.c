@@ -96,14 +96,56 @@ static void test_cubes_come_to_rest(void **state) {
 }
 
 // 2. A ball at 30 m/s hits a thin pinned mat: it must not tunnel through.
+// After every step, every ball vertex must lie over the mat's upper surface
+// (its boundary triangles whose vertices were all at the top at rest) and
+// above it: above the highest of those triangles that the vertex's vertical
+// line crosses. The ball must also come within d-hat of that surface and
+// push the mat down, so the check ran at contact.
 typedef struct ball_ctx {
-    double min_ball_bottom_minus_mat; // stays above the mat's top surface minus its sag
-    double ball_min_y;
+    int num_top;       ///< the mat's upper faces
+    int top[3 * 2000]; ///< their vertices
+    double min_gap;    ///< over all steps and ball vertices: vertex y - upper surface y below it
+    double ball_min_y; ///< lowest ball centroid
+    double mat_min_y;  ///< lowest mat vertex
 } ball_ctx;
 
+// Height of the mat's upper surface at (px, pz): the highest upper face
+// whose x-z projection contains the point; -inf if none does.
+static double mat_top_height(const ball_ctx *b, const double *x, double px, double pz) {
+    double best = -INFINITY;
+    for (int f = 0; f < b->num_top; ++f) {
+        const double *p0 = x + 3 * b->top[3 * f], *p1 = x + 3 * b->top[3 * f + 1],
+                     *p2 = x + 3 * b->top[3 * f + 2];
+        double det = (p1[2] - p2[2]) * (p0[0] - p2[0]) + (p2[0] - p1[0]) * (p0[2] - p2[2]);
+        if (det == 0) continue; // seen edge-on from above
+        double l0 = ((p1[2] - p2[2]) * (px - p2[0]) + (p2[0] - p1[0]) * (pz - p2[2])) / det;
+        double l1 = ((p2[2] - p0[2]) * (px - p2[0]) + (p0[0] - p2[0]) * (pz - p2[2])) / det;
+        double l2 = 1 - l0 - l1, tol = -1e-12;
+        if (l0 >= tol && l1 >= tol && l2 >= tol) best = fmax(best, l0 * p0[1] + l1 * p1[1] + l2 * p2[1]);
+    }
+    return best;
+}
+
 static void ball_step(ipcc_world *w, int step, void *ctx) {
-    (void)step;
     ball_ctx *b = ctx;
+    const double *x = ipcc_world_positions(w);
+    int mf, mc, bf, bc;
+    ipcc_world_body_vertices(w, 0, &mf, &mc);
+    ipcc_world_body_vertices(w, 1, &bf, &bc);
+    for (int i = bf; i < bf + bc; ++i) {
+        double top = mat_top_height(b, x, x[3 * i], x[3 * i + 2]);
+        if (top == -INFINITY)
+            fail_msg("step %d: ball vertex %d at x = %g, z = %g is not over the mat", step, i - bf, x[3 * i],
+                     x[3 * i + 2]);
+        double gap = x[3 * i + 1] - top;
+        if (!(gap > 0))
+            fail_msg(
+                "step %d: ball vertex %d is %.3g m below the mat's upper surface (y = %g, surface y = %g)",
+                step, i - bf, -gap, x[3 * i + 1], top);
+        b->min_gap = fmin(b->min_gap, gap);
+    }
+    for (int j = mf; j < mf + mc; ++j)
+        b->mat_min_y = fmin(b->mat_min_y, x[3 * j + 1]);
     double c[3];
     body_centroid(w, 1, c);
     b->ball_min_y = fmin(b->ball_min_y, c[1]);
@@ -111,30 +153,40 @@ static void ball_step(ipcc_world *w, int step, void *ctx) {
 
 static void test_ball_does_not_tunnel(void **state) {
     (void)state;
+    // The mat's upper faces, from a world at rest (the same scene).
+    ball_ctx b = {.min_gap = INFINITY, .ball_min_y = INFINITY, .mat_min_y = INFINITY};
+    ipcc_scene *scene = NULL;
+    assert_int_equal(ipcc_scene_load(IPCC_SOURCE_DIR "/examples/ball_mat.json", &scene), IPCC_OK);
+    ipcc_world *w0 = NULL;
+    assert_int_equal(ipcc_scene_create_world(scene, &w0), IPCC_OK);
+    ipcc_scene_destroy(scene);
+    assert_string_equal(ipcc_world_body_name(w0, 0), "mat");
+    int mf, mc, nf;
+    const int *faces;
+    ipcc_world_body_vertices(w0, 0, &mf, &mc);
+    ipcc_world_body_surface(w0, 0, &nf, &faces);
+    const double *rest = ipcc_world_rest_positions(w0);
+    double top_y = -INFINITY;
+    for (int j = mf; j < mf + mc; ++j)
+        top_y = fmax(top_y, rest[3 * j + 1]);
+    for (int f = 0; f < nf; ++f)
+        if (rest[3 * faces[3 * f] + 1] == top_y && rest[3 * faces[3 * f + 1] + 1] == top_y &&
+            rest[3 * faces[3 * f + 2] + 1] == top_y) {
+            assert_true(b.num_top < 2000);
+            memcpy(b.top + 3 * b.num_top++, faces + 3 * f, 3 * sizeof(int));
+        }
+    assert_int_equal(b.num_top, 2 * 20 * 20); // the 20 x 20 cells, two triangles each
+    ipcc_world_destroy(w0);
+
     run_result rr;
-    ball_ctx b = {.ball_min_y = INFINITY};
     ipcc_world *w = run_scene("examples/ball_mat.json", NULL, 0, &rr, ball_step, &b);
     assert_true(rr.max_contacts > 0);
-    // The mat's centre is pushed down and the ball stays on its upper side:
-    // every ball vertex is above the mat vertex nearest to it in x-z.
-    int mf, mc, bf, bc;
-    ipcc_world_body_vertices(w, 0, &mf, &mc);
-    ipcc_world_body_vertices(w, 1, &bf, &bc);
-    const double *x = ipcc_world_positions(w);
-    for (int i = bf; i < bf + bc; ++i) {
-        int best = -1;
-        double bd = INFINITY;
-        for (int j = mf; j < mf + mc; ++j) {
-            double dx = x[3 * i] - x[3 * j], dz = x[3 * i + 2] - x[3 * j + 2], d = dx * dx + dz * dz;
-            if (d < bd) {
-                bd = d;
-                best = j;
-            }
-        }
-        if (bd < 0.05 * 0.05) assert_true(x[3 * i + 1] > x[3 * best + 1]);
-    }
-    print_message("ball: lowest centre %.4f m, min distance %.3g m, max contacts %d\n", b.ball_min_y,
-                  rr.min_distance, rr.max_contacts);
+    print_message("ball: lowest centre %.4f m, lowest mat vertex %.4f m, smallest gap to the mat %.3g m, min "
+                  "distance %.3g m, max contacts %d\n",
+                  b.ball_min_y, b.mat_min_y, b.min_gap, rr.min_distance, rr.max_contacts);
+    // The ball reached the mat (the check above ran at contact) and pushed it down.
+    assert_true(b.min_gap < ipcc_world_dhat(w));
+    assert_true(b.mat_min_y < top_y - 0.1 && b.ball_min_y < top_y);
     ipcc_world_destroy(w);
 }
 

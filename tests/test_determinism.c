@@ -1,7 +1,12 @@
 // Determinism: the same scene gives bit-identical states with 1, 2 and 3
 // threads (every parallel loop writes pre-sized slots and reduces in a fixed
-// order), and twice in a row in one process.
+// order), and twice in a row in one process; and a golden hash of a contact
+// and friction scene's final state, so any change of results is seen.
+#include <cblas.h> // openblas_get_corename
+#include <inttypes.h>
 #include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,8 +105,97 @@ static void test_bit_identical_with_contact(void **state) {
     }
 }
 
+// Golden hash: a cube sliding over the ground (friction 0.5, two lagging
+// passes) while a smaller one lands on it and rides along; 30 steps. The
+// hash is 64-bit FNV-1a over the bytes of the final positions then
+// velocities (3n doubles each, as stored: little-endian IEEE 754).
+static const char *golden_scene =
+    "{\"time_step\": 0.01, \"duration\": 1, \"gravity\": [0, -9.81, 0],"
+    " \"contact\": {\"friction\": 0.5, \"friction_iterations\": 2},"
+    " \"materials\": {\"r\": {\"model\": \"neo_hookean\", \"density\": 1000,"
+    "   \"youngs_modulus\": 1e5, \"poisson_ratio\": 0.4}},"
+    " \"bodies\": ["
+    "  {\"name\": \"lower\", \"material\": \"r\","
+    "   \"mesh\": {\"box\": {\"size\": [0.2, 0.2, 0.2], \"cells\": [3, 3, 3]}},"
+    "   \"translation\": [-0.1, 0.002, -0.1], \"velocity\": [1, 0, 0.3]},"
+    "  {\"name\": \"upper\", \"material\": \"r\","
+    "   \"mesh\": {\"box\": {\"size\": [0.1, 0.1, 0.1], \"cells\": [2, 2, 2]}},"
+    "   \"translation\": [-0.07, 0.24, -0.03]}],"
+    " \"obstacles\": [{\"type\": \"half_space\", \"point\": [0, 0, 0], \"normal\": [0, 1, 0]}]}";
+
+// The expected hash of the golden scene's final state: the same for any
+// thread count and for Release, RelWithDebInfo and ASan/UBSan builds (the
+// build is ISO C11, so GCC contracts no a * b + c into an FMA, and CHOLMOD,
+// OpenBLAS and libm are the same shared libraries in every build). OpenBLAS
+// picks its kernels by CPU and each kernel rounds differently (CHOLMOD's
+// supernodes go through them): the hash is for its generic x86-64
+// "Prescott" kernels, which every x86-64 CPU runs, pinned by
+// OPENBLAS_CORETYPE=Prescott in the test's environment (tests/tests.cmake).
+// To update it after a deliberate change of results: run
+//   cd build/test && IPCC_PRINT_GOLDEN_HASH=1 ctest -R '^determinism$' -V | grep 'golden hash'
+// (or the binary itself with OPENBLAS_CORETYPE=Prescott), paste the value
+// printed into GOLDEN_HASH, check that the sanitizer build agrees (make
+// test-sanitize), and say in the commit which change moved the results and
+// why. docs/testing.md, "Golden hash".
+#define GOLDEN_HASH UINT64_C(0xc51d479eead8defa)
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t size) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < size; ++i) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001b3); // FNV-1a 64-bit prime
+    }
+    return h;
+}
+
+static uint64_t golden_run(int threads) {
+    omp_set_num_threads(threads);
+    ipcc_scene *scene = NULL;
+    if (ipcc_scene_parse(golden_scene, "<golden>", IPCC_SOURCE_DIR "/examples", &scene) != IPCC_OK)
+        fail_msg("scene: %s", ipcc_last_error());
+    ipcc_world *w = NULL;
+    assert_int_equal(ipcc_scene_create_world(scene, &w), IPCC_OK);
+    ipcc_scene_destroy(scene);
+    ipcc_step_stats st;
+    int steps_with_friction = 0, max_contacts = 0;
+    for (int s = 0; s < 30; ++s) {
+        assert_int_equal(ipcc_world_step(w, &st), IPCC_OK);
+        steps_with_friction += st.friction_contacts > 0 && st.friction_dissipation > 0;
+        if (st.num_contacts > max_contacts) max_contacts = st.num_contacts;
+    }
+    // The scene exercises what it is meant to: contacts (ground and
+    // cube-on-cube) and sliding friction.
+    assert_true(max_contacts > 10 && steps_with_friction > 10);
+    int n = ipcc_world_num_vertices(w);
+    uint64_t h = UINT64_C(0xcbf29ce484222325); // FNV-1a 64-bit offset basis
+    h = fnv1a(h, ipcc_world_positions(w), sizeof(double) * 3 * (size_t)n);
+    h = fnv1a(h, ipcc_world_velocities(w), sizeof(double) * 3 * (size_t)n);
+    ipcc_world_destroy(w);
+    return h;
+}
+
+static void test_golden_hash(void **state) {
+    (void)state;
+    const char *core = openblas_get_corename();
+    if (strcmp(core, "Prescott") != 0)
+        fail_msg(
+            "OpenBLAS runs its %s kernels; GOLDEN_HASH is the result with its Prescott kernels: run with "
+            "OPENBLAS_CORETYPE=Prescott (ctest sets it)",
+            core);
+    const char *print = getenv("IPCC_PRINT_GOLDEN_HASH");
+    for (int threads = 1; threads <= 3; threads += 2) {
+        uint64_t h = golden_run(threads);
+        if (print && *print) print_message("golden hash: 0x%016" PRIx64 " (%d threads)\n", h, threads);
+        if (h != GOLDEN_HASH)
+            fail_msg("golden hash 0x%016" PRIx64 " with %d threads, expected 0x%016" PRIx64
+                     ": the results changed (if on purpose, update GOLDEN_HASH as its comment says)",
+                     h, threads, GOLDEN_HASH);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_bit_identical_across_threads),
-                                       cmocka_unit_test(test_bit_identical_with_contact)};
+                                       cmocka_unit_test(test_bit_identical_with_contact),
+                                       cmocka_unit_test(test_golden_hash)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -143,6 +143,7 @@ static void test_step_filter_and_not_converged(void **state) {
     ipcc_newton_destroy(nw);
 }
 
+// Infeasible everywhere: E = +inf whatever x is. ctx: the number of dofs.
 static double inf_energy_value(void *ctx, const double *x) {
     (void)ctx;
     (void)x;
@@ -152,7 +153,8 @@ static double inf_evaluate_value(void *ctx, const double *x, const double *lift,
                                  ipcc_triplets *T) {
     (void)T;
     (void)lift;
-    g[0] = 0;
+    for (int d = 0; d < *(const int *)ctx; ++d)
+        g[d] = 0;
     return inf_energy_value(ctx, x);
 }
 
@@ -166,16 +168,41 @@ static ipcc_status inf_evaluate(void *ctx, const double *x, const double *lift, 
     return IPCC_OK;
 }
 
+// newton.h: IPCC_ERR_INFEASIBLE leaves x unchanged (bit for bit: -0.0, a
+// subnormal, prescribed dofs with a target they have not reached), computes
+// no direction, reports the energy at the returned x (+inf) and says why.
 static void test_infeasible_start(void **state) {
     (void)state;
+    enum { N = 6 };
+    int n = N;
     ipcc_objective o = {
-        .ctx = NULL, .energy = inf_energy, .evaluate = inf_evaluate, .max_step = chain_max_step};
-    double x[1] = {0};
-    int map[1] = {0};
+        .ctx = &n, .energy = inf_energy, .evaluate = inf_evaluate, .max_step = chain_max_step};
+    const double start[N] = {1.5, -0.0, 5e-324, -7.25, 3.0, 0.1};
+    int map[N] = {0, -1, 1, 2, -1, 3};               // dofs 1 and 4 prescribed
+    const double target[N] = {0, 9.0, 0, 0, 4.0, 0}; // ... and not at their targets
     ipcc_newton *nw = ipcc_newton_create();
     ipcc_newton_params prm = {.tolerance = 1e-8, .max_iterations = 5};
-    ipcc_newton_result r;
-    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, 1, map, 1, NULL, x, &r), IPCC_ERR_INFEASIBLE);
+    for (int with_target = 0; with_target < 2; ++with_target) {
+        double x[N];
+        memcpy(x, start, sizeof x);
+        // Not the expected values: every field checked below must be written.
+        ipcc_newton_result r = {.iterations = -1,
+                                .line_search_steps = -1,
+                                .lift_iterations = -1,
+                                .converged = true,
+                                .stalled = true};
+        ipcc_clear_error();
+        assert_int_equal(ipcc_newton_solve(nw, &o, &prm, N, map, N - 2, with_target ? target : NULL, x, &r),
+                         IPCC_ERR_INFEASIBLE);
+        assert_memory_equal(x, start, sizeof x);
+        assert_int_equal(r.iterations, 0);
+        assert_int_equal(r.line_search_steps, 0);
+        assert_int_equal(r.lift_iterations, 0);
+        assert_false(r.converged);
+        assert_false(r.stalled);
+        assert_true(isinf(r.energy) && r.energy > 0);
+        assert_non_null(strstr(ipcc_last_error(), "infeasible"));
+    }
     ipcc_newton_destroy(nw);
 }
 
