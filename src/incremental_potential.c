@@ -4,7 +4,7 @@
 //          + s beta / h * 1/2 sum_e dx_e^T K_e dx_e,     dx = x - x_n
 //
 // a_i is the external acceleration of the active Neumann conditions
-// (dirichlet.c). The last term is stiffness-proportional (Rayleigh) damping
+// (boundary_conditions.c). The last term is stiffness-proportional (Rayleigh) damping
 // with coefficient beta (world def "damping"): the damping force
 // -beta K v with v = dx / h, K_e the PSD-projected elastic Hessian of tet e
 // at the step start x_n, held fixed over the step ("lagged", as IPC's
@@ -23,7 +23,7 @@
 // Feasibility: any tet with non-positive signed volume makes E = +inf, for
 // every material model, so the line search can never accept an inverted
 // state even for models (StVK, linear, corotated) whose energy stays finite
-// through inversion. max_step applies the inversion filter (inversion.c).
+// through inversion. max_step applies the inversion filter (inversion_filter.c).
 //
 // Stages. One evaluation (evaluate) runs, in this order:
 //   1. the smooth terms (inertia, elasticity, gravity, loads, damping): E_s,
@@ -57,7 +57,7 @@
 #include "friction.h"
 #include "inertia.h"
 #include "integrator.h"
-#include "inversion.h"
+#include "inversion_filter.h"
 #include "local_to_global.h"
 #include "world_internal.h"
 

@@ -14,7 +14,7 @@
 //
 // Prescribed vertices: implicit Euler uses the same secant velocity. Newmark
 // instead takes the exact rigid-motion velocity and acceleration of the
-// condition (dirichlet.c): deriving a_{n+1} = (x_{n+1} - x_hat)/(beta h^2)
+// condition (boundary_conditions.c): deriving a_{n+1} = (x_{n+1} - x_hat)/(beta h^2)
 // for a vertex whose x_{n+1} is imposed makes a and v oscillate with an
 // amplitude growing like 1/h (a known weakness of Newmark with prescribed
 // displacements), which would pump energy into the body at release.

@@ -1,5 +1,5 @@
 /// 3x3 rotations (row-major), shared by placement (world.c), prescribed
-/// motion (dirichlet.c), the IPC script loader (scene_ipc.c) and the scene's
+/// motion (boundary_conditions.c), the IPC script loader (scene_ipc.c) and the scene's
 /// analytic shapes (scene_shapes.c, scene_write.c). Inline; no state.
 #ifndef IPCC_ROTATION_H
 #define IPCC_ROTATION_H

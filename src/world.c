@@ -10,7 +10,7 @@
 //
 // A step (ipcc_world_step):
 //   1. Dirichlet: active conditions for [t, t + h), targets of prescribed
-//      vertices, the dof map of unknowns (dirichlet.c).
+//      vertices, the dof map of unknowns (boundary_conditions.c).
 //   2. Predictor x_hat (integrator.c).
 //   3. Initial guess: every vertex at x_n, which is feasible (intersection-
 //      and inversion-free). Prescribed vertices move to their targets inside
@@ -27,7 +27,7 @@
 #include "contact.h"
 #include "core.h"
 #include "friction.h"
-#include "inversion.h"
+#include "inversion_filter.h"
 #include "vec3.h"
 #include "world_internal.h"
 

@@ -1,5 +1,5 @@
 /// The world's private state, shared by the world layer: the modules that
-/// build it (world.c, world_bodies.c, world_shapes.c, dirichlet.c) and those
+/// build it (world.c, world_bodies.c, world_shapes.c, boundary_conditions.c) and those
 /// that step, report and save it (incremental_potential.c,
 /// world_contact_report.c, checkpoint.c, output.c). The layers below it
 /// (contact, friction, barrier, distance, CCD, integrator) never include it:
@@ -136,16 +136,16 @@ struct ipcc_world {
 /// (world.c). 0, or -1 when out of memory (the arrays keep their contents).
 int ipcc_world_reserve_state(ipcc_world *w, int n, int nt);
 
-/// Select the vertices of a new condition on body b (dirichlet.c).
+/// Select the vertices of a new condition on body b (boundary_conditions.c).
 ipcc_status ipcc_dirichlet_select(ipcc_world *w, int body, const ipcc_dirichlet_def *def,
                                   ipcc_dirichlet *out);
 /// The loads of the active Neumann conditions at w->time into w->load, for
-/// vertices not prescribed (dirichlet.c; ipcc_dirichlet_prepare_step calls it).
+/// vertices not prescribed (boundary_conditions.c; ipcc_dirichlet_prepare_step calls it).
 void ipcc_neumann_prepare(ipcc_world *w);
-/// Select the vertices of a Neumann condition on body b (dirichlet.c).
+/// Select the vertices of a Neumann condition on body b (boundary_conditions.c).
 ipcc_status ipcc_neumann_select(ipcc_world *w, int body, const ipcc_neumann_def *def, ipcc_neumann *out);
 /// Selection shared by both: the vertex list, or the box in normalized
-/// coordinates of the body's rest bbox. *out is malloc'ed (dirichlet.c).
+/// coordinates of the body's rest bbox. *out is malloc'ed (boundary_conditions.c).
 ipcc_status ipcc_select_vertices(const ipcc_world *w, int body, int num_list, const int *list,
                                  const double box_min[3], const double box_max[3], int **out, int *count);
 /// Mark the active conditions for the step starting at w->time, compute the
@@ -162,7 +162,7 @@ double ipcc_elastic_energy_total(const ipcc_world *w, const double *x);
 void ipcc_elastic_gradient_total(const ipcc_world *w, const double *x, double *g);
 /// Exact rigid-motion velocity and acceleration at the end of the step of a
 /// vertex prescribed by condition c: v = v_c + w x r, a = w x (w x r),
-/// r = x - centre_end (dirichlet.c).
+/// r = x - centre_end (boundary_conditions.c).
 void ipcc_dirichlet_kinematics(const ipcc_world *w, int c, const double x[3], double v[3], double a[3]);
 /// Analytic obstacles (world_shapes.c). Free the shapes' storage.
 void ipcc_world_shapes_free(ipcc_world *w);

@@ -174,8 +174,8 @@ static ipcc_status checked_energy(void *ctx, const double *x, double *e) {
     return c->inner.energy(c->inner.ctx, x, e);
 }
 
-static ipcc_status checked_evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T,
-                                    double *e) {
+static ipcc_status checked_evaluate(void *ctx, const double *x, const double *lift, double *g,
+                                    ipcc_triplets *T, double *e) {
     checked_objective *c = ctx;
     double ev = NAN;
     assert_int_equal(c->inner.evaluate(c->inner.ctx, x, lift, g, T, &ev), IPCC_OK);

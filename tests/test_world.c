@@ -132,8 +132,17 @@ static void test_dirichlet_exact_rotation(void **state) {
 }
 
 // Twist a bar, release it, and watch its total energy: Newmark keeps it,
-// implicit Euler dissipates it.
-static double energy_after_release(ipcc_integrator integrator, double *e_release) {
+// implicit Euler dissipates it. Newmark's energy is measured to 1 %, so its
+// Newton tolerance is 1e-7 (|p| <= 4e-10 m here). Implicit Euler needs no
+// such precision, and as its bar comes to rest that tolerance sits at the
+// incremental potential's rounding floor: the energy decrease of a step of
+// 4e-10 m (1/2 m |p|^2, ~3e-20 J per 0.4 kg vertex) is of the order of the
+// rounding of E itself, the line search can no longer tell which way is
+// down, and a step can end
+// unconverged after 100 iterations, or not, depending on the last bits of
+// CHOLMOD's factorization, i.e. on the BLAS kernels the CPU selects
+// (README, Limits). 1e-6 keeps it well above that floor.
+static double energy_after_release(ipcc_integrator integrator, double tolerance, double *e_release) {
     ipcc_mesh *mesh = ipcc_test_box_mesh(8, 2, 2, 0.8, 0.2, 0.2);
     ipcc_dirichlet_def bc[2];
     ipcc_test_twist_ends(4.0, 0.1, bc);
@@ -145,7 +154,7 @@ static double energy_after_release(ipcc_integrator integrator, double *e_release
     ipcc_world_def def = ipcc_default_world_def();
     def.gravity[1] = 0;
     def.integrator = integrator;
-    def.newton_tolerance = 1e-7;
+    def.newton_tolerance = tolerance;
     def.time_step = 0.005;
     ipcc_world *w = make_world(def, &body);
     double e = 0;
@@ -165,12 +174,12 @@ static double energy_after_release(ipcc_integrator integrator, double *e_release
 static void test_newmark_conserves_energy(void **state) {
     (void)state;
     double e0, e1;
-    e1 = energy_after_release(IPCC_NEWMARK, &e0);
+    e1 = energy_after_release(IPCC_NEWMARK, 1e-7, &e0);
     print_message("newmark: energy at release %.6g J, 1 s later %.6g J (%.3f%%)\n", e0, e1,
                   100 * (e1 - e0) / e0);
     assert_true(e0 > 0);
     assert_near(e1, e0, 0, 0.01);
-    e1 = energy_after_release(IPCC_IMPLICIT_EULER, &e0);
+    e1 = energy_after_release(IPCC_IMPLICIT_EULER, 1e-6, &e0);
     print_message("implicit Euler: energy at release %.6g J, 1 s later %.6g J\n", e0, e1);
     assert_true(e1 < 0.8 * e0);
 }

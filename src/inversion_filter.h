@@ -1,7 +1,7 @@
 /// Inversion step filter: the largest step along a Newton direction that keeps
-/// every tet's signed volume positive.
-#ifndef IPCC_INVERSION_H
-#define IPCC_INVERSION_H
+/// every tet's signed volume positive (inversion_filter.c).
+#ifndef IPCC_INVERSION_FILTER_H
+#define IPCC_INVERSION_FILTER_H
 
 /// Smallest alpha > 0 at which det[x1-x0, x2-x0, x3-x0] of x + alpha p
 /// vanishes, or INFINITY if it stays positive for all alpha > 0. Requires a

@@ -15,7 +15,7 @@
 // 0.9 of the earliest root (cf. IPC's feasible-step scaling), and the
 // caller's energy also rejects any non-positive volume, so roundoff here can
 // never admit an inverted tet.
-#include "inversion.h"
+#include "inversion_filter.h"
 
 #include <math.h>
 

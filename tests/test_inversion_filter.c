@@ -1,7 +1,7 @@
 // Inversion step filter: the first time a tet's volume vanishes along a step.
 #include <math.h>
 
-#include "inversion.h"
+#include "inversion_filter.h"
 #include "support.h"
 
 static const double unit_tet[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};

@@ -1,4 +1,4 @@
-// Contact reports (src/contact_report.c) against the world's own per-vertex
+// Contact reports (src/world_contact_report.c) against the world's own per-vertex
 // forces:
 // - a cube resting within d̂ of a half-space: every record is a
 //   point-half-space contact of the cube's bottom vertices with that
