@@ -214,19 +214,19 @@ static void output_frame_names(int k, char vtu[OUTPUT_NAME_MAX], char vtp[OUTPUT
     snprintf(contacts, OUTPUT_NAME_MAX, "contacts_%06d.vtp", k);
 }
 
-/// The names of the world's contact objects (ipcc_contact_object_name), in
+/// The names of the world's contact objects (ipcc_world_contact_object_name), in
 /// o->name_list (valid until the next call). -1 when out of memory.
 static int output_object_names(ipcc_output *o, const ipcc_world *w) {
     const int no = ipcc_world_num_contact_objects(w);
     int total = 0;
     for (int i = 0; i < no; i++)
-        total += ipcc_contact_object_name(w, i, NULL, 0) + 1;
+        total += ipcc_world_contact_object_name(w, i, NULL, 0) + 1;
     if (ipcc_reserve((void **)&o->names, &o->names_cap, total + 1, 1) != 0 ||
         ipcc_reserve((void **)&o->name_list, &o->name_list_cap, no + 1, sizeof *o->name_list) != 0)
         return -1;
     char *at = o->names;
     for (int i = 0; i < no; i++) {
-        int len = ipcc_contact_object_name(w, i, at, (size_t)(o->names + total + 1 - at));
+        int len = ipcc_world_contact_object_name(w, i, at, (size_t)(o->names + total + 1 - at));
         o->name_list[i] = at;
         at += len + 1;
     }

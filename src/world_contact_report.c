@@ -99,7 +99,7 @@ int ipcc_world_num_contact_objects(const ipcc_world *w) {
     return w->num_bodies + w->num_half_spaces + w->num_shapes;
 }
 
-int ipcc_contact_object_name(const ipcc_world *w, int id, char *buf, size_t size) {
+int ipcc_world_contact_object_name(const ipcc_world *w, int id, char *buf, size_t size) {
     IPCC_ASSERT(w && id >= 0 && id < ipcc_world_num_contact_objects(w) && (buf || size == 0));
     if (id < w->num_bodies) return snprintf(buf, size, "%s", w->bodies[id].name);
     id -= w->num_bodies;

@@ -138,9 +138,9 @@ static void test_cube_on_half_space(void **state) {
     const double minus[3] = {-fc[0], -fc[1], -fc[2]};
     assert_vec_near(forces + 3, minus, 1e-9);
     char name[32];
-    assert_int_equal(ipcc_contact_object_name(w, 1, name, sizeof name), 12);
+    assert_int_equal(ipcc_world_contact_object_name(w, 1, name, sizeof name), 12);
     assert_string_equal(name, "half-space 0");
-    assert_int_equal(ipcc_contact_object_name(w, 0, name, 3), 4); // truncated like snprintf
+    assert_int_equal(ipcc_world_contact_object_name(w, 0, name, 3), 4); // truncated like snprintf
     assert_string_equal(name, "cu");
     assert_string_equal(ipcc_contact_type_name(IPCC_CONTACT_POINT_HALF_SPACE), "point-half-space");
     assert_string_equal(ipcc_contact_type_name(IPCC_CONTACT_EDGE_EDGE), "edge-edge");
@@ -291,9 +291,9 @@ static void test_cube_on_shape(void **state) {
     assert_int_equal(nb, 2);
     assert_int_equal(ipcc_world_num_contact_objects(w), 4);
     char name[32];
-    ipcc_contact_object_name(w, shape_id, name, sizeof name);
+    ipcc_world_contact_object_name(w, shape_id, name, sizeof name);
     assert_string_equal(name, "table");
-    ipcc_contact_object_name(w, 1, name, sizeof name);
+    ipcc_world_contact_object_name(w, 1, name, sizeof name);
     assert_string_equal(name, "table (edges)");
     int m;
     const ipcc_contact_record *rec = contacts(w, r, &m);

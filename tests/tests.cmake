@@ -100,3 +100,7 @@ endif()
 # under ASan/UBSan; the timeout bounds a Newton pinned at a barrier
 # discontinuity (test_resting_contact.c's preamble), which costs seconds a step.
 set_tests_properties(resting_contact internal_edges PROPERTIES TIMEOUT 600)
+
+# The architecture: every #include in src/ against docs/design.md's layer
+# table, and no source file over 1000 lines (scripts/check_layers.py).
+add_test(NAME layers COMMAND python3 ${PROJECT_SOURCE_DIR}/scripts/check_layers.py ${PROJECT_SOURCE_DIR})

@@ -8,7 +8,7 @@
 ///                             ipcc_world_num_bodies() of them),
 ///   num_bodies + h            half-space h,
 ///   num_bodies + num_half_spaces + s   analytic shape s.
-/// ipcc_contact_object_name() gives each a name.
+/// ipcc_world_contact_object_name() gives each a name.
 #ifndef IPCC_CONTACT_REPORT_H
 #define IPCC_CONTACT_REPORT_H
 
@@ -85,10 +85,12 @@ IPCC_API int ipcc_world_num_contact_objects(const ipcc_world *world);
 /// bytes and NUL-terminated; buf may be NULL when size is 0): a body's name,
 /// "half-space <h>" for half-space h (they have no name), a shape's name.
 /// Returns the length of the full name.
-IPCC_API int ipcc_contact_object_name(const ipcc_world *world, int id, char *buf, size_t size);
+IPCC_API int ipcc_world_contact_object_name(const ipcc_world *world, int id, char *buf, size_t size);
 
 /// "point-triangle", "edge-edge", "point-edge", "point-point",
-/// "point-half-space", "point-shape"; "unknown" for anything else.
+/// "point-half-space", "point-shape", "triangle-shape", "edge-shape" (one per
+/// ipcc_contact_type, IPCC_CONTACT_TYPE_COUNT in all); "unknown" for
+/// anything else.
 IPCC_API const char *ipcc_contact_type_name(ipcc_contact_type type);
 
 /// Total contact force (barrier + friction, N) on every object of w, 3 per
