@@ -203,6 +203,24 @@ static void test_select_by_list(void **state) {
     assert_int_equal(ipcc_world_add_body(w2, &b, NULL), IPCC_ERR_INVALID_ARGUMENT);
     assert_string_equal(ipcc_last_error(),
                         "body \"grid\": dirichlet[0]: vertex 45 is out of range (the body has 45)");
+    ipcc_neumann_def nd = ipcc_default_neumann_def();
+    nd.num_vertices = 2;
+    nd.vertices = out_of_range;
+    b.num_dirichlet = 0;
+    b.num_neumann = 1;
+    b.neumann = &nd;
+    assert_int_equal(ipcc_world_add_body(w2, &b, NULL), IPCC_ERR_INVALID_ARGUMENT);
+    assert_string_equal(ipcc_last_error(),
+                        "body \"grid\": neumann[0]: vertex 45 is out of range (the body has 45)");
+    // A refusal leaves the world as it was: no half-added body, and the
+    // world goes on with a valid one.
+    assert_int_equal(ipcc_world_num_bodies(w2), 0);
+    assert_int_equal(ipcc_world_num_vertices(w2), 0);
+    assert_int_equal(ipcc_world_num_tets(w2), 0);
+    b.num_neumann = 0;
+    assert_int_equal(ipcc_world_add_body(w2, &b, NULL), IPCC_OK);
+    assert_int_equal(ipcc_world_num_vertices(w2), GRID_VERTICES);
+    assert_int_equal(ipcc_world_step(w2, NULL), IPCC_OK);
     ipcc_mesh_destroy(grid);
     ipcc_world_destroy(w2);
     ipcc_world_destroy(w);
