@@ -140,6 +140,19 @@ static ipcc_body *append_body(ipcc_world *w, const char *name, int first, int co
     return b;
 }
 
+// A condition's vertex list indexes the body's own vertices. Checked here,
+// before the world changes, so a refused body leaves no trace (the selection
+// in boundary_conditions.c checks it again, after the body is appended).
+static ipcc_status check_vertex_list(const char *name, const char *what, int c, int count, const int *list,
+                                     int num_vertices) {
+    for (int j = 0; j < count; ++j)
+        if (list[j] < 0 || list[j] >= num_vertices)
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                             "body \"%s\": %s[%d]: vertex %d is out of range (the body has %d)", name, what,
+                             c, list[j], num_vertices);
+    return IPCC_OK;
+}
+
 static ipcc_status check_body_def(const ipcc_body_def *def, const char *name) {
     if (!def->mesh || def->mesh->num_tets < 1)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": no mesh (or a mesh without tets)", name);
@@ -181,6 +194,9 @@ static ipcc_status check_body_def(const ipcc_body_def *def, const char *name) {
         if (!valid_trigger(&d->stop))
             return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": dirichlet[%d]: bad stop trigger", name,
                              c);
+        ipcc_status st =
+            check_vertex_list(name, "dirichlet", c, d->num_vertices, d->vertices, def->mesh->num_vertices);
+        if (st != IPCC_OK) return st;
     }
     if (def->num_neumann < 0 || (def->num_neumann > 0 && !def->neumann))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": bad neumann array", name);
@@ -192,6 +208,9 @@ static ipcc_status check_body_def(const ipcc_body_def *def, const char *name) {
             return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
                              "body \"%s\": neumann[%d]: non-finite values, end <= start or a bad vertex list",
                              name, c);
+        ipcc_status st =
+            check_vertex_list(name, "neumann", c, d->num_vertices, d->vertices, def->mesh->num_vertices);
+        if (st != IPCC_OK) return st;
     }
     if (def->use_transform) {
         const char *why = check_transform(def->transform);
