@@ -44,7 +44,7 @@
 #include <sys/stat.h>
 
 #include "core.h"
-#include "ipc_txt.h"
+#include "ipc_script.h"
 #include "rotation.h"
 #include "scene_ipc_internal.h"
 #include "scene_parser.h"

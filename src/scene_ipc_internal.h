@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "ipc_txt.h"
+#include "ipc_script.h"
 #include "ipcc/scene.h"
 
 #define PI 3.14159265358979323846

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ipc_txt.h"
+#include "ipc_script.h"
 
 #define SCENES IPCC_SOURCE_DIR "/tests/ipc_scenes/input"
 

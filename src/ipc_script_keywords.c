@@ -67,7 +67,7 @@
 // IPCC_ERR_NO_MEMORY when an allocation fails. Every allocation hangs off the
 // script as soon as it is made, so ipcc_txt_destroy() releases a partial
 // script and no error path leaks.
-#include "ipc_txt.h"
+#include "ipc_script.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -3,8 +3,8 @@
 /// reads it (shared/scenes/ipc/FORMAT.md sections 2 and 3), and loads
 /// nothing: no mesh is read, no path resolved, no preset applied. The
 /// assembly into an ipcc_scene is scene_ipc.c. Private to the library.
-#ifndef IPCC_IPC_TXT_H
-#define IPCC_IPC_TXT_H
+#ifndef IPCC_IPC_SCRIPT_H
+#define IPCC_IPC_SCRIPT_H
 
 #include <stdbool.h>
 
