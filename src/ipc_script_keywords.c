@@ -1,54 +1,24 @@
-// The original IPC simulator's scene scripts (`.txt`): the lexer and the
-// keyword parser. The text becomes an ipcc_txt_script record; nothing is
-// loaded or resolved here (scene_ipc.c assembles the scene). The format, with
-// IPC's exact interpretation, is shared/scenes/ipc/FORMAT.md; section numbers
-// below refer to it.
-//
-// Lexical rules (FORMAT.md §2):
-//   §2.1  The text is read one `\n`-terminated physical line at a time and split
-//         on whitespace; the first token is the keyword, matched exactly
-//         (case-sensitive). A trailing `\r` is whitespace, so CRLF files read
-//         like LF files (§2.9 allows this).
-//   §2.2  Blank lines and lines whose first token starts with `#` are skipped.
-//         A keyword reads only the tokens it needs: the rest of its line is
-//         ignored (`ground 0 0.5 50.0` ignores 50.0).
-//   §2.3  An unknown keyword is a warning naming the line, and is recorded in
-//         `unknown`; with `strict` it is an error.
-//   §2.4  IPC keeps the old value when a number does not parse. ipcc does not:
-//         a missing, malformed or non-finite number is IPCC_ERR_PARSE naming
-//         the line, the keyword and the token.
-//   §2.5  `tol K` and `tuning K` take their K values from the next K
-//         whitespace-separated tokens of the file, across line breaks; what
-//         follows the K-th value on its line is then read as a new line.
-//   §2.6  A `\` token continues a shape line onto the next physical line, only
-//         in the extras after the nine transform numbers. Tokens after the `\`
-//         on its line are discarded (the next line replaces them).
-//   §2.7  In shape extras a token starting with `#` discards the rest of its
-//         physical line; IPC's quirk is reproduced: a later `\` on that same
-//         line still continues onto the next line.
-//   §2.8  Blank and `#` lines inside a `shapes` block are skipped and do not
-//         count towards K.
-//   §2.10 `section w1 [w2 ...]`: if some word is `end` or names the active
-//         constraint solver (`interiorPoint`, alias `IP`), nothing happens.
-//         Otherwise lines are skipped up to and including the next line whose
-//         first two tokens are `section end`, or to the end of the file. A
-//         bare `section` does not end a skip; having no word that matches, it
-//         starts one. A skipped section is recorded in `notes`.
-//         ipcc implements only interiorPoint (`constraintSolver QP`/`SQP` is
-//         an error), so the active solver is always interiorPoint.
+// The keywords of the original IPC simulator's scene scripts (`.txt`): IPC's
+// defaults, one handler per keyword that writes what it reads into the
+// ipcc_ipc_script record, the keyword table, and the main loop over the
+// statements. Nothing is loaded or resolved here (scene_ipc.c assembles the
+// scene); the tokens come from the lexer (ipc_script_lexer.c, which lists
+// the lexical rules of FORMAT.md §2 and where each is implemented), and
+// ipc_script.c ties the two. The format, with IPC's exact interpretation, is
+// shared/scenes/ipc/FORMAT.md; section numbers below refer to it.
 //
 // Keywords (FORMAT.md §3): the defaults are table 3.1 (set by
-// ipcc_txt_parse() before reading); shapes, `shape` and `shapeMatrix` are §3.2,
-// `size`/`rotateModel` §3.3, `ground`/`halfSpace` §3.4, `meshCO` §3.5, the
-// contact and solver keywords §3.6, material and integrator §3.7, `script`
-// §3.8, output and viewer keywords §3.9. Values are stored as read, except the
-// clamps IPC applies while parsing (`dampingStiff` >= 0, `dampingRatio` in
-// [0, 1], `selfFric` >= 0, `playBackSpeed` <= 0 -> 1). tuning[i], i < 6, always
-// holds the effective value: a `tuning K` with K < 6 leaves the built-in
-// defaults in the entries it does not give (§3.6). `dHat` and `epsv` write
-// entries [1],[2] and [4],[5]; where IPC would write past a list that a short
-// `tuning` left (undefined behaviour, §3.6) ipcc extends the list with the
-// defaults first, so num_tuning grows to 3 or 6.
+// ipcc_ipc_script_set_defaults() before reading); shapes, `shape` and
+// `shapeMatrix` are §3.2, `size`/`rotateModel` §3.3, `ground`/`halfSpace`
+// §3.4, `meshCO` §3.5, the contact and solver keywords §3.6, material and
+// integrator §3.7, `script` §3.8, output and viewer keywords §3.9. Values are
+// stored as read, except the clamps IPC applies while parsing (`dampingStiff`
+// >= 0, `dampingRatio` in [0, 1], `selfFric` >= 0, `playBackSpeed` <= 0 -> 1).
+// tuning[i], i < 6, always holds the effective value: a `tuning K` with K < 6
+// leaves the built-in defaults in the entries it does not give (§3.6). `dHat`
+// and `epsv` write entries [1],[2] and [4],[5]; where IPC would write past a
+// list that a short `tuning` left (undefined behaviour, §3.6) ipcc extends
+// the list with the defaults first, so num_tuning grows to 3 or 6.
 //
 // Keywords that are read but have no effect in ipcc (viewer-only ones, the
 // CCD, linear-solver and QP/SQP options, `appendStr`, `disableCout`,
@@ -65,24 +35,20 @@
 // by the end of the file; a missing word (path, name); `constraintSolver
 // QP`/`SQP`; in strict mode an unknown keyword, shape extra or option word.
 // IPCC_ERR_NO_MEMORY when an allocation fails. Every allocation hangs off the
-// script as soon as it is made, so ipcc_txt_destroy() releases a partial
+// script as soon as it is made, so ipcc_ipc_script_destroy() releases a partial
 // script and no error path leaks.
-#include "ipc_script.h"
+#include "ipc_script_internal.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
-
 enum {
     MAX_SHAPES = 1000000,   // shapes in a script (all blocks and copies together)
     MAX_TOL = 1000000,      // values of `tol K`
-    MAX_TUNING = 16,        // values of `tuning K` (ipcc_txt_script.tuning)
+    MAX_TUNING = 16,        // values of `tuning K` (ipcc_ipc_script.tuning)
     MAX_SCRIPT_PARAMS = 16, // values of `script name K ...`
 };
 
@@ -90,178 +56,18 @@ enum {
 static const double default_tuning[6] = {0, 1e-3, 1e-3, 1e-9, 1e-3, 1e-3};
 
 // ---------------------------------------------------------------------------
-// The lexer: physical lines split into tokens, and raw file tokens (§2.5).
-
-typedef struct lexer {
-    const char *text; // the whole script, NUL-terminated
-    size_t pos;       // first unread character
-    int pos_line;     // line number of text[pos]
-    int line;         // line of the current line or raw token (messages)
-    char *buf;        // copy of the current line; tokens are NUL-terminated in place
-    size_t cap_buf;
-    char **tok; // tokens of the current line (into buf)
-    int num_tok, cap_tok;
-} lexer;
-
-static bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-}
-
-static int reserve_buf(lexer *lx, size_t n) {
-    if (n <= lx->cap_buf) return 0;
-    size_t cap = lx->cap_buf ? lx->cap_buf : 256;
-    while (cap < n)
-        cap *= 2;
-    char *b = realloc(lx->buf, cap);
-    if (!b) return -1;
-    lx->buf = b;
-    lx->cap_buf = cap;
-    return 0;
-}
-
-// Reads the next physical line and splits it into lx->tok. Returns 1, 0 at
-// the end of the text, -1 when out of memory.
-static int read_line(lexer *lx) {
-    const char *start = lx->text + lx->pos;
-    if (*start == '\0') return 0;
-    const char *nl = strchr(start, '\n');
-    size_t len = nl ? (size_t)(nl - start) : strlen(start);
-    if (reserve_buf(lx, len + 1)) return -1;
-    memcpy(lx->buf, start, len);
-    lx->buf[len] = '\0';
-    lx->line = lx->pos_line;
-    lx->pos += len + (nl != NULL);
-    if (nl) lx->pos_line++;
-    lx->num_tok = 0;
-    for (char *s = lx->buf;;) {
-        while (*s && is_space(*s))
-            s++;
-        if (!*s) break;
-        if (ipcc_reserve((void **)&lx->tok, &lx->cap_tok, lx->num_tok + 1, sizeof *lx->tok)) return -1;
-        lx->tok[lx->num_tok++] = s;
-        while (*s && !is_space(*s))
-            s++;
-        if (*s) *s++ = '\0';
-    }
-    return 1;
-}
-
-// The next whitespace-separated token of the text, wherever it is (§2.5),
-// copied into lx->buf (the current line's tokens are dropped); lx->line
-// becomes its line. Returns 1, 0 at the end of the text, -1 when out of memory.
-static int read_raw_token(lexer *lx) {
-    const char *t = lx->text;
-    while (t[lx->pos] && is_space(t[lx->pos]))
-        if (t[lx->pos++] == '\n') lx->pos_line++;
-    lx->num_tok = 0;
-    if (!t[lx->pos]) return 0;
-    size_t len = 0;
-    while (t[lx->pos + len] && !is_space(t[lx->pos + len]))
-        len++;
-    if (reserve_buf(lx, len + 1)) return -1;
-    memcpy(lx->buf, t + lx->pos, len);
-    lx->buf[len] = '\0';
-    lx->pos += len;
-    lx->line = lx->pos_line;
-    return 1;
-}
-
-// ---------------------------------------------------------------------------
-// Parser state, messages and typed token getters.
+// Parser state.
 
 typedef struct parser {
-    lexer lx;
-    const char *name; // for messages
+    ipcc_ipc_lexer *lx; // the text, the current line, the name and keyword for messages
     bool strict;
-    const char *kw; // keyword being parsed (static string), for messages
-    ipcc_txt_script *s;
+    ipcc_ipc_script *s;
     int cap_shapes, cap_half_spaces, cap_mesh_cos, cap_notes, cap_unknown;
 } parser;
 
-static ipcc_status fail_at(const parser *p, ipcc_status status, const char *fmt, ...) IPCC_PRINTF(3, 4);
-
-// "<name>:<line>: <message>", at the lexer's current line.
-static ipcc_status fail_at(const parser *p, ipcc_status status, const char *fmt, ...) {
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return ipcc_fail(status, "%s:%d: %s", p->name, p->lx.line, msg);
-}
-
-static ipcc_status no_memory(const parser *p) { return fail_at(p, IPCC_ERR_NO_MEMORY, "out of memory"); }
-
-// The whole token parses as a number (finite or not): strtod consumes it all.
-static bool is_numeric(const char *t) {
-    char *end;
-    (void)strtod(t, &end);
-    return end != t && *end == '\0';
-}
-
-// Token t as a finite number. A bad number is an error: a deliberate difference
-// from IPC, which silently keeps the old value (FORMAT.md §2.4).
-static ipcc_status to_number(const parser *p, const char *t, const char *what, double *out) {
-    char *end;
-    double v = strtod(t, &end);
-    *out = 0; // getters always write their output (keeps -Wmaybe-uninitialized quiet)
-    if (end == t || *end != '\0')
-        return fail_at(p, IPCC_ERR_PARSE, "%s: %s is not a number (got '%.60s')", p->kw, what, t);
-    if (!isfinite(v))
-        return fail_at(p, IPCC_ERR_PARSE, "%s: %s must be finite (got '%.60s')", p->kw, what, t);
-    *out = v;
-    return IPCC_OK;
-}
-
-// Token i of the current line as a finite number.
-static ipcc_status get_number(const parser *p, int i, const char *what, double *out) {
-    *out = 0;
-    if (i >= p->lx.num_tok)
-        return fail_at(p, IPCC_ERR_PARSE, "%s: missing %s (got end of line)", p->kw, what);
-    return to_number(p, p->lx.tok[i], what, out);
-}
-
-// Tokens i, i+1, i+2 as "<what> x", "<what> y", "<what> z".
-static ipcc_status get_vec3(const parser *p, int i, const char *what, double out[3]) {
-    char name[64];
-    for (int k = 0; k < 3; k++) {
-        snprintf(name, sizeof name, "%s %c", what, "xyz"[k]);
-        ipcc_status st = get_number(p, i + k, name, &out[k]);
-        if (st != IPCC_OK) return st;
-    }
-    return IPCC_OK;
-}
-
-// Token i as an integer in [lo, hi].
-static ipcc_status get_int(const parser *p, int i, const char *what, long lo, long hi, int *out) {
-    *out = 0;
-    if (i >= p->lx.num_tok)
-        return fail_at(p, IPCC_ERR_PARSE, "%s: missing %s (got end of line)", p->kw, what);
-    const char *t = p->lx.tok[i];
-    char *end;
-    errno = 0;
-    long v = strtol(t, &end, 10);
-    if (end == t || *end != '\0')
-        return fail_at(p, IPCC_ERR_PARSE, "%s: %s is not an integer (got '%.60s')", p->kw, what, t);
-    if (errno == ERANGE || v < lo || v > hi)
-        return fail_at(p, IPCC_ERR_PARSE, "%s: %s must be in [%ld, %ld] (got '%.60s')", p->kw, what, lo, hi,
-                       t);
-    *out = (int)v;
-    return IPCC_OK;
-}
-
-// Token i, which must exist.
-static ipcc_status get_word(const parser *p, int i, const char *what, const char **out) {
-    *out = "";
-    if (i >= p->lx.num_tok)
-        return fail_at(p, IPCC_ERR_PARSE, "%s: missing %s (got end of line)", p->kw, what);
-    *out = p->lx.tok[i];
-    return IPCC_OK;
-}
-
 static ipcc_status dup_word(const parser *p, const char *word, char **out) {
     char *d = strdup(word);
-    if (!d) return no_memory(p);
+    if (!d) return ipcc_ipc_lexer_no_memory(p->lx);
     free(*out);
     *out = d;
     return IPCC_OK;
@@ -270,10 +76,10 @@ static ipcc_status dup_word(const parser *p, const char *word, char **out) {
 // ---------------------------------------------------------------------------
 // Notes, unknown keywords and list growth.
 
-static ipcc_status add_note_to(parser *p, ipcc_txt_note **list, int *count, int *cap, int line,
+static ipcc_status add_note_to(parser *p, ipcc_ipc_script_note **list, int *count, int *cap, int line,
                                const char *keyword) {
-    if (ipcc_reserve((void **)list, cap, *count + 1, sizeof **list)) return no_memory(p);
-    ipcc_txt_note *n = &(*list)[(*count)++];
+    if (ipcc_reserve((void **)list, cap, *count + 1, sizeof **list)) return ipcc_ipc_lexer_no_memory(p->lx);
+    ipcc_ipc_script_note *n = &(*list)[(*count)++];
     n->line = line;
     snprintf(n->keyword, sizeof n->keyword, "%s", keyword);
     return IPCC_OK;
@@ -281,15 +87,15 @@ static ipcc_status add_note_to(parser *p, ipcc_txt_note **list, int *count, int 
 
 // A keyword read without effect: noted and logged for --verbose.
 static ipcc_status note_ignored(parser *p, int line, const char *keyword, const char *reason) {
-    ipcc_log(IPCC_LOG_DEBUG, "%s:%d: '%s' ignored (%s)", p->name, line, keyword, reason);
+    ipcc_log(IPCC_LOG_DEBUG, "%s:%d: '%s' ignored (%s)", p->lx->name, line, keyword, reason);
     return add_note_to(p, &p->s->notes, &p->s->num_notes, &p->cap_notes, line, keyword);
 }
 
 static ipcc_status unknown_keyword(parser *p) {
-    const char *kw = p->lx.tok[0];
-    if (p->strict) return fail_at(p, IPCC_ERR_PARSE, "unknown keyword '%.60s'", kw);
-    ipcc_log(IPCC_LOG_WARNING, "%s:%d: unknown keyword '%.60s' (ignored)", p->name, p->lx.line, kw);
-    return add_note_to(p, &p->s->unknown, &p->s->num_unknown, &p->cap_unknown, p->lx.line, kw);
+    const char *kw = p->lx->tok[0];
+    if (p->strict) return ipcc_ipc_lexer_fail(p->lx, IPCC_ERR_PARSE, "unknown keyword '%.60s'", kw);
+    ipcc_log(IPCC_LOG_WARNING, "%s:%d: unknown keyword '%.60s' (ignored)", p->lx->name, p->lx->line, kw);
+    return add_note_to(p, &p->s->unknown, &p->s->num_unknown, &p->cap_unknown, p->lx->line, kw);
 }
 
 // An option word IPC does not know (`energy`, `timeIntegration`,
@@ -297,10 +103,10 @@ static ipcc_status unknown_keyword(parser *p) {
 static ipcc_status unknown_option(const parser *p, const char *what, const char *word, const char *expected,
                                   const char *fallback) {
     if (p->strict)
-        return fail_at(p, IPCC_ERR_PARSE, "%s: unknown %s '%.60s' (expected %s)", p->kw, what, word,
-                       expected);
-    ipcc_log(IPCC_LOG_WARNING, "%s:%d: %s: unknown %s '%.60s' (expected %s); using %s", p->name, p->lx.line,
-             p->kw, what, word, expected, fallback);
+        return ipcc_ipc_lexer_fail(p->lx, IPCC_ERR_PARSE, "%s: unknown %s '%.60s' (expected %s)", p->lx->kw,
+                                   what, word, expected);
+    ipcc_log(IPCC_LOG_WARNING, "%s:%d: %s: unknown %s '%.60s' (expected %s); using %s", p->lx->name,
+             p->lx->line, p->lx->kw, what, word, expected, fallback);
     return IPCC_OK;
 }
 
@@ -320,41 +126,43 @@ static int grow_implicit(void **buf, int count, size_t size) {
 
 // Appends a zeroed shape with identity transform; its index in *index.
 static ipcc_status new_shape(parser *p, const char *path, int line, int *index) {
-    ipcc_txt_script *s = p->s;
+    ipcc_ipc_script *s = p->s;
     if (s->num_shapes >= MAX_SHAPES)
-        return fail_at(p, IPCC_ERR_PARSE, "%s: more than %d shapes", p->kw, MAX_SHAPES);
+        return ipcc_ipc_lexer_fail(p->lx, IPCC_ERR_PARSE, "%s: more than %d shapes", p->lx->kw, MAX_SHAPES);
     if (ipcc_reserve((void **)&s->shapes, &p->cap_shapes, s->num_shapes + 1, sizeof *s->shapes))
-        return no_memory(p);
-    ipcc_txt_shape *sh = &s->shapes[s->num_shapes];
+        return ipcc_ipc_lexer_no_memory(p->lx);
+    ipcc_ipc_script_shape *sh = &s->shapes[s->num_shapes];
     memset(sh, 0, sizeof *sh);
     sh->scale[0] = sh->scale[1] = sh->scale[2] = 1;
     sh->line = line;
     sh->path = strdup(path);
-    if (!sh->path) return no_memory(p);
+    if (!sh->path) return ipcc_ipc_lexer_no_memory(p->lx);
     *index = s->num_shapes++;
     return IPCC_OK;
 }
 
 // The nine numbers `tx ty tz rx ry rz sx sy sz` at tokens 1..9.
 static ipcc_status get_transform(const parser *p, double t[3], double r[3], double sc[3]) {
-    ipcc_status st = get_vec3(p, 1, "translation", t);
-    if (st == IPCC_OK) st = get_vec3(p, 4, "rotation", r);
-    if (st == IPCC_OK) st = get_vec3(p, 7, "scale", sc);
+    ipcc_status st = ipcc_ipc_lexer_vec3(p->lx, 1, "translation", t);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_vec3(p->lx, 4, "rotation", r);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_vec3(p->lx, 7, "scale", sc);
     return st;
 }
 
 static ipcc_status unknown_extra(parser *p, const char *t) {
-    if (p->strict) return fail_at(p, IPCC_ERR_PARSE, "%s: unknown extra '%.60s' in a shape line", p->kw, t);
-    ipcc_log(IPCC_LOG_WARNING, "%s:%d: %s: unknown extra '%.60s' in a shape line (ignored)", p->name,
-             p->lx.line, p->kw, t);
-    return add_note_to(p, &p->s->unknown, &p->s->num_unknown, &p->cap_unknown, p->lx.line, t);
+    if (p->strict)
+        return ipcc_ipc_lexer_fail(p->lx, IPCC_ERR_PARSE, "%s: unknown extra '%.60s' in a shape line",
+                                   p->lx->kw, t);
+    ipcc_log(IPCC_LOG_WARNING, "%s:%d: %s: unknown extra '%.60s' in a shape line (ignored)", p->lx->name,
+             p->lx->line, p->lx->kw, t);
+    return add_note_to(p, &p->s->unknown, &p->s->num_unknown, &p->cap_unknown, p->lx->line, t);
 }
 
 // `material rho E nu` at token *i (any shape line).
-static ipcc_status parse_material(parser *p, ipcc_txt_shape *sh, int *i) {
-    ipcc_status st = get_number(p, *i + 1, "material density", &sh->density);
-    if (st == IPCC_OK) st = get_number(p, *i + 2, "material Young's modulus", &sh->youngs);
-    if (st == IPCC_OK) st = get_number(p, *i + 3, "material Poisson ratio", &sh->poisson);
+static ipcc_status parse_material(parser *p, ipcc_ipc_script_shape *sh, int *i) {
+    ipcc_status st = ipcc_ipc_lexer_number(p->lx, *i + 1, "material density", &sh->density);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_number(p->lx, *i + 2, "material Young's modulus", &sh->youngs);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_number(p->lx, *i + 3, "material Poisson ratio", &sh->poisson);
     sh->has_material = true;
     *i += 4;
     return st;
@@ -362,54 +170,57 @@ static ipcc_status parse_material(parser *p, ipcc_txt_shape *sh, int *i) {
 
 // `DBC a b v w [t0 [t1]]` or `NBC a b f [t0 [t1]]` at token *i. t0 and t1
 // are taken only when the next token parses as a number.
-static ipcc_status parse_group(parser *p, ipcc_txt_shape *sh, bool dirichlet, int *i) {
-    ipcc_txt_group **list = dirichlet ? &sh->dbc : &sh->nbc;
+static ipcc_status parse_group(parser *p, ipcc_ipc_script_shape *sh, bool dirichlet, int *i) {
+    ipcc_ipc_script_group **list = dirichlet ? &sh->dbc : &sh->nbc;
     int *count = dirichlet ? &sh->num_dbc : &sh->num_nbc;
-    if (grow_implicit((void **)list, *count, sizeof **list)) return no_memory(p);
-    ipcc_txt_group *g = &(*list)[(*count)++];
+    if (grow_implicit((void **)list, *count, sizeof **list)) return ipcc_ipc_lexer_no_memory(p->lx);
+    ipcc_ipc_script_group *g = &(*list)[(*count)++];
     memset(g, 0, sizeof *g);
     g->end = INFINITY;
-    g->line = p->lx.line;
+    g->line = p->lx->line;
     int k = *i + 1;
-    ipcc_status st = get_vec3(p, k, dirichlet ? "DBC box min" : "NBC box min", g->box_min);
-    if (st == IPCC_OK) st = get_vec3(p, k + 3, dirichlet ? "DBC box max" : "NBC box max", g->box_max);
-    if (st == IPCC_OK) st = get_vec3(p, k + 6, dirichlet ? "DBC velocity" : "NBC acceleration", g->value);
+    ipcc_status st = ipcc_ipc_lexer_vec3(p->lx, k, dirichlet ? "DBC box min" : "NBC box min", g->box_min);
+    if (st == IPCC_OK)
+        st = ipcc_ipc_lexer_vec3(p->lx, k + 3, dirichlet ? "DBC box max" : "NBC box max", g->box_max);
+    if (st == IPCC_OK)
+        st = ipcc_ipc_lexer_vec3(p->lx, k + 6, dirichlet ? "DBC velocity" : "NBC acceleration", g->value);
     k += 9;
     if (st == IPCC_OK && dirichlet) {
-        st = get_vec3(p, k, "DBC angular velocity", g->angular);
+        st = ipcc_ipc_lexer_vec3(p->lx, k, "DBC angular velocity", g->angular);
         k += 3;
     }
-    if (st == IPCC_OK && k < p->lx.num_tok && is_numeric(p->lx.tok[k]))
-        st = to_number(p, p->lx.tok[k++], "start time t0", &g->start);
-    if (st == IPCC_OK && k < p->lx.num_tok && is_numeric(p->lx.tok[k]))
-        st = to_number(p, p->lx.tok[k++], "end time t1", &g->end);
+    if (st == IPCC_OK && k < p->lx->num_tok && ipcc_ipc_lexer_is_number(p->lx->tok[k]))
+        st = ipcc_ipc_lexer_to_number(p->lx, p->lx->tok[k++], "start time t0", &g->start);
+    if (st == IPCC_OK && k < p->lx->num_tok && ipcc_ipc_lexer_is_number(p->lx->tok[k]))
+        st = ipcc_ipc_lexer_to_number(p->lx, p->lx->tok[k++], "end time t1", &g->end);
     *i = k;
     return st;
 }
 
 // The extra at token *i of a `shapes` line; advances *i past it.
-static ipcc_status parse_extra(parser *p, ipcc_txt_shape *sh, int *i) {
-    const char *t = p->lx.tok[*i];
+static ipcc_status parse_extra(parser *p, ipcc_ipc_script_shape *sh, int *i) {
+    const char *t = p->lx->tok[*i];
     ipcc_status st = IPCC_OK;
     if (strcmp(t, "material") == 0) return parse_material(p, sh, i);
     if (strcmp(t, "DBC") == 0) return parse_group(p, sh, true, i);
     if (strcmp(t, "NBC") == 0) return parse_group(p, sh, false, i);
     if (strcmp(t, "initVel") == 0) {
-        st = get_vec3(p, *i + 1, "initVel velocity", sh->init_velocity);
-        if (st == IPCC_OK) st = get_vec3(p, *i + 4, "initVel angular velocity", sh->init_angular);
+        st = ipcc_ipc_lexer_vec3(p->lx, *i + 1, "initVel velocity", sh->init_velocity);
+        if (st == IPCC_OK)
+            st = ipcc_ipc_lexer_vec3(p->lx, *i + 4, "initVel angular velocity", sh->init_angular);
         sh->has_init_vel = true;
         *i += 7;
     } else if (strcmp(t, "linearVelocity") == 0) {
-        st = get_vec3(p, *i + 1, "linearVelocity", sh->linear_velocity);
+        st = ipcc_ipc_lexer_vec3(p->lx, *i + 1, "linearVelocity", sh->linear_velocity);
         sh->has_linear_velocity = true;
         *i += 4;
     } else if (strcmp(t, "angularVelocity") == 0) {
-        st = get_vec3(p, *i + 1, "angularVelocity", sh->angular_velocity);
+        st = ipcc_ipc_lexer_vec3(p->lx, *i + 1, "angularVelocity", sh->angular_velocity);
         sh->has_angular_velocity = true;
         *i += 4;
     } else if (strcmp(t, "meshSeq") == 0) {
         const char *folder;
-        st = get_word(p, *i + 1, "meshSeq folder", &folder);
+        st = ipcc_ipc_lexer_word(p->lx, *i + 1, "meshSeq folder", &folder);
         if (st == IPCC_OK) st = dup_word(p, folder, &sh->mesh_seq);
         *i += 2;
     } else {
@@ -422,11 +233,11 @@ static ipcc_status parse_extra(parser *p, ipcc_txt_shape *sh, int *i) {
 // One shape line of a `shapes` block (the current line) with its
 // continuation lines (§2.6, §2.7).
 static ipcc_status parse_shape_line(parser *p) {
-    lexer *lx = &p->lx;
+    ipcc_ipc_lexer *lx = p->lx;
     int index;
     ipcc_status st = new_shape(p, lx->tok[0], lx->line, &index);
     if (st != IPCC_OK) return st;
-    ipcc_txt_shape *sh = &p->s->shapes[index]; // stable: no shape is added below
+    ipcc_ipc_script_shape *sh = &p->s->shapes[index]; // stable: no shape is added below
     st = get_transform(p, sh->translation, sh->rotation, sh->scale);
     for (int i = 10; st == IPCC_OK;) {
         bool more = false;
@@ -444,8 +255,8 @@ static ipcc_status parse_shape_line(parser *p) {
             st = parse_extra(p, sh, &i);
         }
         if (st != IPCC_OK || !more) break;
-        int r = read_line(lx);
-        if (r < 0) return no_memory(p);
+        int r = ipcc_ipc_lexer_next_line(lx);
+        if (r < 0) return ipcc_ipc_lexer_no_memory(p->lx);
         if (r == 0) break;
         i = 0;
     }
@@ -454,20 +265,21 @@ static ipcc_status parse_shape_line(parser *p) {
 
 // shapes <word> <K>, then K shape lines (blank and `#` lines not counted).
 static ipcc_status kw_shapes(parser *p) {
-    lexer *lx = &p->lx;
+    ipcc_ipc_lexer *lx = p->lx;
     const char *word;
     int count;
-    ipcc_status st = get_word(p, 1, "word (input)", &word);
-    if (st == IPCC_OK) st = get_int(p, 2, "shape count K", 0, MAX_SHAPES, &count);
+    ipcc_status st = ipcc_ipc_lexer_word(p->lx, 1, "word (input)", &word);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_int(p->lx, 2, "shape count K", 0, MAX_SHAPES, &count);
     if (st != IPCC_OK) return st;
     int line = lx->line;
     for (int n = 0; n < count;) {
-        int r = read_line(lx);
-        if (r < 0) return no_memory(p);
+        int r = ipcc_ipc_lexer_next_line(lx);
+        if (r < 0) return ipcc_ipc_lexer_no_memory(p->lx);
         if (r == 0) {
             lx->line = line;
-            return fail_at(p, IPCC_ERR_PARSE,
-                           "shapes: the block ends after %d of %d shapes (got end of file)", n, count);
+            return ipcc_ipc_lexer_fail(p->lx, IPCC_ERR_PARSE,
+                                       "shapes: the block ends after %d of %d shapes (got end of file)", n,
+                                       count);
         }
         if (lx->num_tok == 0 || lx->tok[0][0] == '#') continue;
         st = parse_shape_line(p);
@@ -481,9 +293,9 @@ static ipcc_status kw_shapes(parser *p) {
 static ipcc_status kw_shape(parser *p) {
     const char *word, *path;
     int index;
-    ipcc_status st = get_word(p, 1, "word (input)", &word);
-    if (st == IPCC_OK) st = get_word(p, 2, "mesh path", &path);
-    if (st == IPCC_OK) st = new_shape(p, path, p->lx.line, &index);
+    ipcc_status st = ipcc_ipc_lexer_word(p->lx, 1, "word (input)", &word);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_word(p->lx, 2, "mesh path", &path);
+    if (st == IPCC_OK) st = new_shape(p, path, p->lx->line, &index);
     return st;
 }
 
@@ -492,30 +304,32 @@ static ipcc_status kw_shape(parser *p) {
 // x outermost, copy (i,j,k) at p + (i dx, j dy, k dz). IPC reads missing
 // px py pz into uninitialised variables; the intent, 0, is used.
 static ipcc_status kw_shape_matrix(parser *p) {
-    lexer *lx = &p->lx;
+    ipcc_ipc_lexer *lx = p->lx;
     const char *word;
     int n[3];
     double origin[3] = {0, 0, 0};
-    ipcc_status st = get_word(p, 1, "word (input)", &word);
-    if (st == IPCC_OK) st = get_int(p, 2, "count nx", 0, MAX_SHAPES, &n[0]);
-    if (st == IPCC_OK) st = get_int(p, 3, "count ny", 0, MAX_SHAPES, &n[1]);
-    if (st == IPCC_OK) st = get_int(p, 4, "count nz", 0, MAX_SHAPES, &n[2]);
-    if (st == IPCC_OK && lx->num_tok > 5 && is_numeric(lx->tok[5])) st = get_vec3(p, 5, "position", origin);
+    ipcc_status st = ipcc_ipc_lexer_word(p->lx, 1, "word (input)", &word);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_int(p->lx, 2, "count nx", 0, MAX_SHAPES, &n[0]);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_int(p->lx, 3, "count ny", 0, MAX_SHAPES, &n[1]);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_int(p->lx, 4, "count nz", 0, MAX_SHAPES, &n[2]);
+    if (st == IPCC_OK && lx->num_tok > 5 && ipcc_ipc_lexer_is_number(lx->tok[5]))
+        st = ipcc_ipc_lexer_vec3(p->lx, 5, "position", origin);
     if (st != IPCC_OK) return st;
     long long total = (long long)n[0] * n[1] * n[2];
     if (total > MAX_SHAPES - p->s->num_shapes)
-        return fail_at(p, IPCC_ERR_PARSE, "shapeMatrix: %lld copies make more than %d shapes", total,
-                       MAX_SHAPES);
-    int line = lx->line, r = read_line(lx);
-    if (r < 0) return no_memory(p);
+        return ipcc_ipc_lexer_fail(p->lx, IPCC_ERR_PARSE, "shapeMatrix: %lld copies make more than %d shapes",
+                                   total, MAX_SHAPES);
+    int line = lx->line, r = ipcc_ipc_lexer_next_line(lx);
+    if (r < 0) return ipcc_ipc_lexer_no_memory(p->lx);
     if (r == 0) {
         lx->line = line;
-        return fail_at(p, IPCC_ERR_PARSE, "shapeMatrix: missing the shape line (got end of file)");
+        return ipcc_ipc_lexer_fail(p->lx, IPCC_ERR_PARSE,
+                                   "shapeMatrix: missing the shape line (got end of file)");
     }
     if (lx->num_tok == 0 || lx->tok[0][0] == '#')
-        return fail_at(p, IPCC_ERR_PARSE, "shapeMatrix: missing the shape line (got %s)",
-                       lx->num_tok ? "a comment line" : "an empty line");
-    ipcc_txt_shape proto = {.line = lx->line}; // the template; owns nothing
+        return ipcc_ipc_lexer_fail(p->lx, IPCC_ERR_PARSE, "shapeMatrix: missing the shape line (got %s)",
+                                   lx->num_tok ? "a comment line" : "an empty line");
+    ipcc_ipc_script_shape proto = {.line = lx->line}; // the template; owns nothing
     st = get_transform(p, proto.translation, proto.rotation, proto.scale);
     for (int i = 10; st == IPCC_OK && i < lx->num_tok;) {
         if (strcmp(lx->tok[i], "material") == 0) {
@@ -531,7 +345,7 @@ static ipcc_status kw_shape_matrix(parser *p) {
                 int index;
                 st = new_shape(p, lx->tok[0], proto.line, &index);
                 if (st != IPCC_OK) break;
-                ipcc_txt_shape *sh = &p->s->shapes[index];
+                ipcc_ipc_script_shape *sh = &p->s->shapes[index];
                 char *path = sh->path;
                 *sh = proto;
                 sh->path = path;
@@ -546,54 +360,54 @@ static ipcc_status kw_shape_matrix(parser *p) {
 // ---------------------------------------------------------------------------
 // Obstacles (FORMAT.md §3.4, §3.5).
 
-static ipcc_status add_half_space(parser *p, const ipcc_txt_half_space *h) {
-    ipcc_txt_script *s = p->s;
+static ipcc_status add_half_space(parser *p, const ipcc_ipc_script_half_space *h) {
+    ipcc_ipc_script *s = p->s;
     if (ipcc_reserve((void **)&s->half_spaces, &p->cap_half_spaces, s->num_half_spaces + 1,
                      sizeof *s->half_spaces))
-        return no_memory(p);
+        return ipcc_ipc_lexer_no_memory(p->lx);
     s->half_spaces[s->num_half_spaces++] = *h;
     return IPCC_OK;
 }
 
 // ground mu y: normal +Y through (0, y, 0); friction first.
 static ipcc_status kw_ground(parser *p) {
-    ipcc_txt_half_space h = {.normal = {0, 1, 0}, .line = p->lx.line};
-    ipcc_status st = get_number(p, 1, "friction", &h.friction);
-    if (st == IPCC_OK) st = get_number(p, 2, "height", &h.origin[1]);
+    ipcc_ipc_script_half_space h = {.normal = {0, 1, 0}, .line = p->lx->line};
+    ipcc_status st = ipcc_ipc_lexer_number(p->lx, 1, "friction", &h.friction);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_number(p->lx, 2, "height", &h.origin[1]);
     if (st == IPCC_OK) st = add_half_space(p, &h);
     return st;
 }
 
 // halfSpace ox oy oz nx ny nz stiffness mu (the stiffness is ignored by IPC).
 static ipcc_status kw_half_space(parser *p) {
-    ipcc_txt_half_space h = {.line = p->lx.line};
+    ipcc_ipc_script_half_space h = {.line = p->lx->line};
     double stiffness;
-    ipcc_status st = get_vec3(p, 1, "origin", h.origin);
-    if (st == IPCC_OK) st = get_vec3(p, 4, "normal", h.normal);
-    if (st == IPCC_OK) st = get_number(p, 7, "stiffness", &stiffness);
-    if (st == IPCC_OK) st = get_number(p, 8, "friction", &h.friction);
+    ipcc_status st = ipcc_ipc_lexer_vec3(p->lx, 1, "origin", h.origin);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_vec3(p->lx, 4, "normal", h.normal);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_number(p->lx, 7, "stiffness", &stiffness);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_number(p->lx, 8, "friction", &h.friction);
     if (st == IPCC_OK) st = add_half_space(p, &h);
     return st;
 }
 
 // meshCO path x y z scale stiffness mu [rotate rx ry rz].
 static ipcc_status kw_mesh_co(parser *p) {
-    ipcc_txt_mesh_co m = {.line = p->lx.line};
+    ipcc_ipc_script_mesh_co m = {.line = p->lx->line};
     const char *path;
     double stiffness;
-    ipcc_status st = get_word(p, 1, "mesh path", &path);
-    if (st == IPCC_OK) st = get_vec3(p, 2, "position", m.position);
-    if (st == IPCC_OK) st = get_number(p, 5, "scale", &m.scale);
-    if (st == IPCC_OK) st = get_number(p, 6, "stiffness", &stiffness);
-    if (st == IPCC_OK) st = get_number(p, 7, "friction", &m.friction);
-    if (st == IPCC_OK && p->lx.num_tok > 8 && strcmp(p->lx.tok[8], "rotate") == 0)
-        st = get_vec3(p, 9, "rotate", m.rotation);
+    ipcc_status st = ipcc_ipc_lexer_word(p->lx, 1, "mesh path", &path);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_vec3(p->lx, 2, "position", m.position);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_number(p->lx, 5, "scale", &m.scale);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_number(p->lx, 6, "stiffness", &stiffness);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_number(p->lx, 7, "friction", &m.friction);
+    if (st == IPCC_OK && p->lx->num_tok > 8 && strcmp(p->lx->tok[8], "rotate") == 0)
+        st = ipcc_ipc_lexer_vec3(p->lx, 9, "rotate", m.rotation);
     if (st != IPCC_OK) return st;
-    ipcc_txt_script *s = p->s;
+    ipcc_ipc_script *s = p->s;
     if (ipcc_reserve((void **)&s->mesh_cos, &p->cap_mesh_cos, s->num_mesh_cos + 1, sizeof *s->mesh_cos))
-        return no_memory(p);
+        return ipcc_ipc_lexer_no_memory(p->lx);
     m.path = strdup(path);
-    if (!m.path) return no_memory(p);
+    if (!m.path) return ipcc_ipc_lexer_no_memory(p->lx);
     s->mesh_cos[s->num_mesh_cos++] = m;
     return IPCC_OK;
 }
@@ -603,28 +417,33 @@ static ipcc_status kw_mesh_co(parser *p) {
 
 static ipcc_status kw_time(parser *p) {
     double t, h;
-    ipcc_status st = get_number(p, 1, "duration T", &t);
-    if (st == IPCC_OK) st = get_number(p, 2, "time step h", &h);
+    ipcc_status st = ipcc_ipc_lexer_number(p->lx, 1, "duration T", &t);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_number(p->lx, 2, "time step h", &h);
     if (st != IPCC_OK) return st;
-    if (t < 0) return fail_at(p, IPCC_ERR_PARSE, "time: duration T must be >= 0 (got '%.60s')", p->lx.tok[1]);
+    if (t < 0)
+        return ipcc_ipc_lexer_fail(p->lx, IPCC_ERR_PARSE, "time: duration T must be >= 0 (got '%.60s')",
+                                   p->lx->tok[1]);
     if (h <= 0)
-        return fail_at(p, IPCC_ERR_PARSE, "time: time step h must be > 0 (got '%.60s')", p->lx.tok[2]);
+        return ipcc_ipc_lexer_fail(p->lx, IPCC_ERR_PARSE, "time: time step h must be > 0 (got '%.60s')",
+                                   p->lx->tok[2]);
     p->s->duration = t;
     p->s->time_step = h;
     return IPCC_OK;
 }
 
-static ipcc_status kw_density(parser *p) { return get_number(p, 1, "density", &p->s->density); }
+static ipcc_status kw_density(parser *p) {
+    return ipcc_ipc_lexer_number(p->lx, 1, "density", &p->s->density);
+}
 
 static ipcc_status kw_stiffness(parser *p) {
-    ipcc_status st = get_number(p, 1, "Young's modulus E", &p->s->youngs);
-    if (st == IPCC_OK) st = get_number(p, 2, "Poisson ratio nu", &p->s->poisson);
+    ipcc_status st = ipcc_ipc_lexer_number(p->lx, 1, "Young's modulus E", &p->s->youngs);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_number(p->lx, 2, "Poisson ratio nu", &p->s->poisson);
     return st;
 }
 
 static ipcc_status kw_energy(parser *p) {
     const char *w;
-    ipcc_status st = get_word(p, 1, "energy model", &w);
+    ipcc_status st = ipcc_ipc_lexer_word(p->lx, 1, "energy model", &w);
     if (st != IPCC_OK) return st;
     p->s->fcr = strcmp(w, "FCR") == 0;
     if (!p->s->fcr && strcmp(w, "NH") != 0) return unknown_option(p, "energy model", w, "NH or FCR", "NH");
@@ -634,26 +453,26 @@ static ipcc_status kw_energy(parser *p) {
 // timeIntegration BE | NM [beta [gamma]] (each taken when it is a number).
 static ipcc_status kw_time_integration(parser *p) {
     const char *w;
-    ipcc_status st = get_word(p, 1, "integrator", &w);
+    ipcc_status st = ipcc_ipc_lexer_word(p->lx, 1, "integrator", &w);
     if (st != IPCC_OK) return st;
     p->s->newmark = strcmp(w, "NM") == 0;
     if (!p->s->newmark)
         return strcmp(w, "BE") == 0 ? IPCC_OK : unknown_option(p, "integrator", w, "BE or NM", "BE");
-    if (p->lx.num_tok > 2 && is_numeric(p->lx.tok[2]))
-        st = get_number(p, 2, "Newmark beta", &p->s->newmark_beta);
-    if (st == IPCC_OK && p->lx.num_tok > 3 && is_numeric(p->lx.tok[3]))
-        st = get_number(p, 3, "Newmark gamma", &p->s->newmark_gamma);
+    if (p->lx->num_tok > 2 && ipcc_ipc_lexer_is_number(p->lx->tok[2]))
+        st = ipcc_ipc_lexer_number(p->lx, 2, "Newmark beta", &p->s->newmark_beta);
+    if (st == IPCC_OK && p->lx->num_tok > 3 && ipcc_ipc_lexer_is_number(p->lx->tok[3]))
+        st = ipcc_ipc_lexer_number(p->lx, 3, "Newmark gamma", &p->s->newmark_gamma);
     return st;
 }
 
 static ipcc_status kw_damping_stiff(parser *p) {
-    ipcc_status st = get_number(p, 1, "stiffness damping", &p->s->damping_stiff);
+    ipcc_status st = ipcc_ipc_lexer_number(p->lx, 1, "stiffness damping", &p->s->damping_stiff);
     if (p->s->damping_stiff < 0) p->s->damping_stiff = 0;
     return st;
 }
 
 static ipcc_status kw_damping_ratio(parser *p) {
-    ipcc_status st = get_number(p, 1, "damping ratio", &p->s->damping_ratio);
+    ipcc_status st = ipcc_ipc_lexer_number(p->lx, 1, "damping ratio", &p->s->damping_ratio);
     p->s->damping_ratio = fmin(fmax(p->s->damping_ratio, 0), 1);
     return st;
 }
@@ -663,40 +482,41 @@ static ipcc_status kw_turn_off_gravity(parser *p) {
     return IPCC_OK;
 }
 
-static ipcc_status kw_size(parser *p) { return get_number(p, 1, "size", &p->s->size); }
+static ipcc_status kw_size(parser *p) { return ipcc_ipc_lexer_number(p->lx, 1, "size", &p->s->size); }
 
 static ipcc_status kw_rotate_model(parser *p) {
-    ipcc_status st = get_vec3(p, 1, "axis", p->s->rotate_axis);
-    if (st == IPCC_OK) st = get_number(p, 4, "angle (degrees)", &p->s->rotate_degrees);
+    ipcc_status st = ipcc_ipc_lexer_vec3(p->lx, 1, "axis", p->s->rotate_axis);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_number(p->lx, 4, "angle (degrees)", &p->s->rotate_degrees);
     return st;
 }
 
 // script name [K p1..pK]; meshSeqFromFile takes a folder before K.
 static ipcc_status kw_script(parser *p) {
-    ipcc_txt_script *s = p->s;
+    ipcc_ipc_script *s = p->s;
     const char *name, *folder;
-    ipcc_status st = get_word(p, 1, "script name", &name);
+    ipcc_status st = ipcc_ipc_lexer_word(p->lx, 1, "script name", &name);
     if (st != IPCC_OK) return st;
     if (strlen(name) >= sizeof s->script)
-        return fail_at(p, IPCC_ERR_PARSE, "script: name longer than %zu characters (got '%.60s')",
-                       sizeof s->script - 1, name);
+        return ipcc_ipc_lexer_fail(p->lx, IPCC_ERR_PARSE,
+                                   "script: name longer than %zu characters (got '%.60s')",
+                                   sizeof s->script - 1, name);
     snprintf(s->script, sizeof s->script, "%s", name);
-    s->script_line = p->lx.line;
+    s->script_line = p->lx->line;
     IPCC_FREE(s->script_folder);
     s->num_script_params = 0;
     int i = 2;
     if (strcmp(name, "meshSeqFromFile") == 0) {
-        st = get_word(p, i++, "mesh sequence folder", &folder);
+        st = ipcc_ipc_lexer_word(p->lx, i++, "mesh sequence folder", &folder);
         if (st == IPCC_OK) st = dup_word(p, folder, &s->script_folder);
         if (st != IPCC_OK) return st;
     }
-    if (i >= p->lx.num_tok || !is_numeric(p->lx.tok[i])) return IPCC_OK;
+    if (i >= p->lx->num_tok || !ipcc_ipc_lexer_is_number(p->lx->tok[i])) return IPCC_OK;
     int count;
-    st = get_int(p, i, "parameter count K", 0, MAX_SCRIPT_PARAMS, &count);
+    st = ipcc_ipc_lexer_int(p->lx, i, "parameter count K", 0, MAX_SCRIPT_PARAMS, &count);
     for (int k = 0; st == IPCC_OK && k < count; k++) {
         char what[48];
         snprintf(what, sizeof what, "parameter %d of %d", k + 1, count);
-        st = get_number(p, i + 1 + k, what, &s->script_params[k]);
+        st = ipcc_ipc_lexer_number(p->lx, i + 1 + k, what, &s->script_params[k]);
     }
     if (st == IPCC_OK) s->num_script_params = count;
     return st;
@@ -713,20 +533,20 @@ static ipcc_status kw_self_collision_off(parser *p) {
 }
 
 static ipcc_status kw_self_fric(parser *p) {
-    ipcc_status st = get_number(p, 1, "friction", &p->s->self_friction);
+    ipcc_status st = ipcc_ipc_lexer_number(p->lx, 1, "friction", &p->s->self_friction);
     if (p->s->self_friction < 0) p->s->self_friction = 0;
     return st;
 }
 
 // Entries beyond num_tuning already hold the defaults; growing the count
 // makes them part of the list (what IPC's out-of-bounds write intends).
-static void extend_tuning(ipcc_txt_script *s, int n) {
+static void extend_tuning(ipcc_ipc_script *s, int n) {
     if (s->num_tuning < n) s->num_tuning = n;
 }
 
 static ipcc_status kw_dhat(parser *p) {
     double r;
-    ipcc_status st = get_number(p, 1, "dHat", &r);
+    ipcc_status st = ipcc_ipc_lexer_number(p->lx, 1, "dHat", &r);
     if (st != IPCC_OK) return st;
     extend_tuning(p->s, 3);
     p->s->tuning[1] = p->s->tuning[2] = r;
@@ -735,7 +555,7 @@ static ipcc_status kw_dhat(parser *p) {
 
 static ipcc_status kw_epsv(parser *p) {
     double r;
-    ipcc_status st = get_number(p, 1, "epsv", &r);
+    ipcc_status st = ipcc_ipc_lexer_number(p->lx, 1, "epsv", &r);
     if (st != IPCC_OK) return st;
     extend_tuning(p->s, 6);
     p->s->tuning[4] = p->s->tuning[5] = r;
@@ -743,24 +563,25 @@ static ipcc_status kw_epsv(parser *p) {
 }
 
 static ipcc_status kw_fric_iter_amt(parser *p) {
-    return get_int(p, 1, "iteration count", INT_MIN, INT_MAX, &p->s->fric_iter_amt);
+    return ipcc_ipc_lexer_int(p->lx, 1, "iteration count", INT_MIN, INT_MAX, &p->s->fric_iter_amt);
 }
 
 // The `count` values of `tol` or `tuning` from the next tokens of the file
 // (§2.5); the keyword's line is the current line.
 static ipcc_status read_values(parser *p, int count, double *out) {
-    int line = p->lx.line;
+    int line = p->lx->line;
     for (int k = 0; k < count; k++) {
-        int r = read_raw_token(&p->lx);
-        if (r < 0) return no_memory(p);
+        int r = ipcc_ipc_lexer_next_token(p->lx);
+        if (r < 0) return ipcc_ipc_lexer_no_memory(p->lx);
         char what[48];
         snprintf(what, sizeof what, "value %d of %d", k + 1, count);
         if (r == 0) {
-            p->lx.line = line;
-            return fail_at(p, IPCC_ERR_PARSE, "%s: missing %s on the following lines (got end of file)",
-                           p->kw, what);
+            p->lx->line = line;
+            return ipcc_ipc_lexer_fail(p->lx, IPCC_ERR_PARSE,
+                                       "%s: missing %s on the following lines (got end of file)", p->lx->kw,
+                                       what);
         }
-        ipcc_status st = to_number(p, p->lx.buf, what, &out[k]);
+        ipcc_status st = ipcc_ipc_lexer_to_number(p->lx, p->lx->buf, what, &out[k]);
         if (st != IPCC_OK) return st;
     }
     return IPCC_OK;
@@ -769,10 +590,10 @@ static ipcc_status read_values(parser *p, int count, double *out) {
 // tol K, then K values (IPC would index an empty list for K = 0).
 static ipcc_status kw_tol(parser *p) {
     int count;
-    ipcc_status st = get_int(p, 1, "value count K", 1, MAX_TOL, &count);
+    ipcc_status st = ipcc_ipc_lexer_int(p->lx, 1, "value count K", 1, MAX_TOL, &count);
     if (st != IPCC_OK) return st;
     double *values = malloc((size_t)count * sizeof *values);
-    if (!values) return no_memory(p);
+    if (!values) return ipcc_ipc_lexer_no_memory(p->lx);
     st = read_values(p, count, values);
     if (st != IPCC_OK) {
         free(values);
@@ -788,10 +609,10 @@ static ipcc_status kw_tol(parser *p) {
 static ipcc_status kw_tuning(parser *p) {
     int count;
     double values[MAX_TUNING];
-    ipcc_status st = get_int(p, 1, "value count K", 0, MAX_TUNING, &count);
+    ipcc_status st = ipcc_ipc_lexer_int(p->lx, 1, "value count K", 0, MAX_TUNING, &count);
     if (st == IPCC_OK) st = read_values(p, count, values);
     if (st != IPCC_OK) return st;
-    ipcc_txt_script *s = p->s;
+    ipcc_ipc_script *s = p->s;
     s->num_tuning = count;
     for (int i = 0; i < MAX_TUNING; i++)
         s->tuning[i] = i < count ? values[i] : i < 6 ? default_tuning[i] : 0;
@@ -799,12 +620,12 @@ static ipcc_status kw_tuning(parser *p) {
 }
 
 static ipcc_status kw_warm_start(parser *p) {
-    ipcc_status st = get_int(p, 1, "mode", INT_MIN, INT_MAX, &p->s->warm_start);
+    ipcc_status st = ipcc_ipc_lexer_int(p->lx, 1, "mode", INT_MIN, INT_MAX, &p->s->warm_start);
     if (st != IPCC_OK || p->s->warm_start == 0) return st;
     ipcc_log(IPCC_LOG_WARNING,
-             "%s:%d: 'warmStart %d' ignored: ipcc always starts a step from x_n (IPC's warmStart 0)", p->name,
-             p->lx.line, p->s->warm_start);
-    return add_note_to(p, &p->s->notes, &p->s->num_notes, &p->cap_notes, p->lx.line, "warmStart");
+             "%s:%d: 'warmStart %d' ignored: ipcc always starts a step from x_n (IPC's warmStart 0)",
+             p->lx->name, p->lx->line, p->s->warm_start);
+    return add_note_to(p, &p->s->notes, &p->s->num_notes, &p->cap_notes, p->lx->line, "warmStart");
 }
 
 static bool names_active_solver(const char *w) {
@@ -813,22 +634,23 @@ static bool names_active_solver(const char *w) {
 
 static ipcc_status kw_constraint_solver(parser *p) {
     const char *w;
-    ipcc_status st = get_word(p, 1, "solver", &w);
+    ipcc_status st = ipcc_ipc_lexer_word(p->lx, 1, "solver", &w);
     if (st != IPCC_OK || names_active_solver(w)) return st;
     if (strcmp(w, "QP") == 0 || strcmp(w, "SQP") == 0)
-        return fail_at(p, IPCC_ERR_PARSE,
-                       "constraintSolver: ipcc implements only the interiorPoint solver (got '%s')", w);
+        return ipcc_ipc_lexer_fail(
+            p->lx, IPCC_ERR_PARSE,
+            "constraintSolver: ipcc implements only the interiorPoint solver (got '%s')", w);
     return unknown_option(p, "solver", w, "interiorPoint or IP", "interiorPoint");
 }
 
 static ipcc_status kw_handle_ratio(parser *p) {
-    return get_number(p, 1, "handle ratio", &p->s->handle_ratio);
+    return ipcc_ipc_lexer_number(p->lx, 1, "handle ratio", &p->s->handle_ratio);
 }
 
 static ipcc_status time_range(parser *p, double range[2]) {
     double r[2];
-    ipcc_status st = get_number(p, 1, "start time t0", &r[0]);
-    if (st == IPCC_OK) st = get_number(p, 2, "end time t1", &r[1]);
+    ipcc_status st = ipcc_ipc_lexer_number(p->lx, 1, "start time t0", &r[0]);
+    if (st == IPCC_OK) st = ipcc_ipc_lexer_number(p->lx, 2, "end time t1", &r[1]);
     if (st == IPCC_OK) memcpy(range, r, sizeof r);
     return st;
 }
@@ -837,7 +659,7 @@ static ipcc_status kw_dbc_time_range(parser *p) { return time_range(p, p->s->dbc
 static ipcc_status kw_nbc_time_range(parser *p) { return time_range(p, p->s->nbc_time_range); }
 
 static ipcc_status kw_kappa_min_multiplier(parser *p) {
-    return get_number(p, 1, "multiplier", &p->s->kappa_min_multiplier);
+    return ipcc_ipc_lexer_number(p->lx, 1, "multiplier", &p->s->kappa_min_multiplier);
 }
 
 static ipcc_status kw_use_abs_parameters(parser *p) {
@@ -847,23 +669,23 @@ static ipcc_status kw_use_abs_parameters(parser *p) {
 
 static ipcc_status kw_word(parser *p) {
     const char *w;
-    return get_word(p, 1, "value", &w);
+    return ipcc_ipc_lexer_word(p->lx, 1, "value", &w);
 }
 
 static ipcc_status kw_number(parser *p) {
     double v;
-    return get_number(p, 1, "value", &v);
+    return ipcc_ipc_lexer_number(p->lx, 1, "value", &v);
 }
 
 static ipcc_status kw_playback_speed(parser *p) {
-    ipcc_status st = get_number(p, 1, "speed", &p->s->playback_speed);
+    ipcc_status st = ipcc_ipc_lexer_number(p->lx, 1, "speed", &p->s->playback_speed);
     if (p->s->playback_speed <= 0) p->s->playback_speed = 1;
     return st;
 }
 
 static ipcc_status kw_restart(parser *p) {
     const char *w;
-    ipcc_status st = get_word(p, 1, "status file", &w);
+    ipcc_status st = ipcc_ipc_lexer_word(p->lx, 1, "status file", &w);
     if (st == IPCC_OK) st = dup_word(p, w, &p->s->restart);
     return st;
 }
@@ -933,16 +755,16 @@ static const struct keyword {
 
 // section w1 [w2 ...] (§2.10).
 static ipcc_status parse_section(parser *p) {
-    lexer *lx = &p->lx;
+    ipcc_ipc_lexer *lx = p->lx;
     for (int i = 1; i < lx->num_tok; i++)
         if (strcmp(lx->tok[i], "end") == 0 || names_active_solver(lx->tok[i])) return IPCC_OK;
     int first = lx->line, last = first, r = 0;
     bool ended = false;
-    while (!ended && (r = read_line(lx)) > 0) {
+    while (!ended && (r = ipcc_ipc_lexer_next_line(lx)) > 0) {
         last = lx->line;
         ended = lx->num_tok >= 2 && strcmp(lx->tok[0], "section") == 0 && strcmp(lx->tok[1], "end") == 0;
     }
-    if (r < 0) return no_memory(p);
+    if (r < 0) return ipcc_ipc_lexer_no_memory(p->lx);
     char reason[128];
     snprintf(reason, sizeof reason, "lines %d-%d skipped%s: not a section for the interiorPoint solver",
              first, last, ended ? "" : " to the end of the file");
@@ -950,13 +772,13 @@ static ipcc_status parse_section(parser *p) {
 }
 
 static ipcc_status parse_statement(parser *p) {
-    const char *kw = p->lx.tok[0];
+    const char *kw = p->lx->tok[0];
     if (strcmp(kw, "section") == 0) return parse_section(p);
     for (size_t k = 0; k < sizeof keywords / sizeof *keywords; k++) {
         const struct keyword *e = &keywords[k];
         if (strcmp(kw, e->name) != 0) continue;
-        int line = p->lx.line; // handlers may read further lines
-        p->kw = e->name;
+        int line = p->lx->line; // handlers may read further lines
+        p->lx->kw = e->name;
         ipcc_status st = e->parse ? e->parse(p) : IPCC_OK;
         if (st == IPCC_OK && e->ignored) st = note_ignored(p, line, e->name, e->ignored);
         return st;
@@ -964,19 +786,21 @@ static ipcc_status parse_statement(parser *p) {
     return unknown_keyword(p);
 }
 
-static ipcc_status parse_text(parser *p) {
+// The main loop: every statement; blank and `#` lines are skipped (§2.2).
+ipcc_status ipcc_ipc_script_read_keywords(ipcc_ipc_lexer *lx, bool strict, ipcc_ipc_script *s) {
+    parser p = {.lx = lx, .strict = strict, .s = s};
     for (;;) {
-        int r = read_line(&p->lx);
-        if (r < 0) return no_memory(p);
+        int r = ipcc_ipc_lexer_next_line(lx);
+        if (r < 0) return ipcc_ipc_lexer_no_memory(lx);
         if (r == 0) return IPCC_OK;
-        if (p->lx.num_tok == 0 || p->lx.tok[0][0] == '#') continue;
-        ipcc_status st = parse_statement(p);
+        if (lx->num_tok == 0 || lx->tok[0][0] == '#') continue;
+        ipcc_status st = parse_statement(&p);
         if (st != IPCC_OK) return st;
     }
 }
 
 // IPC's defaults (FORMAT.md table 3.1).
-static void set_defaults(ipcc_txt_script *s) {
+void ipcc_ipc_script_set_defaults(ipcc_ipc_script *s) {
     s->duration = 5;
     s->time_step = 0.025;
     s->density = 1000;
@@ -994,55 +818,4 @@ static void set_defaults(ipcc_txt_script *s) {
     s->dbc_time_range[1] = s->nbc_time_range[1] = INFINITY;
     s->kappa_min_multiplier = 1e11;
     s->playback_speed = 1;
-}
-
-ipcc_status ipcc_txt_parse(const char *text, const char *name, bool strict, ipcc_txt_script **out) {
-    IPCC_ASSERT(out != NULL);
-    IPCC_ASSERT(text != NULL);
-    *out = NULL;
-    if (!name) name = "(IPC script)";
-    ipcc_txt_script *s = calloc(1, sizeof *s);
-    if (!s) return ipcc_fail(IPCC_ERR_NO_MEMORY, "%s: out of memory", name);
-    set_defaults(s);
-    s->path = strdup(name);
-    if (!s->path) {
-        free(s);
-        return ipcc_fail(IPCC_ERR_NO_MEMORY, "%s: out of memory", name);
-    }
-    parser p = {.lx = {.text = text, .pos_line = 1}, .name = s->path, .strict = strict, .kw = "", .s = s};
-    ipcc_status st = parse_text(&p);
-    free(p.lx.buf);
-    free(p.lx.tok);
-    if (st != IPCC_OK) {
-        ipcc_txt_destroy(s);
-        return st;
-    }
-    ipcc_log(IPCC_LOG_DEBUG,
-             "%s: %d shapes, %d half-spaces, %d meshCOs, script %s, %d ignored and %d unknown", s->path,
-             s->num_shapes, s->num_half_spaces, s->num_mesh_cos, s->script, s->num_notes, s->num_unknown);
-    *out = s;
-    return IPCC_OK;
-}
-
-void ipcc_txt_destroy(ipcc_txt_script *s) {
-    if (!s) return;
-    for (int i = 0; i < s->num_shapes; i++) {
-        ipcc_txt_shape *sh = &s->shapes[i];
-        IPCC_FREE(sh->path);
-        IPCC_FREE(sh->dbc);
-        IPCC_FREE(sh->nbc);
-        IPCC_FREE(sh->mesh_seq);
-    }
-    IPCC_FREE(s->shapes);
-    IPCC_FREE(s->half_spaces);
-    for (int i = 0; i < s->num_mesh_cos; i++)
-        IPCC_FREE(s->mesh_cos[i].path);
-    IPCC_FREE(s->mesh_cos);
-    IPCC_FREE(s->tol);
-    IPCC_FREE(s->script_folder);
-    IPCC_FREE(s->restart);
-    IPCC_FREE(s->notes);
-    IPCC_FREE(s->unknown);
-    IPCC_FREE(s->path);
-    free(s);
 }
