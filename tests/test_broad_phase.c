@@ -774,6 +774,22 @@ static void test_empty_inputs(void **state) {
     assert_int_equal(c.num_vf + c.num_ee + c.num_ef, 0);
     ipcc_broad_phase_stats st = ipcc_broad_phase_get_stats(bp);
     assert_true(st.build_seconds >= 0 && st.query_seconds >= 0 && st.allocations > 0 && st.bytes > 0);
+    // No pair found by a fresh object: its pair buffers are still NULL (a
+    // sanitizer build checks that no offset is applied to them).
+    ipcc_broad_phase *fresh = ipcc_broad_phase_create();
+    ipcc_candidates none = {0};
+    assert_int_equal(ipcc_broad_phase_query(fresh, &one, x, NULL, 0.1, ALL, &none), IPCC_OK);
+    assert_int_equal(none.num_vf + none.num_ee + none.num_ef, 0);
+    int tet[4] = {0, 1, 2, 3}, tet_group[1] = {0}, point[1] = {4}, point_group[1] = {1}, *pairs = NULL,
+        np = 1, cap = 0;
+    double xt[15] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 5, 5, 5};
+    assert_int_equal(ipcc_broad_phase_point_tet_query(fresh, 5, xt, 1, point, point_group, 1, tet, tet_group,
+                                                      &pairs, &np, &cap),
+                     IPCC_OK);
+    assert_int_equal(np, 0);
+    assert_null(pairs);
+    ipcc_candidates_free(&none);
+    ipcc_broad_phase_destroy(fresh);
     ipcc_broad_phase_destroy(NULL);
     ipcc_candidates_free(&c);
     assert_null(c.vf);
