@@ -362,6 +362,9 @@ static ipcc_status build(loader *L) {
     if (!sc->bodies || !sc->body_sources || !sc->obstacles || !sc->obstacle_paths || !sc->half_spaces ||
         !L->cond)
         return ipcc_scene_ipc_oom(L);
+    // Counted before they are filled, so ipcc_scene_destroy() frees the
+    // kinematic shapes already moved in when a later body fails.
+    sc->num_obstacles = nkin;
     ipcc_material global = {.model = t->fcr ? IPCC_FIXED_COROTATED : IPCC_NEO_HOOKEAN,
                             .density = t->density,
                             .youngs_modulus = t->youngs,
@@ -418,7 +421,6 @@ static ipcc_status build(loader *L) {
                 return ipcc_scene_ipc_oom(L);
         }
     }
-    sc->num_obstacles = nkin;
     L->num_kinematic = nkin;
     // meshCO (F§3.5): centroid c, longest raw extent E: v -> R (v - c) scale / E + position.
     for (int m = 0; m < t->num_mesh_cos; ++m) {
