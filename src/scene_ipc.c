@@ -530,11 +530,18 @@ static ipcc_status build(loader *L) {
     double lscale = t->use_abs_parameters ? 1.0 : l;
     w->contact.enabled = true;
     w->contact.dhat = tu[2] * lscale;
+    // ipcc's 0 means "the default"; IPC has no such meaning (and a -0 would not convert to JSON).
+    if (!(w->contact.dhat > 0))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: dHat/tuning: d̂ must be > 0 (got %g)", L->path,
+                         tu[2]);
     if (tu[1] != tu[2])
         ipcc_log(IPCC_LOG_WARNING, "%s: tuning: d̂ homotopy (%g -> %g) not supported; using the target %g l",
                  L->path, tu[1], tu[2], tu[2]);
     if (tu[0] > 0) w->contact.kappa = tu[0];
     w->contact.friction_epsv = tu[5] * lscale;
+    if (!(w->contact.friction_epsv > 0))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: epsv/tuning: eps_v must be > 0 (got %g)", L->path,
+                         tu[5]);
     w->contact.friction_smoothing_time = 0.025; // F§5 quirk: IPC's code always uses 0.025 s
     w->contact.self_collision = t->self_collision;
     w->contact.friction = t->self_friction;
