@@ -1,13 +1,14 @@
 #!/bin/sh
 # libFuzzer runs of the file readers: the harnesses tests/fuzz/fuzz_<target>.c
 # (msh: Gmsh .msh; tetgen: TetGen .node/.ele; obj: .obj, .seg and point
-# files; json: JSON scenes) built with clang, libFuzzer, ASan and UBSan
-# together with the library sources, each run for SECONDS, one after the
-# other, each in one process (no -jobs/-workers: the machine is shared).
+# files; json: JSON scenes; ipc: the original IPC's .txt scene scripts)
+# built with clang, libFuzzer, ASan and UBSan together with the library
+# sources, each run for SECONDS, one after the other, each in one process
+# (no -jobs/-workers: the machine is shared).
 #
 #   bench/fuzz.sh [--merge] [SECONDS] [TARGET...]     (from anywhere in the repository)
 #     SECONDS   per target (default 60)
-#     TARGET    msh, tetgen, obj, json (default: all four)
+#     TARGET    msh, tetgen, obj, json, ipc (default: all five)
 #     --merge   afterwards, add to tests/fuzz/corpus/<target> the inputs of
 #               the scratch corpus that reach code edges the committed ones
 #               miss (libFuzzer -merge=1 -use_counters=0; named by their
@@ -58,12 +59,12 @@ case $SECONDS_PER_TARGET in
     ;;
 esac
 [ $# -gt 0 ] && shift
-TARGETS=${*:-msh tetgen obj json}
+TARGETS=${*:-msh tetgen obj json ipc}
 for t in $TARGETS; do
     case $t in
-    msh | tetgen | obj | json) ;;
+    msh | tetgen | obj | json | ipc) ;;
     *)
-        echo "fuzz.sh: unknown target '$t' (msh, tetgen, obj, json)" >&2
+        echo "fuzz.sh: unknown target '$t' (msh, tetgen, obj, json, ipc)" >&2
         exit 2
         ;;
     esac

@@ -227,7 +227,7 @@ static void query_range(const bp_pass *ps, int qbegin, int qend, bp_thread *th) 
                 node = stack[--sp];
             }
         }
-        sort_run(pairs + 2 * start, count - start);
+        if (count > start) sort_run(pairs + 2 * start, count - start); // pairs may still be NULL
     }
     th->pairs = pairs;
     th->count = count;
@@ -386,7 +386,7 @@ ipcc_status ipcc_broad_phase_point_tet_query(ipcc_broad_phase *bp, int num_verti
                 node = stack[--sp];
             }
         }
-        sort_run(*pairs + 2 * start, count - start);
+        if (count > start) sort_run(*pairs + 2 * start, count - start); // *pairs may still be NULL
     }
     *num_pairs = count;
     return IPCC_OK;

@@ -1,7 +1,8 @@
 // The original IPC's scene scripts (`.txt`) as ipcc scenes.
 //
-// ipc_txt.c reads the text into an ipcc_txt_script exactly as IPC does; this
-// file turns that record into an ipcc_scene with IPC's interpretation
+// The IPC script reader (ipc_script.h) reads the file into an
+// ipcc_ipc_script record exactly as IPC does; this file turns that record
+// into an ipcc_scene with IPC's interpretation
 // (shared/scenes/ipc/FORMAT.md, cited as "F§n"; docs/ipc-compatibility.md
 // lists every keyword and every deliberate difference):
 //
@@ -36,7 +37,6 @@
 #define _XOPEN_SOURCE 700 // realpath
 #include "scene_ipc.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +44,7 @@
 #include <sys/stat.h>
 
 #include "core.h"
-#include "ipc_txt.h"
+#include "ipc_script.h"
 #include "rotation.h"
 #include "scene_ipc_internal.h"
 #include "scene_parser.h"
@@ -166,7 +166,7 @@ ipcc_status ipcc_scene_ipc_oom(const loader *L) {
 
 static ipcc_status load_shape(loader *L, int s) {
     shape *sh = &L->shapes[s];
-    const ipcc_txt_shape *t = &L->txt->shapes[s];
+    const ipcc_ipc_script_shape *t = &L->txt->shapes[s];
     sh->txt = t;
     const char *ext = extension(t->path);
     char *want = NULL;
@@ -275,7 +275,7 @@ static void set_transform(double T[12], const double A[9], const double b[3]) {
 }
 
 static ipcc_status build(loader *L) {
-    const ipcc_txt_script *t = L->txt;
+    const ipcc_ipc_script *t = L->txt;
     ipcc_scene *sc = L->scene;
     if (t->restart)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
@@ -362,6 +362,9 @@ static ipcc_status build(loader *L) {
     if (!sc->bodies || !sc->body_sources || !sc->obstacles || !sc->obstacle_paths || !sc->half_spaces ||
         !L->cond)
         return ipcc_scene_ipc_oom(L);
+    // Counted before they are filled, so ipcc_scene_destroy() frees the
+    // kinematic shapes already moved in when a later body fails.
+    sc->num_obstacles = nkin;
     ipcc_material global = {.model = t->fcr ? IPCC_FIXED_COROTATED : IPCC_NEO_HOOKEAN,
                             .density = t->density,
                             .youngs_modulus = t->youngs,
@@ -380,7 +383,7 @@ static ipcc_status build(loader *L) {
             b->use_transform = true;
             set_transform(b->transform, sh->A, sh->b);
             b->material = global;
-            const ipcc_txt_shape *ts = sh->txt;
+            const ipcc_ipc_script_shape *ts = sh->txt;
             if (ts->has_material) {
                 if (isfinite(ts->density) && isfinite(ts->youngs) && isfinite(ts->poisson) &&
                     ts->density > 0 && ts->youngs > 0) {
@@ -418,11 +421,10 @@ static ipcc_status build(loader *L) {
                 return ipcc_scene_ipc_oom(L);
         }
     }
-    sc->num_obstacles = nkin;
     L->num_kinematic = nkin;
     // meshCO (F§3.5): centroid c, longest raw extent E: v -> R (v - c) scale / E + position.
     for (int m = 0; m < t->num_mesh_cos; ++m) {
-        const ipcc_txt_mesh_co *mc = &t->mesh_cos[m];
+        const ipcc_ipc_script_mesh_co *mc = &t->mesh_cos[m];
         char *path = resolve(L, mc->path);
         if (!path)
             return ipcc_fail(IPCC_ERR_IO,
@@ -472,7 +474,7 @@ static ipcc_status build(loader *L) {
     }
     // Half-spaces (F§3.4): not moved by size or scripts; friction as given.
     for (int h = 0; h < t->num_half_spaces; ++h) {
-        const ipcc_txt_half_space *hs = &t->half_spaces[h];
+        const ipcc_ipc_script_half_space *hs = &t->half_spaces[h];
         ipcc_half_space_def *out = &sc->half_spaces[h];
         double n = sqrt(hs->normal[0] * hs->normal[0] + hs->normal[1] * hs->normal[1] +
                         hs->normal[2] * hs->normal[2]);
@@ -529,11 +531,18 @@ static ipcc_status build(loader *L) {
     double lscale = t->use_abs_parameters ? 1.0 : l;
     w->contact.enabled = true;
     w->contact.dhat = tu[2] * lscale;
+    // ipcc's 0 means "the default"; IPC has no such meaning (and a -0 would not convert to JSON).
+    if (!(w->contact.dhat > 0))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: dHat/tuning: d̂ must be > 0 (got %g)", L->path,
+                         tu[2]);
     if (tu[1] != tu[2])
         ipcc_log(IPCC_LOG_WARNING, "%s: tuning: d̂ homotopy (%g -> %g) not supported; using the target %g l",
                  L->path, tu[1], tu[2], tu[2]);
     if (tu[0] > 0) w->contact.kappa = tu[0];
     w->contact.friction_epsv = tu[5] * lscale;
+    if (!(w->contact.friction_epsv > 0))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: epsv/tuning: eps_v must be > 0 (got %g)", L->path,
+                         tu[5]);
     w->contact.friction_smoothing_time = 0.025; // F§5 quirk: IPC's code always uses 0.025 s
     w->contact.self_collision = t->self_collision;
     w->contact.friction = t->self_friction;
@@ -565,54 +574,11 @@ static ipcc_status build(loader *L) {
     return IPCC_OK;
 }
 
-static char *read_text(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        ipcc_fail(IPCC_ERR_IO, "cannot read scene \"%s\": %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *text = malloc(cap + 1);
-    while (text) {
-        size_t got = fread(text + len, 1, cap - len, f);
-        len += got;
-        if (len < cap) break;
-        char *t = realloc(text, 2 * cap + 1);
-        if (!t) {
-            free(text);
-            text = NULL;
-            break;
-        }
-        text = t;
-        cap *= 2;
-    }
-    bool bad = ferror(f);
-    int read_errno = errno; // EISDIR: the script is a folder
-    fclose(f);
-    if (!text) {
-        ipcc_fail(IPCC_ERR_NO_MEMORY, "%s: out of memory", path);
-        return NULL;
-    }
-    text[len] = '\0';
-    if (bad || strlen(text) != len) {
-        free(text);
-        ipcc_fail(bad ? IPCC_ERR_IO : IPCC_ERR_PARSE, "%s: %s", path,
-                  !bad         ? "NUL byte (not a text file?)"
-                  : read_errno ? strerror(read_errno)
-                               : "read error");
-        return NULL;
-    }
-    return text;
-}
-
 ipcc_status ipcc_scene_load_ipc(const char *path, bool strict, ipcc_scene **out) {
     IPCC_ASSERT(path && out);
     *out = NULL;
-    char *text = read_text(path);
-    if (!text) return IPCC_ERR_IO;
     loader L = {.path = path};
-    ipcc_status st = ipcc_txt_parse(text, path, strict, &L.txt);
-    free(text);
+    ipcc_status st = ipcc_ipc_script_read(path, strict, &L.txt);
     if (st != IPCC_OK) return st;
     L.dir = ipcc_scene_folder_of(path);
     L.scene = calloc(1, sizeof *L.scene);
@@ -639,7 +605,7 @@ ipcc_status ipcc_scene_load_ipc(const char *path, bool strict, ipcc_scene **out)
     }
     free(L.cond);
     free(L.dir);
-    ipcc_txt_destroy(L.txt);
+    ipcc_ipc_script_destroy(L.txt);
     if (st != IPCC_OK) {
         ipcc_scene_destroy(L.scene);
         return st;

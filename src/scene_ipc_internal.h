@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "ipc_txt.h"
+#include "ipc_script.h"
 #include "ipcc/scene.h"
 
 #define PI 3.14159265358979323846
@@ -15,7 +15,7 @@ enum { KIND_POINTS = 0, KIND_SEGMENTS = 1, KIND_TRIANGLES = 2, KIND_TETS = 3 };
 
 // One shape of the script, loaded and placed.
 typedef struct shape {
-    const ipcc_txt_shape *txt;
+    const ipcc_ipc_script_shape *txt;
     int kind;
     ipcc_mesh *tet;        // KIND_TETS (moved into the scene once built)
     const ipcc_mesh *mesh; // the tet mesh, wherever it is owned
@@ -41,7 +41,7 @@ typedef struct body_conditions {
 typedef struct loader {
     const char *path; // the script
     char *dir;        // its folder ("." if none)
-    ipcc_txt_script *txt;
+    ipcc_ipc_script *txt;
     int ns;
     shape *shapes;
     body_conditions *cond; // per body

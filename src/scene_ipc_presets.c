@@ -77,7 +77,7 @@ static bool in_raw_box(const double x[3], const void *arg) {
     return true;
 }
 
-static raw_box group_box(const shape *sh, const ipcc_txt_group *g) {
+static raw_box group_box(const shape *sh, const ipcc_ipc_script_group *g) {
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int i = 0; i < sh->nv; ++i)
         for (int k = 0; k < 3; ++k) {
@@ -206,10 +206,10 @@ static void obstacle_motion(loader *L, const shape *sh, const double v[3], const
 }
 
 static ipcc_status apply_null(loader *L) {
-    const ipcc_txt_script *t = L->txt;
+    const ipcc_ipc_script *t = L->txt;
     for (int s = 0; s < L->ns; ++s) {
         shape *sh = &L->shapes[s];
-        const ipcc_txt_shape *ts = sh->txt;
+        const ipcc_ipc_script_shape *ts = sh->txt;
         double v[3] = {0, 0, 0}, w[3] = {0, 0, 0}, c[3];
         ipcc_scene_ipc_shape_centre(sh, NULL, 0, c);
         bool scripted = ts->has_linear_velocity || ts->has_angular_velocity;
@@ -232,7 +232,7 @@ static ipcc_status apply_null(loader *L) {
             if (st != IPCC_OK) return st;
         }
         for (int g = 0; g < ts->num_dbc; ++g) {
-            const ipcc_txt_group *grp = &ts->dbc[g];
+            const ipcc_ipc_script_group *grp = &ts->dbc[g];
             raw_box box = group_box(sh, grp);
             double wg[3] = {grp->angular[0] * PI / 180, grp->angular[1] * PI / 180,
                             grp->angular[2] * PI / 180};
@@ -261,7 +261,7 @@ static ipcc_status apply_null(loader *L) {
 // Warn about shape extras the script ignores (F§6: only `null` uses them).
 static void warn_ignored_extras(const loader *L) {
     for (int s = 0; s < L->ns; ++s) {
-        const ipcc_txt_shape *ts = L->shapes[s].txt;
+        const ipcc_ipc_script_shape *ts = L->shapes[s].txt;
         if (ts->num_dbc || ts->has_init_vel || ts->has_linear_velocity || ts->has_angular_velocity)
             ipcc_log(
                 IPCC_LOG_WARNING,
@@ -315,7 +315,7 @@ static void all_shape_vertices(const loader *L, int *first, int *count) {
 }
 
 ipcc_status ipcc_scene_ipc_apply_script(loader *L) {
-    const ipcc_txt_script *t = L->txt;
+    const ipcc_ipc_script *t = L->txt;
     const char *name = t->script;
     int i = 0;
     while (presets[i] && strcmp(presets[i], name) != 0)
@@ -504,7 +504,7 @@ ipcc_status ipcc_scene_ipc_apply_script(loader *L) {
 ipcc_status ipcc_scene_ipc_apply_nbc(loader *L) {
     for (int s = 0; s < L->ns; ++s) {
         shape *sh = &L->shapes[s];
-        const ipcc_txt_shape *ts = sh->txt;
+        const ipcc_ipc_script_shape *ts = sh->txt;
         if (sh->kind != KIND_TETS) continue;
         for (int g = 0; g < ts->num_nbc; ++g) {
             raw_box box = group_box(sh, &ts->nbc[g]);

@@ -841,6 +841,22 @@ static void test_empty_inputs(void **state) {
     double x[6] = {0, 0, 0, 1, 1, 1};
     assert_int_equal(ipcc_broad_phase_query(bp, &one, x, x, 10.0, ALL, &c), IPCC_OK);
     assert_int_equal(c.num_vf + c.num_ee + c.num_ef, 0);
+    // No pair found by a new object: its pair buffers are still NULL (a
+    // sanitizer build checks that no offset is applied to them).
+    ipcc_broad_phase *newbp = ipcc_broad_phase_create();
+    ipcc_candidates empty = {0};
+    assert_int_equal(ipcc_broad_phase_query(newbp, &one, x, NULL, 0.1, ALL, &empty), IPCC_OK);
+    assert_int_equal(empty.num_vf + empty.num_ee + empty.num_ef, 0);
+    int tet[4] = {0, 1, 2, 3}, tet_group[1] = {0}, point[1] = {4}, point_group[1] = {1}, *pairs = NULL,
+        np = 1, cap = 0;
+    double xt[15] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 5, 5, 5};
+    assert_int_equal(ipcc_broad_phase_point_tet_query(newbp, 5, xt, 1, point, point_group, 1, tet, tet_group,
+                                                      &pairs, &np, &cap),
+                     IPCC_OK);
+    assert_int_equal(np, 0);
+    assert_null(pairs);
+    ipcc_candidates_free(&empty);
+    ipcc_broad_phase_destroy(newbp);
     ipcc_broad_phase_destroy(NULL);
     ipcc_candidates_free(&c);
     assert_null(c.vf);

@@ -1,6 +1,8 @@
 // IPC script presets that no scene of tests/ipc_scenes uses, on small
 // synthetic scripts (FORMAT.md section 6): each prescribed motion, stop and
-// initial condition is checked against its definition.
+// initial condition is checked against its definition. Also the loader's
+// errors on small scripts (an unsupported preset, a bad body after an
+// obstacle, d̂ and eps_v not positive).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,9 +263,59 @@ static void unsupported_preset(void **state) {
     if (!strstr(ipcc_last_error(), expect)) fail_msg("'%s' lacks '%s'", ipcc_last_error(), expect);
 }
 
+// A body that fails validation after a kinematic shape was moved into the
+// scene: an error naming the shape, and (checked by sanitizer builds and
+// fuzz_replay_ipc) nothing leaked. Found by fuzz_ipc.
+static void error_after_an_obstacle(void **state) {
+    (void)state;
+    write_script("bad_body.txt", "stiffness 1e4 0.8\n"
+                                 "shapes input 2\n"
+                                 "input/triMeshes/triangle.obj 0 -1 0  0 0 0  2 2 2\n"
+                                 "input/tetMeshes/tet.msh 0 0 0  0 0 0  1 1 1\n");
+    char path[256];
+    snprintf(path, sizeof path, "%s/bad_body.txt", dir);
+    ipcc_scene *scene = NULL;
+    assert_int_equal(ipcc_scene_load(path, &scene), IPCC_ERR_INVALID_ARGUMENT);
+    assert_null(scene);
+    char expect[400];
+    snprintf(expect, sizeof expect,
+             "%s:4: shape \"input/tetMeshes/tet.msh\": Poisson's ratio must be in [0, 0.5) (got 0.8)", path);
+    if (!strstr(ipcc_last_error(), expect)) fail_msg("'%s' lacks '%s'", ipcc_last_error(), expect);
+}
+
+// d̂ and eps_v must be > 0: IPC has no "0 = default" (ipcc's world def has,
+// and a -0 would convert to a JSON scene that does not load). Found by fuzz_ipc.
+static void dhat_epsv_not_positive(void **state) {
+    (void)state;
+    static const struct {
+        const char *line, *message;
+    } cases[] = {
+        {"dHat -0", "dHat/tuning: d̂ must be > 0 (got -0)"},
+        {"dHat 0", "dHat/tuning: d̂ must be > 0 (got 0)"},
+        {"dHat -1e-3", "dHat/tuning: d̂ must be > 0 (got -0.001)"},
+        {"tuning 3\n0 1e-3 -0", "dHat/tuning: d̂ must be > 0 (got -0)"},
+        {"epsv 0", "epsv/tuning: eps_v must be > 0 (got 0)"},
+        {"tuning 6\n0 1e-3 1e-3 1e-9 1e-3 -0", "epsv/tuning: eps_v must be > 0 (got -0)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+        char text[256], path[256], expect[400];
+        snprintf(text, sizeof text, "shapes input 1\ninput/tetMeshes/cube.msh 0 0 0  0 0 0  1 1 1\n%s\n",
+                 cases[i].line);
+        write_script("tuning.txt", text);
+        snprintf(path, sizeof path, "%s/tuning.txt", dir);
+        ipcc_scene *scene = NULL;
+        assert_int_equal(ipcc_scene_load(path, &scene), IPCC_ERR_INVALID_ARGUMENT);
+        assert_null(scene);
+        snprintf(expect, sizeof expect, "%s: %s", path, cases[i].message);
+        if (strcmp(ipcc_last_error(), expect) != 0) fail_msg("'%s' is not '%s'", ipcc_last_error(), expect);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(unsupported_preset),
+        cmocka_unit_test(error_after_an_obstacle),
+        cmocka_unit_test(dhat_epsv_not_positive),
         cmocka_unit_test(stretch_and_pause),
         cmocka_unit_test(push_right_most),
         cmocka_unit_test(fix_lower_half),

@@ -1,10 +1,12 @@
 /// Shared pieces of the libFuzzer harnesses (tests/fuzz/fuzz_*.c): scratch
 /// files, a silent log sink, and the invariants every reader must keep.
 ///
-/// The harnesses use the public API only. They are built two ways: by
-/// bench/fuzz.sh with clang and -fsanitize=fuzzer (libFuzzer's main), and by
-/// tests/fuzz/fuzz.cmake with the normal compiler, linked to replay.c, which
-/// feeds the committed corpus through LLVMFuzzerTestOneInput() as a ctest.
+/// The harnesses use the public API (fuzz_json and fuzz_ipc also one private
+/// header each: src/scene_parser.h, src/ipc_script.h). They are built two
+/// ways: by bench/fuzz.sh with clang and -fsanitize=fuzzer (libFuzzer's
+/// main), and by tests/fuzz/fuzz.cmake with the normal compiler, linked to
+/// replay.c, which feeds the committed corpus through LLVMFuzzerTestOneInput()
+/// as a ctest.
 ///
 /// Scratch files live in "$TMPDIR" (else /dev/shm, else /tmp) under a name
 /// that holds the target and the process id, so parallel fuzzers and ctest

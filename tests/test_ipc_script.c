@@ -1,4 +1,5 @@
-// Tests for src/ipc_txt.c: the lexer and keyword parser of IPC's `.txt`
+// Tests for the IPC script reader (src/ipc_script.c, ipc_script_lexer.c,
+// ipc_script_keywords.c): the lexer and keyword parser of IPC's `.txt`
 // scene scripts (shared/scenes/ipc/FORMAT.md §2, §3). Every scene in
 // tests/ipc_scenes/input parses in strict mode, with per-scene spot checks;
 // synthetic scripts cover the lexical rules one by one: tol/tuning lists that
@@ -6,6 +7,8 @@
 // skipped lines inside `shapes`, `shapeMatrix` ordering, sections, unknown
 // keywords (warning vs strict error), malformed numbers (the message names
 // the line, keyword and token), CRLF, and dHat/epsv against a short tuning.
+// ipcc_ipc_script_read() gives the record of the file's text, and names the
+// file when it cannot be read, is a folder or holds a NUL byte.
 #include "support.h"
 
 #include <dirent.h>
@@ -15,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ipc_txt.h"
+#include "ipc_script.h"
 
 #define SCENES IPCC_SOURCE_DIR "/tests/ipc_scenes/input"
 
@@ -46,32 +49,32 @@ static void capture_start(void) {
 
 static void capture_stop(void) { ipcc_set_log(NULL, NULL); }
 
-static ipcc_txt_script *parse_ok(const char *text, bool strict) {
-    ipcc_txt_script *s = NULL;
-    ipcc_status st = ipcc_txt_parse(text, "t.txt", strict, &s);
+static ipcc_ipc_script *parse_ok(const char *text, bool strict) {
+    ipcc_ipc_script *s = NULL;
+    ipcc_status st = ipcc_ipc_script_parse(text, "t.txt", strict, &s);
     if (st != IPCC_OK) fail_msg("%s: %s", ipcc_status_name(st), ipcc_last_error());
     assert_non_null(s);
     return s;
 }
 
-static ipcc_txt_script *parse_scene(const char *rel) {
+static ipcc_ipc_script *parse_scene(const char *rel) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", SCENES, rel);
     char *text = ipcc_test_read_file(path, NULL);
-    ipcc_txt_script *s = NULL;
-    ipcc_status st = ipcc_txt_parse(text, rel, true, &s);
+    ipcc_ipc_script *s = NULL;
+    ipcc_status st = ipcc_ipc_script_parse(text, rel, true, &s);
     free(text);
     if (st != IPCC_OK) fail_msg("%s: %s: %s", rel, ipcc_status_name(st), ipcc_last_error());
     assert_string_equal(s->path, rel);
     return s;
 }
 
-static ipcc_txt_script dummy; // a non-NULL *out that failures must reset
+static ipcc_ipc_script dummy; // a non-NULL *out that failures must reset
 
 // The parse fails with IPCC_ERR_PARSE and a message containing `message`.
 static void expect_error(const char *text, bool strict, const char *message) {
-    ipcc_txt_script *s = &dummy;
-    ipcc_status st = ipcc_txt_parse(text, "t.txt", strict, &s);
+    ipcc_ipc_script *s = &dummy;
+    ipcc_status st = ipcc_ipc_script_parse(text, "t.txt", strict, &s);
     if (st != IPCC_ERR_PARSE)
         fail_msg("expected IPCC_ERR_PARSE for:\n%s\ngot %s", text, ipcc_status_name(st));
     assert_null(s);
@@ -86,13 +89,13 @@ static void assert_vec3(const double *v, double x, double y, double z) {
 }
 
 // Index of the first note with this keyword, or -1.
-static int find_note(const ipcc_txt_script *s, const char *keyword) {
+static int find_note(const ipcc_ipc_script *s, const char *keyword) {
     for (int i = 0; i < s->num_notes; i++)
         if (strcmp(s->notes[i].keyword, keyword) == 0) return i;
     return -1;
 }
 
-static void assert_default_tuning_from(const ipcc_txt_script *s, int first) {
+static void assert_default_tuning_from(const ipcc_ipc_script *s, int first) {
     static const double d[6] = {0, 1e-3, 1e-3, 1e-9, 1e-3, 1e-3};
     for (int i = first; i < 6; i++)
         assert_true(s->tuning[i] == d[i]);
@@ -117,10 +120,10 @@ static void parse_tree(const char *dir, int *count) {
             parse_tree(path, count);
         } else if (n > 4 && strcmp(e->d_name + n - 4, ".txt") == 0) {
             const char *rel = path + strlen(SCENES) + 1;
-            ipcc_txt_script *s = parse_scene(rel);
+            ipcc_ipc_script *s = parse_scene(rel);
             assert_true(s->num_shapes > 0);
             assert_int_equal(s->num_unknown, 0);
-            ipcc_txt_destroy(s);
+            ipcc_ipc_script_destroy(s);
             (*count)++;
         }
     }
@@ -139,7 +142,7 @@ static void test_all_scenes_strict(void **state) {
 
 static void test_hit_card_house(void **state) {
     (void)state;
-    ipcc_txt_script *s = parse_scene("paperExamples/5_hitCardHouse.txt");
+    ipcc_ipc_script *s = parse_scene("paperExamples/5_hitCardHouse.txt");
     assert_int_equal(s->num_shapes, 9);
     const double tuning[6] = {0, 1e-4, 1e-4, 1e-9, 1.000001e-5, 1e-5};
     assert_int_equal(s->num_tuning, 6);
@@ -162,13 +165,13 @@ static void test_hit_card_house(void **state) {
     assert_int_equal(s->shapes[8].line, 18);
     assert_int_equal(s->num_tol, 0);
     assert_true(find_note(s, "zoom") >= 0 && find_note(s, "view") >= 0);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 }
 
 static void test_mat_knives(void **state) {
     (void)state;
     capture_start();
-    ipcc_txt_script *s = parse_scene("paperExamples/2_matKnives.txt");
+    ipcc_ipc_script *s = parse_scene("paperExamples/2_matKnives.txt");
     capture_stop();
     assert_int_equal(s->num_shapes, 10);
     assert_string_equal(s->script, "DCOFix");
@@ -188,12 +191,12 @@ static void test_mat_knives(void **state) {
     assert_int_equal(find_note(s, "constraintType"), -1); // inside the skipped section
     assert_int_equal(warnings, 0);
     assert_vec3(s->half_spaces[0].origin, 0, -0.01, 0);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 }
 
 static void test_mat40x40s_fall(void **state) {
     (void)state;
-    ipcc_txt_script *s = parse_scene("otherExamples/varyYoungs/2_mat40x40s_fall_E1e2.txt");
+    ipcc_ipc_script *s = parse_scene("otherExamples/varyYoungs/2_mat40x40s_fall_E1e2.txt");
     assert_int_equal(s->num_shapes, 2);
     assert_int_equal(s->num_tol, 1);
     assert_true(s->tol[0] == 1e-3); // the last line has no newline
@@ -206,28 +209,28 @@ static void test_mat40x40s_fall(void **state) {
     assert_true(s->size == 1);
     assert_false(s->newmark);
     assert_true(find_note(s, "cameraTracking") >= 0);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     s = parse_scene("otherExamples/varyYoungs/2_mat40x40s_fall_E1e6.txt");
     assert_int_equal(s->num_tuning, 2);
     assert_true(s->tuning[0] == 0 && s->tuning[1] == 1e-3);
     assert_default_tuning_from(s, 2);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 }
 
 static void test_dbc_time_range(void **state) {
     (void)state;
-    ipcc_txt_script *s = parse_scene("tutorialExamples/BC/2cubesFall_DBC_timeRange.txt");
+    ipcc_ipc_script *s = parse_scene("tutorialExamples/BC/2cubesFall_DBC_timeRange.txt");
     assert_int_equal(s->num_shapes, 2);
     assert_int_equal(s->shapes[0].num_dbc, 0);
-    const ipcc_txt_shape *sh = &s->shapes[1];
+    const ipcc_ipc_script_shape *sh = &s->shapes[1];
     assert_int_equal(sh->line, 3);
     assert_int_equal(sh->num_dbc, 4);
     assert_int_equal(sh->num_nbc, 0);
     const double start[4] = {0, 2.5, 0, 2.5}, end[4] = {2.5, INFINITY, 2.5, INFINITY};
     const double vx[4] = {-0.2, 0, 0, 0.2};
     for (int g = 0; g < 4; g++) {
-        const ipcc_txt_group *d = &sh->dbc[g];
+        const ipcc_ipc_script_group *d = &sh->dbc[g];
         assert_int_equal(d->line, 4 + g);
         assert_true(d->start == start[g]);
         assert_true(d->end == end[g]);
@@ -241,19 +244,19 @@ static void test_dbc_time_range(void **state) {
     assert_int_equal(s->num_half_spaces, 1);
     assert_true(s->half_spaces[0].friction == 0.1);
     assert_int_equal(s->half_spaces[0].line, 11);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     s = parse_scene("tutorialExamples/BC/2cubesFall_DBC.txt");
     assert_int_equal(s->shapes[1].num_dbc, 2);
     assert_true(s->shapes[1].dbc[1].start == 0 && s->shapes[1].dbc[1].end == INFINITY);
     assert_vec3(s->shapes[1].dbc[1].value, 0.2, 0, 0.2);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 }
 
 static void test_nbc(void **state) {
     (void)state;
-    ipcc_txt_script *s = parse_scene("tutorialExamples/BC/2cubesFall_NBC.txt");
-    const ipcc_txt_shape *sh = &s->shapes[1];
+    ipcc_ipc_script *s = parse_scene("tutorialExamples/BC/2cubesFall_NBC.txt");
+    const ipcc_ipc_script_shape *sh = &s->shapes[1];
     assert_int_equal(sh->num_nbc, 2);
     assert_int_equal(sh->num_dbc, 0);
     assert_vec3(sh->nbc[0].value, -50, 0, -50);
@@ -261,7 +264,7 @@ static void test_nbc(void **state) {
     assert_vec3(sh->nbc[1].box_min, 0.9, -0.1, 0.9);
     assert_vec3(sh->nbc[0].angular, 0, 0, 0);
     assert_true(sh->nbc[0].start == 0 && sh->nbc[0].end == INFINITY);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     s = parse_scene("tutorialExamples/BC/2cubesFall_NBC_timeRange.txt");
     sh = &s->shapes[1];
@@ -269,12 +272,12 @@ static void test_nbc(void **state) {
     assert_vec3(sh->nbc[0].value, -5, 0, -5);
     assert_true(sh->nbc[0].start == 0 && sh->nbc[0].end == 1);
     assert_true(sh->nbc[1].start == 1 && sh->nbc[1].end == INFINITY);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 }
 
 static void test_tet_slots(void **state) {
     (void)state;
-    ipcc_txt_script *s = parse_scene("paperExamples/10_tetSlots.txt");
+    ipcc_ipc_script *s = parse_scene("paperExamples/10_tetSlots.txt");
     assert_int_equal(s->num_shapes, 1);
     assert_int_equal(s->num_mesh_cos, 4);
     assert_string_equal(s->mesh_cos[0].path, "input/triMeshes/cube.obj");
@@ -294,12 +297,12 @@ static void test_tet_slots(void **state) {
     assert_true(s->fcr);
     assert_string_equal(s->script, "fall");
     assert_int_equal(s->notes[find_note(s, "section")].line, 28);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 }
 
 static void test_roller_ball(void **state) {
     (void)state;
-    ipcc_txt_script *s = parse_scene("paperExamples/8_rollerBall.txt");
+    ipcc_ipc_script *s = parse_scene("paperExamples/8_rollerBall.txt");
     assert_string_equal(s->script, "DCORotCylinders");
     assert_int_equal(s->num_script_params, 0);
     assert_int_equal(s->num_shapes, 5);
@@ -309,12 +312,12 @@ static void test_roller_ball(void **state) {
     assert_true(s->size == 2 && s->self_friction == 0.5);
     assert_true(s->duration == 10 && s->time_step == 0.01);
     assert_vec3(s->half_spaces[0].origin, 0, -1.5, 0);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 }
 
 static void test_cubes_fall_materials(void **state) {
     (void)state;
-    ipcc_txt_script *s = parse_scene("tutorialExamples/2cubesFall_full.txt");
+    ipcc_ipc_script *s = parse_scene("tutorialExamples/2cubesFall_full.txt");
     for (int i = 0; i < 2; i++) {
         assert_true(s->shapes[i].has_material);
         assert_true(s->shapes[i].density == 1000 && s->shapes[i].youngs == 1e5 &&
@@ -323,18 +326,18 @@ static void test_cubes_fall_materials(void **state) {
     assert_true(s->damping_ratio == 0 && s->damping_stiff == 0);
     assert_false(s->newmark);
     assert_true(s->duration == 5 && s->time_step == 0.025); // last line without newline
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     s = parse_scene("tutorialExamples/2cubesFall_heavyTop.txt");
     assert_true(s->shapes[0].has_material);
     assert_true(s->shapes[0].density == 3000 && s->shapes[0].youngs == 1e8);
     assert_false(s->shapes[1].has_material);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     s = parse_scene("tutorialExamples/2cubesFall_largerDt.txt");
     assert_true(s->duration == 5 && s->time_step == 1);
     assert_true(s->self_collision);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 }
 
 // ---------------------------------------------------------------------------
@@ -342,7 +345,7 @@ static void test_cubes_fall_materials(void **state) {
 
 static void test_defaults(void **state) {
     (void)state;
-    ipcc_txt_script *s = parse_ok("", true);
+    ipcc_ipc_script *s = parse_ok("", true);
     assert_string_equal(s->path, "t.txt");
     assert_int_equal(s->num_shapes, 0);
     assert_true(s->duration == 5 && s->time_step == 0.025);
@@ -371,32 +374,32 @@ static void test_defaults(void **state) {
     assert_true(s->playback_speed == 1);
     assert_null(s->restart);
     assert_int_equal(s->num_notes + s->num_unknown, 0);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     s = parse_ok("\n   \n# comment only\n  #another\n\t\n", true);
     assert_int_equal(s->num_notes + s->num_unknown + s->num_shapes, 0);
-    ipcc_txt_destroy(s);
-    ipcc_txt_destroy(NULL);
+    ipcc_ipc_script_destroy(s);
+    ipcc_ipc_script_destroy(NULL);
 }
 
 static void test_tol_tuning_span_lines(void **state) {
     (void)state;
     // Values come from the following tokens of the file; text after the K-th
     // value is a new line.
-    ipcc_txt_script *s =
+    ipcc_ipc_script *s =
         parse_ok("tol 3 ignored 7\n1e-2\n\n  1e-3 1e-4 selfCollisionOff\ntime 2 0.01\n", true);
     assert_int_equal(s->num_tol, 3);
     assert_true(s->tol[0] == 1e-2 && s->tol[1] == 1e-3 && s->tol[2] == 1e-4);
     assert_false(s->self_collision);
     assert_true(s->duration == 2 && s->time_step == 0.01);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     s = parse_ok("tuning 2\n0\n1e-4 dHat 5e-5\ntol 1\n0.5\ntol 2 0.1 0.2\n0.3\n0.4", true);
     assert_int_equal(s->num_tuning, 3);
     assert_true(s->tuning[1] == 5e-5 && s->tuning[2] == 5e-5);
     assert_int_equal(s->num_tol, 2); // the second tol replaces the first
     assert_true(s->tol[0] == 0.3 && s->tol[1] == 0.4);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     // `tol 1 1e-4` on one line does not work in IPC: the value is the next line's first token.
     expect_error("tol 1 1e-4\ntime 1 0.5\n", true, "t.txt:2: tol: value 1 of 1 is not a number (got 'time')");
@@ -424,9 +427,9 @@ static const char shapes_with_comments[] =
 
 static void test_shape_extras_comments_continuation(void **state) {
     (void)state;
-    ipcc_txt_script *s = parse_ok(shapes_with_comments, true);
+    ipcc_ipc_script *s = parse_ok(shapes_with_comments, true);
     assert_int_equal(s->num_shapes, 3);
-    const ipcc_txt_shape *a = &s->shapes[0], *b = &s->shapes[1], *c = &s->shapes[2];
+    const ipcc_ipc_script_shape *a = &s->shapes[0], *b = &s->shapes[1], *c = &s->shapes[2];
     assert_int_equal(a->line, 2);
     assert_int_equal(a->num_dbc, 0);
     assert_int_equal(a->num_nbc, 1);
@@ -455,12 +458,12 @@ static void test_shape_extras_comments_continuation(void **state) {
     assert_true(c->density == 2 && c->poisson == 0.2); // the last material wins
     assert_false(c->from_matrix);
     assert_false(s->self_collision);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 }
 
 static void test_shapes_skipped_lines_and_blocks(void **state) {
     (void)state;
-    ipcc_txt_script *s =
+    ipcc_ipc_script *s =
         parse_ok("shapes input 2\n\n# first\na.msh 0 0 0 0 0 0 1 1 1\n   \n"
                  "#b.msh 9 9 9 0 0 0 1 1 1\nb.msh 1 1 1 0 0 0 2 2 2\nselfCollisionOff\n"
                  "shape input c.obj\nshapes input 0\nshapes input 1\nd.msh 0 0 0 0 0 0 1 1 1\n",
@@ -475,7 +478,7 @@ static void test_shapes_skipped_lines_and_blocks(void **state) {
     assert_vec3(s->shapes[2].scale, 1, 1, 1);
     assert_int_equal(s->shapes[2].line, 9);
     assert_string_equal(s->shapes[3].path, "d.msh"); // blocks append
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     expect_error("shapes input 3\na.msh 0 0 0 0 0 0 1 1 1\n\n# c\n", true,
                  "t.txt:1: shapes: the block ends after 1 of 3 shapes (got end of file)");
@@ -486,7 +489,7 @@ static void test_shapes_skipped_lines_and_blocks(void **state) {
 
 static void test_shape_matrix(void **state) {
     (void)state;
-    ipcc_txt_script *s =
+    ipcc_ipc_script *s =
         parse_ok("shapeMatrix input 2 3 2\ncube.msh 1 2 3  0 90 0  0.5 0.5 0.5 material 10 20 0.3\n"
                  "shapeMatrix input 1 2 1 10 20 30\n\ttet.msh 1 2 3 0 0 0 1 1 1\n",
                  true);
@@ -494,7 +497,7 @@ static void test_shape_matrix(void **state) {
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 3; j++)
             for (int k = 0; k < 2; k++) {
-                const ipcc_txt_shape *sh = &s->shapes[(i * 3 + j) * 2 + k];
+                const ipcc_ipc_script_shape *sh = &s->shapes[(i * 3 + j) * 2 + k];
                 assert_string_equal(sh->path, "cube.msh");
                 assert_vec3(sh->translation, i * 1.0, j * 2.0, k * 3.0); // missing p: 0
                 assert_vec3(sh->rotation, 0, 90, 0);
@@ -508,11 +511,11 @@ static void test_shape_matrix(void **state) {
     assert_vec3(s->shapes[13].translation, 10, 22, 30);
     assert_false(s->shapes[13].has_material);
     assert_int_equal(s->shapes[13].line, 4);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     s = parse_ok("shapeMatrix input 0 5 5\na.msh 0 0 0 0 0 0 1 1 1\n", true);
     assert_int_equal(s->num_shapes, 0);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     expect_error("shapeMatrix input 1 1 1\n\na.msh 0 0 0 0 0 0 1 1 1\n", true,
                  "t.txt:2: shapeMatrix: missing the shape line (got an empty line)");
@@ -528,12 +531,12 @@ static void test_shape_matrix(void **state) {
 
 static void test_sections(void **state) {
     (void)state;
-    ipcc_txt_script *s = parse_ok("section IP\ntime 1 0.5\nsection end\nsection interiorPoint\ndensity 7\n"
+    ipcc_ipc_script *s = parse_ok("section IP\ntime 1 0.5\nsection end\nsection interiorPoint\ndensity 7\n"
                                   "section QP interiorPoint\nsize 2\nsection end\nsection end\n",
                                   true);
     assert_true(s->duration == 1 && s->density == 7 && s->size == 2);
     assert_int_equal(s->num_notes, 0);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     // A bare `section` does not end a skipped section; `section end` does.
     // Skipped lines are not parsed (the unknown keyword is no error).
@@ -556,29 +559,29 @@ static void test_sections(void **state) {
         strstr(debug_log, "t.txt:8: 'section' ignored (lines 8-10 skipped to the end of the file"));
 
     // A bare `section` (no word names the solver) starts a skip.
-    s = (ipcc_txt_destroy(s), parse_ok("section\ntime 1 0.5\n", true));
+    s = (ipcc_ipc_script_destroy(s), parse_ok("section\ntime 1 0.5\n", true));
     assert_true(s->duration == 5);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     // constraintSolver IP / interiorPoint keep both names active; QP and SQP are errors.
     s = parse_ok("constraintSolver IP\nsection interiorPoint\ntime 1 0.5\nsection end\n"
                  "constraintSolver interiorPoint\nsection IP\ndensity 3\n",
                  true);
     assert_true(s->duration == 1 && s->density == 3);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
     expect_error("size 1\nconstraintSolver QP\nsection QP\n", false,
                  "t.txt:2: constraintSolver: ipcc implements only the interiorPoint solver (got 'QP')");
     expect_error("constraintSolver SQP\n", false, "ipcc implements only the interiorPoint solver");
     // A QP choice inside a skipped section is never read.
     s = parse_ok("section QP\nconstraintSolver QP\nsection end\n", true);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 }
 
 static void test_unknown_keywords(void **state) {
     (void)state;
     const char *text = "size 1\nfooBar 1 2\nTime 1 2\n";
     capture_start();
-    ipcc_txt_script *s = parse_ok(text, false);
+    ipcc_ipc_script *s = parse_ok(text, false);
     capture_stop();
     assert_int_equal(warnings, 2);
     assert_string_equal(last_warning, "t.txt:3: unknown keyword 'Time' (ignored)");
@@ -586,7 +589,7 @@ static void test_unknown_keywords(void **state) {
     assert_string_equal(s->unknown[0].keyword, "fooBar");
     assert_int_equal(s->unknown[0].line, 2);
     assert_true(s->duration == 5); // keywords are case-sensitive
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
     expect_error(text, true, "t.txt:2: unknown keyword 'fooBar'");
 
     // Unknown shape extras and option words: warnings, or errors in strict mode.
@@ -603,7 +606,7 @@ static void test_unknown_keywords(void **state) {
     assert_string_equal(last_warning,
                         "t.txt:4: timeIntegration: unknown integrator 'RK4' (expected BE or NM); "
                         "using BE");
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
     expect_error(text, true, "t.txt:2: shapes: unknown extra 'velocity' in a shape line");
     expect_error("energy StVK\n", true, "t.txt:1: energy: unknown energy model 'StVK' (expected NH or FCR)");
     expect_error("constraintSolver Newton\n", true, "t.txt:1: constraintSolver: unknown solver 'Newton'");
@@ -666,7 +669,7 @@ static void test_malformed_numbers(void **state) {
 
 static void test_crlf(void **state) {
     (void)state;
-    ipcc_txt_script *s = parse_ok("shapes input 1\r\na.msh 0 0 0 0 0 0 1 1 1 \\\r\n"
+    ipcc_ipc_script *s = parse_ok("shapes input 1\r\na.msh 0 0 0 0 0 0 1 1 1 \\\r\n"
                                   "  DBC 0 0 0 1 1 1 1 2 3 0 0 0 0.5\r\n\r\n# c\r\n"
                                   "time 2 0.5\r\ntol 2\r\n1e-3\r\n1e-4\r\nenergy FCR\r\n"
                                   "section QP\r\ntime 9 9\r\nsection end\r\nscript fall\r\n",
@@ -681,43 +684,43 @@ static void test_crlf(void **state) {
     assert_true(s->tol[1] == 1e-4);
     assert_true(s->fcr);
     assert_string_equal(s->script, "fall");
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
     expect_error("size 1\r\ndensity x\r\n", true, "t.txt:2: density: density is not a number (got 'x')");
 }
 
 static void test_dhat_epsv_short_tuning(void **state) {
     (void)state;
     // epsv after a short tuning: the list is extended with the defaults first.
-    ipcc_txt_script *s = parse_ok("tuning 2\n1e3\n2e-4\nepsv 3e-5\n", true);
+    ipcc_ipc_script *s = parse_ok("tuning 2\n1e3\n2e-4\nepsv 3e-5\n", true);
     assert_int_equal(s->num_tuning, 6);
     const double a[6] = {1e3, 2e-4, 1e-3, 1e-9, 3e-5, 3e-5};
     for (int i = 0; i < 6; i++)
         assert_true(s->tuning[i] == a[i]);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     // tuning replaces the list: an earlier dHat is lost for the entries it does not give.
     s = parse_ok("dHat 1e-4\nepsv 2e-5\ntuning 2\n0\n5e-4\n", true);
     assert_int_equal(s->num_tuning, 2);
     assert_true(s->tuning[1] == 5e-4);
     assert_default_tuning_from(s, 2);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     s = parse_ok("tuning 1\n7\ndHat 2e-4\n", true);
     assert_int_equal(s->num_tuning, 3);
     assert_true(s->tuning[0] == 7 && s->tuning[1] == 2e-4 && s->tuning[2] == 2e-4);
     assert_default_tuning_from(s, 3);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     s = parse_ok("tuning 0\ndHat 3e-3\nepsv 4e-3\n", true);
     assert_int_equal(s->num_tuning, 6);
     assert_true(s->tuning[0] == 0 && s->tuning[1] == 3e-3 && s->tuning[2] == 3e-3 && s->tuning[3] == 1e-9);
     assert_true(s->tuning[4] == 4e-3 && s->tuning[5] == 4e-3);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     s = parse_ok("tuning 8\n1\n2\n3\n4\n5\n6\n7\n8\n", true);
     assert_int_equal(s->num_tuning, 8);
     assert_true(s->tuning[5] == 6 && s->tuning[7] == 8 && s->tuning[8] == 0);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 }
 
 static void test_all_keywords(void **state) {
@@ -764,7 +767,7 @@ static void test_all_keywords(void **state) {
                                "timeIntegration BE\n"                          // 40
                                "script twist\n";                               // 41
     capture_start();
-    ipcc_txt_script *s = parse_ok(text, true);
+    ipcc_ipc_script *s = parse_ok(text, true);
     capture_stop();
     assert_true(s->fcr);
     assert_false(s->newmark); // BE on line 40
@@ -829,7 +832,7 @@ static void test_all_keywords(void **state) {
     assert_non_null(strstr(debug_log, "t.txt:21: 'view' ignored (viewer only)\n"));
     assert_non_null(strstr(debug_log, "t.txt:30: 'QPSolver' ignored (QP/SQP solver only)\n"));
     assert_non_null(strstr(debug_log, "t.txt:14: 'kappaMinMultiplier' ignored ("));
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     s = parse_ok("script meshSeqFromFile seqdir 2 1.5 -2 trailing\nscript DCOFix extra words\n"
                  "timeIntegration NM\nwarmStart 0\nscript meshSeqFromFile f2 3 1 2 3\n",
@@ -840,7 +843,7 @@ static void test_all_keywords(void **state) {
     assert_true(s->script_params[0] == 1 && s->script_params[2] == 3);
     assert_true(s->newmark && s->newmark_beta == 0.25 && s->newmark_gamma == 0.5);
     assert_int_equal(s->num_notes, 0); // warmStart 0 is no note
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 }
 
 static void test_long_lines(void **state) {
@@ -855,11 +858,11 @@ static void test_long_lines(void **state) {
     memset(text + k, ' ', pad);
     k += pad;
     sprintf(text + k, "0 0 0 0 0 0 1 1 1 NBC 0 0 0 1 1 1 0 -9 0\nsize 3");
-    ipcc_txt_script *s = parse_ok(text, true);
+    ipcc_ipc_script *s = parse_ok(text, true);
     assert_int_equal((int)strlen(s->shapes[0].path), (int)n);
     assert_vec3(s->shapes[0].nbc[0].value, 0, -9, 0);
     assert_true(s->size == 3);
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
 
     // Many groups on one shape line.
     size_t groups = 1000;
@@ -871,9 +874,65 @@ static void test_long_lines(void **state) {
     s = parse_ok(many, true);
     assert_int_equal(s->shapes[0].num_nbc, (int)groups);
     assert_true(s->shapes[0].nbc[groups - 1].value[0] == (double)(groups - 1));
-    ipcc_txt_destroy(s);
+    ipcc_ipc_script_destroy(s);
     free(many);
     free(text);
+}
+
+// ---------------------------------------------------------------------------
+// Reading files.
+
+// Writes `size` bytes into the working directory (the test's build folder).
+static void write_file(const char *path, const char *data, size_t size) {
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, size, f), size);
+    assert_int_equal(fclose(f), 0);
+}
+
+// ipcc_ipc_script_read() fails with IPCC_ERR_IO, *out NULL, and a message
+// containing `message`.
+static void expect_read_error(const char *path, const char *message) {
+    ipcc_ipc_script *s = &dummy;
+    assert_int_equal(ipcc_ipc_script_read(path, false, &s), IPCC_ERR_IO);
+    assert_null(s);
+    if (!strstr(ipcc_last_error(), message))
+        fail_msg("message '%s' does not contain '%s'", ipcc_last_error(), message);
+}
+
+static void test_read_file(void **state) {
+    (void)state;
+    // The file's record is the record of its text, named by the path.
+    const char *path = SCENES "/paperExamples/5_hitCardHouse.txt";
+    ipcc_ipc_script *read = NULL;
+    assert_int_equal(ipcc_ipc_script_read(path, true, &read), IPCC_OK);
+    ipcc_ipc_script *parsed = parse_scene("paperExamples/5_hitCardHouse.txt");
+    assert_string_equal(read->path, path);
+    assert_int_equal(read->num_shapes, parsed->num_shapes);
+    for (int i = 0; i < read->num_shapes; i++) {
+        assert_string_equal(read->shapes[i].path, parsed->shapes[i].path);
+        assert_memory_equal(read->shapes[i].translation, parsed->shapes[i].translation, 3 * sizeof(double));
+    }
+    assert_true(read->time_step == parsed->time_step && read->duration == parsed->duration);
+    assert_string_equal(read->script, parsed->script);
+    ipcc_ipc_script_destroy(read);
+    ipcc_ipc_script_destroy(parsed);
+
+    // A keyword error names the file's path and the line.
+    const char *bad = "\nshapes input 1\na.msh 0 0 0 0 0 0 1 1 1\ntime 5x 1\n";
+    write_file("test_ipc_script_bad.txt", bad, strlen(bad));
+    read = &dummy;
+    assert_int_equal(ipcc_ipc_script_read("test_ipc_script_bad.txt", false, &read), IPCC_ERR_PARSE);
+    assert_null(read);
+    assert_string_equal(ipcc_last_error(),
+                        "test_ipc_script_bad.txt:4: time: duration T is not a number (got '5x')");
+    // Missing, a folder, a NUL byte: IPCC_ERR_IO naming the file.
+    expect_read_error("test_ipc_script_missing.txt", "cannot read scene \"test_ipc_script_missing.txt\"");
+    expect_read_error(SCENES, SCENES ": ");
+    write_file("test_ipc_script_nul.txt", "time 1 0.1\n\0shapes", 18);
+    expect_read_error("test_ipc_script_nul.txt", "test_ipc_script_nul.txt: NUL byte");
+    remove("test_ipc_script_bad.txt");
+    remove("test_ipc_script_nul.txt");
 }
 
 int main(void) {
@@ -899,6 +958,7 @@ int main(void) {
         cmocka_unit_test(test_dhat_epsv_short_tuning),
         cmocka_unit_test(test_all_keywords),
         cmocka_unit_test(test_long_lines),
+        cmocka_unit_test(test_read_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
