@@ -15,6 +15,7 @@
 
 #include "ipcc/ipcc.h"
 #include "support.h"
+#include "world_checks.h"
 
 #define CKPT_PATH "checkpoint_test.bin"
 
@@ -44,12 +45,7 @@ static const char *stateful_scene =
     "}\n";
 
 static ipcc_world *world_from_text(const char *text) {
-    ipcc_scene *scene = NULL;
-    assert_int_equal(ipcc_scene_parse(text, "stateful", IPCC_SOURCE_DIR, &scene), IPCC_OK);
-    ipcc_world *w = NULL;
-    assert_int_equal(ipcc_scene_create_world(scene, &w), IPCC_OK);
-    ipcc_scene_destroy(scene);
-    return w;
+    return ipcc_test_world_from_json(text, IPCC_SOURCE_DIR);
 }
 
 static ipcc_world *world_from_file(const char *name) {

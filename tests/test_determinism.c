@@ -150,12 +150,7 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t size) {
 
 static uint64_t golden_run(int threads) {
     omp_set_num_threads(threads);
-    ipcc_scene *scene = NULL;
-    if (ipcc_scene_parse(golden_scene, "<golden>", IPCC_SOURCE_DIR "/examples", &scene) != IPCC_OK)
-        fail_msg("scene: %s", ipcc_last_error());
-    ipcc_world *w = NULL;
-    assert_int_equal(ipcc_scene_create_world(scene, &w), IPCC_OK);
-    ipcc_scene_destroy(scene);
+    ipcc_world *w = ipcc_test_world_from_json(golden_scene, IPCC_SOURCE_DIR "/examples");
     ipcc_step_stats st;
     int steps_with_friction = 0, max_contacts = 0;
     for (int s = 0; s < 30; ++s) {

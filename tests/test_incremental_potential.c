@@ -250,12 +250,7 @@ static void test_energy_agrees_with_contact_and_friction(void **state) {
             "  \"material\": \"r\", \"translation\": [-0.05, 0.23, -0.05], \"velocity\": [1, 0, 0]}],"
             " \"obstacles\": [{\"type\": \"half_space\", \"point\": [0, 0, 0], \"normal\": [0, 1, 0]}]}",
             damped ? 0.01 : 0.0);
-        ipcc_scene *scene = NULL;
-        if (ipcc_scene_parse(text, "<test>", IPCC_SOURCE_DIR "/examples", &scene) != IPCC_OK)
-            fail_msg("scene: %s", ipcc_last_error());
-        ipcc_world *w = NULL;
-        assert_int_equal(ipcc_scene_create_world(scene, &w), IPCC_OK);
-        ipcc_scene_destroy(scene);
+        ipcc_world *w = ipcc_test_world_from_json(text, IPCC_SOURCE_DIR "/examples");
         ipcc_newton *nw = ipcc_newton_create();
         checked_objective c = {.w = w, .inner = ipcc_incremental_potential(w)};
         int checked_at[2] = {4, 12};

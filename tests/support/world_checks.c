@@ -123,3 +123,13 @@ void ipcc_test_assert_intersection_free(const ipcc_world *w, const char *label) 
     free(body_faces);
     free(obstacle_faces);
 }
+
+ipcc_world *ipcc_test_world_from_json(const char *text, const char *base_dir) {
+    ipcc_scene *scene = NULL;
+    if (ipcc_scene_parse(text, "<test scene>", base_dir, &scene) != IPCC_OK)
+        fail_msg("scene: %s", ipcc_last_error());
+    ipcc_world *w = NULL;
+    if (ipcc_scene_create_world(scene, &w) != IPCC_OK) fail_msg("world: %s", ipcc_last_error());
+    ipcc_scene_destroy(scene);
+    return w;
+}

@@ -26,6 +26,9 @@ double ipcc_test_mesh_volume(const ipcc_mesh *m);
 /// and every deformable vertex is strictly on the free side of every
 /// half-space. `label` (e.g. "frame 12") is printed on failure.
 void ipcc_test_assert_intersection_free(const ipcc_world *w, const char *label);
+/// The world of a JSON scene given as text (mesh paths relative to
+/// base_dir); fails the test, naming the scene's error, if it does not load.
+ipcc_world *ipcc_test_world_from_json(const char *text, const char *base_dir);
 /// Box body def with a world-owned-lifetime mesh; the mesh must be destroyed by the caller.
 ipcc_mesh *ipcc_test_box_mesh(int nx, int ny, int nz, double lx, double ly, double lz);
 
