@@ -198,7 +198,6 @@ int ipcc_world_reserve_state(ipcc_world *w, int n, int nt) {
     return 0;
 }
 
-
 // Sum the Newton figures of several passes into r (the last pass decides
 // convergence, energy and residual).
 static void accumulate_result(ipcc_newton_result *r, const ipcc_newton_result *p, bool first) {
