@@ -34,8 +34,7 @@ typedef enum ipcc_status {
     IPCC_ERR_MESH = -4,             ///< invalid mesh: bad index, degenerate tet, NaN
     IPCC_ERR_NO_MEMORY = -5,        ///< an allocation failed
     IPCC_ERR_SOLVER = -6,           ///< the linear or nonlinear solver failed
-    IPCC_ERR_INFEASIBLE =
-        -7, ///< a state that is inverted, intersecting or touching (a contact at zero distance)
+    IPCC_ERR_INFEASIBLE = -7,       ///< a state that is inverted, intersecting or touching
 } ipcc_status;
 
 /// Short constant name of a status, e.g. "IPCC_ERR_PARSE".
