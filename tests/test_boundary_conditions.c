@@ -93,17 +93,6 @@ static void advance(ipcc_world *w) {
     w->time += w->def.time_step;
 }
 
-// Rotation of r by angle th about the unit axis k, through the unit
-// quaternion q = (cos(th/2), sin(th/2) k):
-//   r' = r + 2 q0 (q x r) + 2 q x (q x r).
-static void quat_rotate(const double k[3], double th, const double r[3], double out[3]) {
-    double q0 = cos(th / 2), s = sin(th / 2), q[3] = {s * k[0], s * k[1], s * k[2]};
-    double qr[3] = {q[1] * r[2] - q[2] * r[1], q[2] * r[0] - q[0] * r[2], q[0] * r[1] - q[1] * r[0]};
-    double qqr[3] = {q[1] * qr[2] - q[2] * qr[1], q[2] * qr[0] - q[0] * qr[2], q[0] * qr[1] - q[1] * qr[0]};
-    for (int j = 0; j < 3; ++j)
-        out[j] = r[j] + 2 * q0 * qr[j] + 2 * qqr[j];
-}
-
 static double dist3(const double *a, const double *b) {
     return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
                 (a[2] - b[2]) * (a[2] - b[2]));
@@ -378,7 +367,7 @@ static void check_rigid_motion(bool pivot) {
             int i = bc->vertices[j];
             assert_int_equal(w->prescribed[i], 0);
             double r[3] = {w->x[3 * i] - c[0], w->x[3 * i + 1] - c[1], w->x[3 * i + 2] - c[2]}, rr[3];
-            quat_rotate(axis, omega * h, r, rr);
+            ipcc_test_quat_rotate(axis, omega * h, r, rr);
             for (int k = 0; k < 3; ++k)
                 assert_near(w->x_target[3 * i + k], c[k] + vel[k] * h + rr[k], 1e-13, 0);
         }
@@ -390,7 +379,7 @@ static void check_rigid_motion(bool pivot) {
             double R[3] = {w->x_rest[3 * i] - c0[0], w->x_rest[3 * i + 1] - c0[1],
                            w->x_rest[3 * i + 2] - c0[2]},
                    rr[3];
-            quat_rotate(axis, omega * t, R, rr);
+            ipcc_test_quat_rotate(axis, omega * t, R, rr);
             for (int k = 0; k < 3; ++k)
                 assert_near(w->x[3 * i + k], c0[k] + vel[k] * t + rr[k], 1e-12, 0);
             for (int l = 0; l < j; ++l) {
@@ -642,11 +631,11 @@ static void check_kinematics(bool pivot) {
         int i = bc->vertices[j];
         double R[3] = {w->x_rest[3 * i] - c0[0], w->x_rest[3 * i + 1] - c0[1], w->x_rest[3 * i + 2] - c0[2]};
         double xp[3], xm[3], x0[3], xp2[3], xm2[3];
-        quat_rotate(axis, omega * (t + dt), R, xp);
-        quat_rotate(axis, omega * (t - dt), R, xm);
-        quat_rotate(axis, omega * t, R, x0);
-        quat_rotate(axis, omega * (t + dt2), R, xp2);
-        quat_rotate(axis, omega * (t - dt2), R, xm2);
+        ipcc_test_quat_rotate(axis, omega * (t + dt), R, xp);
+        ipcc_test_quat_rotate(axis, omega * (t - dt), R, xm);
+        ipcc_test_quat_rotate(axis, omega * t, R, x0);
+        ipcc_test_quat_rotate(axis, omega * (t + dt2), R, xp2);
+        ipcc_test_quat_rotate(axis, omega * (t - dt2), R, xm2);
         double v[3], a[3];
         ipcc_dirichlet_kinematics(w, 0, w->x_target + 3 * i, v, a);
         for (int k = 0; k < 3; ++k) {

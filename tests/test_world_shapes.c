@@ -51,21 +51,11 @@ static void step_or_fail(ipcc_world *w) {
     if (st < 0) fail_msg("%s", ipcc_last_error());
 }
 
-// Rotation of r by th about the unit axis k, through the quaternion
-// (cos(th/2), sin(th/2) k): r + 2 q0 (q x r) + 2 q x (q x r).
-static void quat_rotate(const double k[3], double th, const double r[3], double out[3]) {
-    double q0 = cos(th / 2), s = sin(th / 2), q[3] = {s * k[0], s * k[1], s * k[2]};
-    double qr[3] = {q[1] * r[2] - q[2] * r[1], q[2] * r[0] - q[0] * r[2], q[0] * r[1] - q[1] * r[0]};
-    double qqr[3] = {q[1] * qr[2] - q[2] * qr[1], q[2] * qr[0] - q[0] * qr[2], q[0] * qr[1] - q[1] * qr[0]};
-    for (int j = 0; j < 3; ++j)
-        out[j] = r[j] + 2 * q0 * qr[j] + 2 * qqr[j];
-}
-
 // R = Rot(k, th) R0, column by column (the columns are the local axes).
 static void quat_rotate_matrix(const double k[3], double th, const double R0[9], double R[9]) {
     for (int j = 0; j < 3; ++j) {
         double col[3] = {R0[j], R0[3 + j], R0[6 + j]}, out[3];
-        quat_rotate(k, th, col, out);
+        ipcc_test_quat_rotate(k, th, col, out);
         for (int i = 0; i < 3; ++i)
             R[3 * i + j] = out[i];
     }

@@ -124,3 +124,11 @@ const char *ipcc_test_data_path(const char *name) {
     snprintf(buf, sizeof buf, "%s/%s", IPCC_TEST_DATA, name);
     return buf;
 }
+
+void ipcc_test_quat_rotate(const double k[3], double th, const double r[3], double out[3]) {
+    double q0 = cos(th / 2), s = sin(th / 2), q[3] = {s * k[0], s * k[1], s * k[2]};
+    double qr[3] = {q[1] * r[2] - q[2] * r[1], q[2] * r[0] - q[0] * r[2], q[0] * r[1] - q[1] * r[0]};
+    double qqr[3] = {q[1] * qr[2] - q[2] * qr[1], q[2] * qr[0] - q[0] * qr[2], q[0] * qr[1] - q[1] * qr[0]};
+    for (int j = 0; j < 3; ++j)
+        out[j] = r[j] + 2 * q0 * qr[j] + 2 * qqr[j];
+}

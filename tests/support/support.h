@@ -37,6 +37,10 @@ void ipcc_test_matmul3(const double A[9], const double B[9], double C[9]);
 double ipcc_test_norm(int n, const double *a);
 /// F = P diag(s) Q^T with random rotations P, Q, or F = diag(s) if !rotate.
 void ipcc_test_matrix_from_svd(const double s[3], bool rotate, double F[9]);
+/// r rotated by angle th about the unit axis k, through the unit quaternion
+/// q = (cos(th/2), sin(th/2) k): r' = r + 2 q0 (q x r) + 2 q x (q x r). An
+/// independent closed form for tests of rotations computed otherwise.
+void ipcc_test_quat_rotate(const double k[3], double th, const double r[3], double out[3]);
 /// Uniformly random rotation (row-major 3x3) from a random unit quaternion.
 void ipcc_test_random_rotation(double Q[9]);
 
