@@ -236,10 +236,8 @@ void ipcc_barrier_potential_gradient(const ipcc_constraint_set *s, const ipcc_co
     for (int k = 0; k < s->np; ++k) {
         const ipcc_contact_pair *p = &s->pairs[k];
         double gk[12];
-        int nv = ipcc_contact_kind_vertices(p->kind), vertices[4];
+        int vertices[4], nv = ipcc_contact_pair_world_vertices(m, p, vertices);
         ipcc_contact_pair_barrier(o, p, xc, dhat2, gk, NULL);
-        for (int a = 0; a < nv; ++a)
-            vertices[a] = m->cvert[p->v[a]];
         ipcc_local_scatter_add(g, nv, vertices, 1.0, gk);
     }
 }
@@ -284,9 +282,7 @@ ipcc_status ipcc_barrier_potential_assemble(ipcc_barrier_potential *bp, const ip
     bp->pair_slot[0] = 0;
     for (int k = 0; k < np; ++k) {
         const ipcc_contact_pair *p = &s->pairs[k];
-        int nv = ipcc_contact_kind_vertices(p->kind), vertices[4], dofs[12];
-        for (int a = 0; a < nv; ++a)
-            vertices[a] = m->cvert[p->v[a]];
+        int vertices[4], dofs[12], nv = ipcc_contact_pair_world_vertices(m, p, vertices);
         ipcc_local_dofs(sc->dof_map, nv, vertices, dofs);
         bp->pair_slot[k + 1] = bp->pair_slot[k] + ipcc_block_triplet_count(3 * nv, dofs);
     }
@@ -301,9 +297,7 @@ ipcc_status ipcc_barrier_potential_assemble(ipcc_barrier_potential *bp, const ip
     for (int k = 0; k < np; ++k) {
         const ipcc_contact_pair *p = &s->pairs[k];
         double H[144], *gk = pg + 12 * k;
-        int nv = ipcc_contact_kind_vertices(p->kind), n = 3 * nv, vertices[4], dofs[12];
-        for (int a = 0; a < nv; ++a)
-            vertices[a] = m->cvert[p->v[a]];
+        int vertices[4], dofs[12], nv = ipcc_contact_pair_world_vertices(m, p, vertices), n = 3 * nv;
         ipcc_local_dofs(sc->dof_map, nv, vertices, dofs);
         pe[k] = ipcc_contact_pair_barrier(o, p, xc, dhat2, gk, H);
         if (!isfinite(pe[k])) continue;
@@ -325,10 +319,7 @@ ipcc_status ipcc_barrier_potential_assemble(ipcc_barrier_potential *bp, const ip
         return IPCC_OK;
     }
     for (int k = 0; k < np; ++k) {
-        const ipcc_contact_pair *p = &s->pairs[k];
-        int nv = ipcc_contact_kind_vertices(p->kind), vertices[4];
-        for (int a = 0; a < nv; ++a)
-            vertices[a] = m->cvert[p->v[a]];
+        int vertices[4], nv = ipcc_contact_pair_world_vertices(m, &s->pairs[k], vertices);
         ipcc_local_scatter_add(g, nv, vertices, kappa, pg + 12 * k);
     }
     *energy = kappa * e;

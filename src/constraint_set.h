@@ -33,6 +33,16 @@ typedef struct ipcc_contact_pair {
     int mult; ///< multiplicity: how many terms of the barrier this key stands for (contact_multiplicity.c)
 } ipcc_contact_pair;
 
+/// Pair p's world vertex indices (the mesh's cvert of its collision
+/// vertices) into vertices; returns their number.
+static inline int ipcc_contact_pair_world_vertices(const ipcc_collision_mesh *m, const ipcc_contact_pair *p,
+                                                   int vertices[4]) {
+    int nv = ipcc_contact_kind_vertices((ipcc_contact_kind)p->kind);
+    for (int a = 0; a < nv; ++a)
+        vertices[a] = m->cvert[p->v[a]];
+    return nv;
+}
+
 /// The obstacles that are no mesh: half-spaces and analytic shapes, the
 /// shapes at the pose of the state the set is built at.
 typedef struct ipcc_contact_obstacles {

@@ -356,10 +356,8 @@ static void sphere_info(const ipcc_contact *c, const ipcc_contact_pair *p, ipcc_
 // Constraint p at c->xc as friction sees it.
 static void pair_info(const ipcc_contact *c, const ipcc_contact_pair *p, ipcc_contact_info *in) {
     const ipcc_collision_mesh *m = &c->mesh;
-    int nv = ipcc_contact_kind_vertices(p->kind);
+    int nv = ipcc_contact_pair_world_vertices(m, p, in->vertices);
     in->kind = (ipcc_contact_kind)p->kind;
-    for (int a = 0; a < nv; ++a)
-        in->vertices[a] = m->cvert[p->v[a]];
     in->body[0] = m->group[p->v[0]];
     in->obstacle = -1;
     if (p->kind == IPCC_CONTACT_ST || p->kind == IPCC_CONTACT_SE) {
