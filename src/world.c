@@ -27,7 +27,6 @@
 #include "contact.h"
 #include "core.h"
 #include "friction.h"
-#include "inversion_filter.h"
 #include "vec3.h"
 #include "world_internal.h"
 
@@ -279,19 +278,18 @@ ipcc_status ipcc_world_create_contact(const ipcc_world *w, ipcc_contact **out) {
 
 // The friction coefficients of every surface (friction.h).
 static ipcc_status create_friction(ipcc_world *w) {
-    int nb = w->num_bodies;
-    double *body_mu = malloc(sizeof(double) * (size_t)(nb + 1)), *shape_mu = NULL;
+    int nb = w->num_bodies, ns = w->num_shapes;
+    double *body_mu = malloc(sizeof(double) * (size_t)(nb + 1)),
+           *shape_mu = malloc(sizeof(double) * (size_t)(ns + 1));
     int *body_shape = malloc(sizeof(int) * (size_t)(nb + 1));
-    if (body_mu && body_shape && (shape_mu = malloc(sizeof(double) * (size_t)(w->num_shapes + 1)))) {
+    ipcc_status st = IPCC_OK;
+    if (body_mu && shape_mu && body_shape) {
         for (int b = 0; b < nb; ++b) {
             body_mu[b] = w->bodies[b].friction;
             body_shape[b] = w->bodies[b].shape;
         }
-        for (int i = 0; i < w->num_shapes; ++i)
+        for (int i = 0; i < ns; ++i)
             shape_mu[i] = w->shapes[i].friction;
-    }
-    ipcc_status st = ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the friction state");
-    if (shape_mu) {
         const ipcc_contact_def *cs = &w->def.contact;
         ipcc_friction_def def = {.mu = cs->friction,
                                  .eps_v = cs->friction_epsv > 0 ? cs->friction_epsv : 1e-3 * w->bbox_diagonal,
@@ -301,9 +299,11 @@ static ipcc_status create_friction(ipcc_world *w) {
                                  .body_shape = body_shape,
                                  .num_half_spaces = w->num_half_spaces,
                                  .half_space_mu = w->half_space_friction,
-                                 .num_shapes = w->num_shapes,
+                                 .num_shapes = ns,
                                  .shape_mu = shape_mu};
         st = ipcc_friction_create(&def, &w->friction);
+    } else {
+        st = ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the friction state");
     }
     free(body_mu);
     free(body_shape);
