@@ -39,8 +39,8 @@
 //      (w->lag_friction, set by world.c at each pass's start): the friction
 //      contacts frozen at x with the kappa of 3-4 (friction.c);
 //   6. the friction terms.
-// energy() sums the same terms in the same order (total_energy), so a line
-// search compares like with like.
+// energy() sums the same terms in the same order (both end in
+// smooth_energy), so a line search compares like with like.
 //
 // Parallelism and determinism: the element loops run under OpenMP, and every
 // tet writes only its own slots: its energy, its 12 gradient entries and a
@@ -112,8 +112,8 @@ static void tet_displacement(const ipcc_world *w, int e, const double *x, double
         }
 }
 
-// Tet e's damping at x: energy 1/2 dx^T K dx and, with Kdx, K dx (K its
-// lagged Hessian, dx its displacement since the step start).
+// Tet e's damping quadratic form at x: returns dx^T K dx and writes K dx
+// into Kdx (K its lagged Hessian, dx its displacement since the step start).
 static double tet_damping(const ipcc_world *w, int e, const double *x, double Kdx[12]) {
     double dx[12], q = 0;
     tet_displacement(w, e, x, dx);
