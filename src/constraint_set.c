@@ -19,10 +19,17 @@
 // the energy is continuous across edges); the edges and vertices of an
 // active face are keys too, for the terms that cancel or stand alone.
 // Edges and vertices inside planar regions of obstacles (collision_mesh.c)
-// give no edge-edge or point terms. Nearly parallel edge pairs
-// (|ea x eb|^2 < eps_x = 1e-3 |ea_rest|^2 |eb_rest|^2) stay EE with the
-// mollifier m (IPC Sec. 4.3, eq. 19-20), whatever their closest features,
-// and use the distance of those features.
+// give no edge-edge or point terms. A nearly parallel edge pair
+// (|ea x eb|^2 < eps_x = 1e-3 |ea_rest|^2 |eb_rest|^2) whose closest points
+// are both interior is an EE key with the mollifier m (IPC Sec. 4.3, eq.
+// 19-20), where the line-line distance is ill-conditioned. IPC mollifies
+// such pairs whatever their closest features; here a pair whose closest
+// point is an end is keyed by it like any other, because the
+// inclusion-exclusion (contact_multiplicity.c) takes the term back on that
+// key with 1 - E(v): a mollified term there leaves -(1 - m) b uncancelled,
+// and two meshes whose edges lie exactly over each other (stacked boxes)
+// feel an energy unbounded below (m = 0). The price is a jump of (1 - m) b
+// when a nearly parallel pair's closest points leave the interiors.
 //
 // Obstacles that are no mesh. Half-spaces give PH (v, plane) with
 // d = ((x - p) . n)^2. Analytic shapes (world_shapes.c, shape.c) give PS
@@ -170,7 +177,8 @@ static int ee_extra_write(const set_input *c, int ea, int eb, unsigned bits, ipc
 }
 
 // The constraint an edge-edge candidate gives at positions xc (kind -1 if
-// inactive). Nearly parallel pairs stay EE, mollified.
+// inactive): keyed by its closest features; an interior-interior pair of
+// nearly parallel edges is mollified.
 static ipcc_contact_pair ee_pair(const set_input *c, const double *xc, int ea, int eb) {
     ipcc_contact_pair none = {.kind = -1};
     if (c->m->edge_flat[ea] || c->m->edge_flat[eb]) return none; // not a feature (contact_multiplicity.c)
@@ -179,11 +187,6 @@ static ipcc_contact_pair ee_pair(const set_input *c, const double *xc, int ea, i
     const double *pa0 = xc + 3 * a0, *pa1 = xc + 3 * a1, *pb0 = xc + 3 * b0, *pb1 = xc + 3 * b1;
     ipcc_edge_edge_distance_type type = ipcc_edge_edge_distance_type_of(pa0, pa1, pb0, pb1);
     if (!(ipcc_edge_edge_distance(pa0, pa1, pb0, pb1, type) < c->dhat2)) return none;
-    double eps_x = ipcc_edge_edge_mollifier_threshold(c->m->rest + 3 * a0, c->m->rest + 3 * a1,
-                                                      c->m->rest + 3 * b0, c->m->rest + 3 * b1);
-    if (ipcc_edge_edge_cross_squarednorm(pa0, pa1, pb0, pb1) < eps_x)
-        return (ipcc_contact_pair){
-            .kind = IPCC_CONTACT_EE, .dtype = type, .v = {a0, a1, b0, b1}, .eps_x = eps_x};
     switch (type) {
     case IPCC_EE_EA0_EB0: return make_pp(a0, b0);
     case IPCC_EE_EA0_EB1: return make_pp(a0, b1);
@@ -195,8 +198,12 @@ static ipcc_contact_pair ee_pair(const set_input *c, const double *xc, int ea, i
     case IPCC_EE_EA1_EB: return make_pe(a1, b0, b1);
     case IPCC_EE_EA_EB: break;
     }
+    // Interior-interior: the line-line distance, mollified when nearly parallel.
+    double eps_x = ipcc_edge_edge_mollifier_threshold(c->m->rest + 3 * a0, c->m->rest + 3 * a1,
+                                                      c->m->rest + 3 * b0, c->m->rest + 3 * b1);
+    if (!(ipcc_edge_edge_cross_squarednorm(pa0, pa1, pb0, pb1) < eps_x)) eps_x = 0;
     return (ipcc_contact_pair){
-        .kind = IPCC_CONTACT_EE, .dtype = IPCC_EE_EA_EB, .v = {a0, a1, b0, b1}, .eps_x = 0};
+        .kind = IPCC_CONTACT_EE, .dtype = IPCC_EE_EA_EB, .v = {a0, a1, b0, b1}, .eps_x = eps_x};
 }
 
 static int pair_cmp(const void *pa, const void *pb) {

@@ -64,9 +64,9 @@
 // b's interior, plus 1 - E(u) when b's closest point to u is inside it (so 1
 // at a convex vertex u, whose edges all reach b at u); a point-point key
 // (u, w) the products likewise (1 at two convex vertices). Vertices of
-// point sets have no edges and no terms of (2). Nearly parallel pairs stay
-// EE keys with IPC's mollifier, which meet their unmollified terms
-// continuously, and are not counted again. Half-spaces and analytic shapes
+// point sets have no edges and no terms of (2). Nearly parallel pairs whose
+// closest points are interior stay EE keys with IPC's mollifier; those that
+// reach an end land on its key like any other pair (constraint_set.c). Half-spaces and analytic shapes
 // count once. A key with multiplicity 0 is
 // dropped; a negative one (a concave valley) is kept: its energy and
 // gradient enter with their sign, its Hessian is projected to PSD after the
@@ -156,15 +156,6 @@ static bool skeleton_edge(const ipcc_collision_mesh *c, int e, int x, int y) {
     return !c->edge_flat[e] && !edge_has(ed, x) && (y < 0 || !edge_has(ed, y));
 }
 
-// Edges a, b are nearly parallel: their term is a mollified EE key of its
-// own (constraint_set.c, ee_pair), which meets the unmollified term continuously.
-static bool mollified(const ipcc_collision_mesh *c, const double *xc, const int *a, const int *b) {
-    double eps_x = ipcc_edge_edge_mollifier_threshold(c->rest + 3 * a[0], c->rest + 3 * a[1],
-                                                      c->rest + 3 * b[0], c->rest + 3 * b[1]);
-    return ipcc_edge_edge_cross_squarednorm(xc + 3 * a[0], xc + 3 * a[1], xc + 3 * b[0], xc + 3 * b[1]) <
-           eps_x;
-}
-
 // The vertices of edges a and b (as stored) that the closest-feature type
 // of their distance names (-1 for an interior).
 static void ee_ends(const double *xc, const int *a, const int *b, int *ta, int *tb) {
@@ -202,7 +193,6 @@ static int skeleton_pe(const ipcc_collision_mesh *c, const double *xc, int p, in
         if (!skeleton_edge(c, a, e0, e1)) continue;
         ep++;
         const int *ad = c->cedges + 2 * a;
-        if (mollified(c, xc, ad, ed)) continue;
         int ta, tb;
         ee_ends(xc, ad, ed, &ta, &tb);
         n += ta == p && tb < 0;
@@ -230,7 +220,6 @@ static int skeleton_pp(const ipcc_collision_mesh *c, const double *xc, int u, in
             int b = c->vert_edges[j];
             const int *bd = c->cedges + 2 * b;
             if (!skeleton_edge(c, b, u, -1) || edge_has(bd, ad[0]) || edge_has(bd, ad[1])) continue;
-            if (mollified(c, xc, ad, bd)) continue;
             int ta, tb;
             ee_ends(xc, ad, bd, &ta, &tb);
             n += ta == u && tb == w;

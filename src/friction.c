@@ -351,21 +351,6 @@ ipcc_status ipcc_friction_assemble(ipcc_friction *f, const ipcc_step_context *sc
     return T->failed ? ipcc_fail(IPCC_ERR_NO_MEMORY, "friction: Hessian triplets: out of memory") : IPCC_OK;
 }
 
-bool ipcc_friction_settled(const ipcc_friction *f, const ipcc_step_context *sc, const double *x,
-                           const double *p) {
-    for (int k = 0; k < f->n; ++k) {
-        const friction_contact *fc = &f->c[k];
-        double dx[12], pk[12], u[2], du[2];
-        contact_dx(fc, sc, x, dx);
-        slip(fc->nv, fc->weights, fc->T, dx, u);
-        if (sqrt(u[0] * u[0] + u[1] * u[1]) >= f->eps) continue; // sliding: the model is soft there
-        ipcc_local_gather(p, fc->nv, fc->vertices, pk);
-        slip(fc->nv, fc->weights, fc->T, pk, du);
-        if (sqrt(du[0] * du[0] + du[1] * du[1]) > 1e-2 * f->eps) return false;
-    }
-    return true;
-}
-
 void ipcc_friction_contact_force(const ipcc_friction *f, const ipcc_step_context *sc, const double *x, int k,
                                  int *kind, int vertices[4], int *obstacle, double force[3]) {
     IPCC_ASSERT(k >= 0 && k < f->n);

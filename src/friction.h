@@ -59,15 +59,6 @@ double ipcc_friction_energy(ipcc_friction *f, const ipcc_step_context *sc, const
 ipcc_status ipcc_friction_assemble(ipcc_friction *f, const ipcc_step_context *sc, const double *x,
                                    const double *lift, double *g, ipcc_triplets *T, double *energy);
 
-/// Convergence veto for Newton: false if, for some contact still in the
-/// stiff stick region (|u| < eps), the direction p changes its slip by more
-/// than 1e-2 eps. There the quadratic model of f0 is valid only on the scale
-/// eps (much smaller than Newton's tolerance), so a small |p| does not mean
-/// the friction force has settled: a block that must start sliding would
-/// otherwise be declared converged at rest.
-bool ipcc_friction_settled(const ipcc_friction *f, const ipcc_step_context *sc, const double *x,
-                           const double *p);
-
 /// Frozen contact k (0 <= k < ipcc_friction_count): its constraint's kind,
 /// world vertices (ipcc_contact_kind_vertices(kind) of them) and obstacle
 /// (as ipcc_contact_info), and the friction force at x on its first

@@ -42,6 +42,23 @@
 // energy() sums the same terms in the same order (both end in
 // smooth_energy), so a line search compares like with like.
 //
+// Accuracy. Newton's step test (|p|_inf <= tol L h, IPC's) alone passes
+// states far from balanced wherever a term's Hessian is huge: a vertex a
+// hair from a barrier (b'' ~ 1/d^2), or a block in static friction's stiff
+// creep region (mu lambda / (eps_v h)). There the step H^-1 g is tiny
+// while the unbalanced force g is not: a block that should slide never
+// starts, a cube that should rebound lies still, a "contact" pulls. So a
+// state is converged only if its force residual is small too: with s the
+// potential scale (h^2, beta h^2, or 1 static) the unbalanced force on
+// vertex i is g_i / s (newtons: g includes inertia, so for dynamics it is
+// the error in m_i a_i = f_i), and over one step it would change the
+// vertex's velocity by
+//   r_i = h |g_i| / (s m_i)                      (m/s; h = 1 for static)
+// The step is converged when max_i r_i <= tol L as well, the velocity that
+// IPC's step test allows (tol L h per step of length h: IPC's tol is a
+// velocity in units of L per second). Both tests share the user's one
+// tolerance; docs/design.md, "When a step is converged".
+//
 // Parallelism and determinism: the element loops run under OpenMP, and every
 // tet writes only its own slots: its energy, its 12 gradient entries and a
 // fixed range of Hessian triplets whose offsets come from a prefix sum over
@@ -166,12 +183,13 @@ void ipcc_elastic_gradient_total(const ipcc_world *w, const double *x, double *g
     }
 }
 
-// -sum_i m_i a_i . x_i over the Neumann loads.
+// -sum_i m_i a_i . (x_i - x_start_i) over the Neumann loads (relative to
+// the step's start, as gravity's: inertia.h).
 static double load_energy(const ipcc_world *w, const double *x) {
     double e = 0;
     for (int i = 0; i < w->n; ++i)
-        e -= w->mass[i] * (w->load[3 * i] * x[3 * i] + w->load[3 * i + 1] * x[3 * i + 1] +
-                           w->load[3 * i + 2] * x[3 * i + 2]);
+        for (int k = 0; k < 3; ++k)
+            e -= w->mass[i] * w->load[3 * i + k] * (x[3 * i + k] - w->x_start[3 * i + k]);
     return e;
 }
 
@@ -191,7 +209,7 @@ void ipcc_damping_prepare(ipcc_world *w) {
 // and evaluate() both end here, so they add the same terms in the same order.
 static double smooth_energy(const ipcc_world *w, double tets, const double *x) {
     double s = ipcc_integrator_potential_scale(&w->def);
-    double e = s * (tets + ipcc_gravity_energy(w->n, w->mass, w->def.gravity, x));
+    double e = s * (tets + ipcc_gravity_energy(w->n, w->mass, w->def.gravity, x, w->x_start));
     if (w->has_load) e += s * load_energy(w, x);
     if (w->def.integrator != IPCC_STATIC) e += ipcc_inertia_energy(w->n, w->mass, x, w->x_hat);
     return e;
@@ -339,15 +357,23 @@ static ipcc_status max_step(void *ctx, const double *x, const double *p, double 
     return ipcc_contact_max_step(w->contact, &sc, x, p, *alpha, alpha);
 }
 
-static bool converged(void *ctx, const double *x, const double *p) {
+// Accuracy (see the preamble): the largest velocity error h |g_i| / (s m_i)
+// over the free vertices, from the free components of g.
+static double residual(void *ctx, const double *g) {
     const ipcc_world *w = ctx;
-    if (!w->friction || !w->def.contact.friction_slip_test) return true;
-    const ipcc_step_context sc = ipcc_world_step_context(w);
-    return ipcc_friction_settled(w->friction, &sc, x, p);
+    double h = w->def.integrator == IPCC_STATIC ? 1.0 : w->def.time_step;
+    double scale = h / ipcc_integrator_potential_scale(&w->def), worst = 0;
+    for (int i = 0; i < w->n; ++i) {
+        double q = 0;
+        for (int k = 0; k < 3; ++k)
+            if (w->dof_map[3 * i + k] >= 0) q += g[3 * i + k] * g[3 * i + k];
+        if (q > 0) worst = fmax(worst, scale * sqrt(q) / w->mass[i]);
+    }
+    return worst;
 }
 
 ipcc_objective ipcc_incremental_potential(ipcc_world *w) {
     ipcc_objective obj = {
-        .ctx = w, .energy = energy, .evaluate = evaluate, .max_step = max_step, .converged = converged};
+        .ctx = w, .energy = energy, .evaluate = evaluate, .max_step = max_step, .residual = residual};
     return obj;
 }

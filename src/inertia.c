@@ -53,11 +53,17 @@ void ipcc_inertia_gradient(int n, const double *mass, const double *x, const dou
             g[3 * i + c] += mass[i] * (x[3 * i + c] - xhat[3 * i + c]);
 }
 
-double ipcc_gravity_energy(int n, const double *mass, const double gravity[3], const double *x) {
-    // E = - sum_i m_i g . x_i
+double ipcc_gravity_energy(int n, const double *mass, const double gravity[3], const double *x,
+                           const double *x0) {
+    // E = - sum_i m_i g . (x_i - x0_i)
     double e = 0;
-    for (int i = 0; i < n; ++i)
-        e += mass[i] * (gravity[0] * x[3 * i] + gravity[1] * x[3 * i + 1] + gravity[2] * x[3 * i + 2]);
+    for (int i = 0; i < n; ++i) {
+        double d[3] = {x[3 * i], x[3 * i + 1], x[3 * i + 2]};
+        if (x0)
+            for (int k = 0; k < 3; ++k)
+                d[k] -= x0[3 * i + k];
+        e += mass[i] * (gravity[0] * d[0] + gravity[1] * d[1] + gravity[2] * d[2]);
+    }
     return -e;
 }
 

@@ -16,7 +16,13 @@ double ipcc_inertia_energy(int n, const double *mass, const double *x, const dou
 void ipcc_inertia_gradient(int n, const double *mass, const double *x, const double *xhat, double *g);
 /// The Hessian is diag(m_i) on each of the 3 components of vertex i.
 
-double ipcc_gravity_energy(int n, const double *mass, const double gravity[3], const double *x);
+/// -sum_i m_i g . (x_i - x0_i): the potential of gravity relative to the
+/// positions x0 (NULL: the origin). A potential is defined up to a
+/// constant; measuring it from the step's start keeps it the size of the
+/// step's work rather than of the scene's distance from the origin, so an
+/// energy comparison in the line search is not lost in its rounding.
+double ipcc_gravity_energy(int n, const double *mass, const double gravity[3], const double *x,
+                           const double *x0);
 void ipcc_gravity_gradient(int n, const double *mass, const double gravity[3], double *g);
 /// The Hessian of gravity is zero.
 

@@ -36,16 +36,25 @@ typedef struct ipcc_objective {
     /// x + [0, alpha] p is feasible (positive tet volumes, no contact
     /// reached: CCD).
     ipcc_status (*max_step)(void *ctx, const double *x, const double *p, double *alpha);
-    /// Optional (may be NULL): a veto on convergence. Called when |p|_inf is
-    /// within the tolerance; returning false means the direction p is still
-    /// significant for some term whose quadratic model is only valid on a
-    /// much smaller scale (static friction near zero slip, friction.c).
-    bool (*converged)(void *ctx, const double *x, const double *p);
+    /// Optional (may be NULL): the accuracy figure of x from its gradient g
+    /// (3n), reported in ipcc_newton_result.accuracy; it does not decide
+    /// convergence.
+    double (*residual)(void *ctx, const double *g);
 } ipcc_objective;
 
 typedef struct ipcc_newton_params {
-    double tolerance;   ///< absolute: converged when |p|_inf <= tolerance (metres)
-    int max_iterations; ///< >= 1
+    double tolerance;          ///< absolute: converged when |p|_inf <= tolerance (metres)
+    /// Take the first direction whatever its size (IPC tests the previous
+    /// iteration's direction, so it always takes one step).
+    bool first_step;
+    /// Converged only when objective.residual(g) <= this too (INFINITY: off),
+    /// as long as Newton's quadratic model holds: once the step test holds,
+    /// a line search that had to backtrack by 8x or more, or found no
+    /// decrease at all, means the energy is not smooth at this scale (a
+    /// contact key switching, rounding), and the step test alone decides
+    /// (result.rough).
+    double residual_tolerance;
+    int max_iterations;        ///< >= 1
 } ipcc_newton_params;
 
 typedef struct ipcc_newton_result {
@@ -55,7 +64,9 @@ typedef struct ipcc_newton_result {
     int lift_iterations;   ///< iterations spent moving prescribed dofs to their targets
     double energy;         ///< at the returned x
     double residual;       ///< |p|_inf of the last direction
+    double accuracy;       ///< objective.residual at the returned x (0 without one; NAN if not evaluated)
     bool converged;
+    bool rough;   ///< converged by the step test alone, the residual above its tolerance
     bool stalled; ///< stopped: the step filter allowed < 1e-10 of the direction 8 times in a row
     double time_assembly, time_factorization, time_solve, time_line_search; ///< wall seconds
     double time_symbolic; ///< the part of time_factorization spent in symbolic analysis

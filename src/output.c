@@ -600,7 +600,7 @@ static int output_put_column_name(FILE *f, const char *axis, const char *name, i
 /// stats.csv's header: the fixed columns, then (with `w`) three per object.
 static int output_put_stats_header(ipcc_output *o, FILE *f, const ipcc_world *w) {
     if (fprintf(f, "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,"
-                   "residual,converged,time_assembly,time_factorization,time_solve,"
+                   "residual,converged,velocity_error,time_assembly,time_factorization,time_solve,"
                    "time_line_search,time_total,lift_iterations,num_contacts,min_distance,kappa,"
                    "time_ccd,time_broad_phase,friction_iterations,friction_contacts,"
                    "friction_dissipation,time_symbolic,time_constraint_search,time_energy") < 0)
@@ -665,10 +665,10 @@ ipcc_status ipcc_output_write_stats(ipcc_output *o, const ipcc_world *w, const i
     errno = 0;
     int bad =
         fprintf(o->stats,
-                "%d,%.17g,%d,%d,%d,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%."
+                "%d,%.17g,%d,%d,%d,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%."
                 "17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%.17g",
                 st->step, st->time, st->newton_iterations, st->line_search_steps, st->factorization_fallbacks,
-                st->energy, st->residual, st->converged ? 1 : 0, st->time_assembly, st->time_factorization,
+                st->energy, st->residual, st->converged ? 1 : 0, st->velocity_error, st->time_assembly, st->time_factorization,
                 st->time_solve, st->time_line_search, st->time_total, st->lift_iterations, st->num_contacts,
                 st->min_distance, st->kappa, st->time_ccd, st->time_broad_phase, st->friction_iterations,
                 st->friction_contacts, st->friction_dissipation, st->time_symbolic,

@@ -411,6 +411,10 @@ static void write_world(writer *w, const ipcc_scene *s) {
     int_value(w, d->newton_max_iterations);
     key(w, "project_hessian");
     bool_value(w, d->project_hessian);
+    key(w, "check_forces");
+    bool_value(w, d->newton_check_forces);
+    key(w, "first_step");
+    bool_value(w, d->newton_first_step);
     end(w);
 
     const ipcc_contact_def *c = &d->contact;
@@ -428,8 +432,6 @@ static void write_world(writer *w, const ipcc_scene *s) {
     key(w, "friction_iterations");
     int_value(w, c->friction_iterations);
     key_number(w, "friction_smoothing_time", c->friction_smoothing_time);
-    key(w, "friction_slip_test");
-    bool_value(w, c->friction_slip_test);
     end(w);
 
     set_ctx(w, "output");

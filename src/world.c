@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include "contact.h"
 #include "core.h"
@@ -139,7 +140,6 @@ void ipcc_world_destroy(ipcc_world *w) {
     free(w->half_spaces);
     free(w->contact_force);
     free(w->friction_force);
-    free(w->friction_prev);
     free(w->half_space_friction);
     ipcc_world_shapes_free(w);
     ipcc_friction_destroy(w->friction);
@@ -210,24 +210,16 @@ static void accumulate_result(ipcc_newton_result *r, const ipcc_newton_result *p
     r->lift_iterations += p->lift_iterations;
     r->energy = p->energy;
     r->residual = p->residual;
+    r->accuracy = p->accuracy;
     r->converged = p->converged;
     r->stalled |= p->stalled;
+    r->rough = p->rough;
     r->time_assembly += p->time_assembly;
     r->time_factorization += p->time_factorization;
     r->time_solve += p->time_solve;
     r->time_line_search += p->time_line_search;
     r->time_symbolic += p->time_symbolic;
     r->time_energy += p->time_energy;
-}
-
-// |a - b| / |a| (0 when both vanish).
-static double relative_change(const double *a, const double *b, int m) {
-    double num = 0, den = 0;
-    for (int i = 0; i < m; ++i) {
-        num += (a[i] - b[i]) * (a[i] - b[i]);
-        den += a[i] * a[i];
-    }
-    return den > 0 ? sqrt(num / den) : (num > 0 ? INFINITY : 0.0);
 }
 
 // The world's description for the contact layer (contact.h): the bodies'
@@ -292,7 +284,7 @@ static ipcc_status create_friction(ipcc_world *w) {
             shape_mu[i] = w->shapes[i].friction;
         const ipcc_contact_def *cs = &w->def.contact;
         ipcc_friction_def def = {.mu = cs->friction,
-                                 .eps_v = cs->friction_epsv > 0 ? cs->friction_epsv : 1e-3 * w->bbox_diagonal,
+                                 .eps_v = cs->friction_epsv > 0 ? cs->friction_epsv : 1e-4 * w->bbox_diagonal,
                                  .smoothing_time = cs->friction_smoothing_time,
                                  .num_bodies = nb,
                                  .body_mu = body_mu,
@@ -328,10 +320,7 @@ static ipcc_status start_contact(ipcc_world *w) {
     for (int i = 0; i < w->num_shapes; ++i)
         any |= w->shapes[i].friction > 0;
     if (!any) return IPCC_OK;
-    st = create_friction(w);
-    if (st == IPCC_OK && !(w->friction_prev = calloc(3 * (size_t)w->n, sizeof(double))))
-        st = ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the friction state");
-    return st;
+    return create_friction(w);
 }
 
 ipcc_status ipcc_world_start(ipcc_world *w) {
@@ -400,6 +389,16 @@ ipcc_status ipcc_world_start(ipcc_world *w) {
     return IPCC_OK;
 }
 
+// The Newton tolerance (relative, tol) of step index `step` (0-based).
+static double newton_tolerance(const ipcc_world *w, int step) {
+    if (w->def.num_tolerances == 0) return w->def.newton_tolerance;
+    return w->tolerances[step < w->def.num_tolerances ? step : w->def.num_tolerances - 1];
+}
+
+double ipcc_world_velocity_tolerance(const ipcc_world *w) {
+    return newton_tolerance(w, w->step > 0 ? w->step - 1 : 0) * w->bbox_diagonal;
+}
+
 ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
     IPCC_ASSERT(w);
     double t_begin = ipcc_now();
@@ -419,10 +418,11 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
 
     ipcc_objective obj = ipcc_incremental_potential(w);
     double h = w->def.integrator == IPCC_STATIC ? 1.0 : w->def.time_step;
-    double tol = w->def.newton_tolerance;
-    if (w->def.num_tolerances > 0)
-        tol = w->tolerances[w->step < w->def.num_tolerances ? w->step : w->def.num_tolerances - 1];
+    double tol = newton_tolerance(w, w->step);
     ipcc_newton_params params = {.tolerance = tol * w->bbox_diagonal * h,
+                                 .first_step = w->def.newton_first_step,
+                                 .residual_tolerance =
+                                     w->def.newton_check_forces ? tol * w->bbox_diagonal : INFINITY,
                                  .max_iterations = w->def.newton_max_iterations};
     // Friction lagging passes (friction.c): the first freezes contacts at the
     // step start, each further one at the previous pass's solution (each
@@ -444,11 +444,12 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
         if (sp < 0 || st == IPCC_OK) st = sp; // a warning in any pass stays a warning
         if (sp < 0 || !w->friction) break;
         fcount = ipcc_friction_count(w->friction);
-        memcpy(w->friction_prev, w->friction_force, sizeof(double) * (size_t)m); // the previous pass's
         ipcc_friction_forces(w->friction, &sc, w->x, w->friction_force, &dissipation);
         if (passes >= max_passes) break;
-        if (passes > 1 && w->def.contact.friction_iterations == -1 &&
-            relative_change(w->friction_force, w->friction_prev, m) < 1e-3)
+        // The fixed point (friction_iterations -1): a pass whose first state,
+        // with friction lagged at itself, already passes the convergence
+        // test; IPC's rule (FORMAT.md 8.9), with ipcc's convergence test.
+        if (passes > 1 && w->def.contact.friction_iterations == -1 && rp.converged && rp.iterations == 1)
             break;
     }
     if (st < 0) {
@@ -491,6 +492,7 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
         stats->factorization_fallbacks = r.fallbacks;
         stats->energy = r.energy;
         stats->residual = r.residual;
+        stats->velocity_error = r.accuracy;
         stats->converged = r.converged;
         stats->time_assembly = r.time_assembly;
         stats->time_factorization = r.time_factorization;

@@ -106,7 +106,6 @@ struct ipcc_world {
     double *contact_force;          ///< 3n, N, at the end of the last step
     struct ipcc_friction *friction; ///< lagged friction (friction.c), when any coefficient is > 0
     double *friction_force;         ///< 3n, N, over the last step
-    double *friction_prev;          ///< 3n, the previous lagging pass's friction forces
     double dhat, kappa;             ///< in use (copies of the contact state, for accessors)
 
     // Analytic obstacles (world_shapes.c).

@@ -197,9 +197,9 @@ static ipcc_status checked_max_step(void *ctx, const double *x, const double *p,
     return c->inner.max_step(c->inner.ctx, x, p, alpha);
 }
 
-static bool checked_converged(void *ctx, const double *x, const double *p) {
+static double checked_residual(void *ctx, const double *g) {
     checked_objective *c = ctx;
-    return c->inner.converged(c->inner.ctx, x, p);
+    return c->inner.residual(c->inner.ctx, g);
 }
 
 // One step as ipcc_world_step solves it (two friction lagging passes), with
@@ -217,8 +217,9 @@ static void checked_step(ipcc_world *w, ipcc_newton *nw, checked_objective *c) {
                           .energy = checked_energy,
                           .evaluate = checked_evaluate,
                           .max_step = checked_max_step,
-                          .converged = checked_converged};
+                          .residual = checked_residual};
     ipcc_newton_params params = {.tolerance = w->def.newton_tolerance * w->bbox_diagonal * w->def.time_step,
+                                 .residual_tolerance = w->def.newton_tolerance * w->bbox_diagonal,
                                  .max_iterations = w->def.newton_max_iterations};
     for (int pass = 0; pass < 2; ++pass) {
         w->lag_friction = true;

@@ -79,7 +79,10 @@ static void test_energies_known_values(void **state) {
     assert_near(ipcc_inertia_energy(2, mass, x, x), 0.0, 0, 0);
     const double g[3] = {0, 0, -9.81};
     // -(2 * (-9.81) * 1 + 3 * (-9.81) * 2)
-    assert_near(ipcc_gravity_energy(2, mass, g, x), 9.81 * 8, 0, 1e-15);
+    assert_near(ipcc_gravity_energy(2, mass, g, x, NULL), 9.81 * 8, 0, 1e-15);
+    // relative to x0 = x - (0, 0, 1) per vertex: -(2 + 3) g_z
+    const double x0[6] = {1, 0, 0, 0, 1, 1};
+    assert_near(ipcc_gravity_energy(2, mass, g, x, x0), 9.81 * 5, 0, 1e-15);
 
     double grad[6] = {1, 1, 1, 1, 1, 1};
     ipcc_gravity_gradient(2, mass, g, grad);
@@ -98,7 +101,7 @@ static double inertia_fn(const double *x, void *ctx) {
 }
 static double gravity_fn(const double *x, void *ctx) {
     fd_ctx *c = ctx;
-    return ipcc_gravity_energy(c->n, c->mass, c->gravity, x);
+    return ipcc_gravity_energy(c->n, c->mass, c->gravity, x, c->xhat);
 }
 static void inertia_grad_fn(const double *x, void *ctx, double *g) {
     fd_ctx *c = ctx;

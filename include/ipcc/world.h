@@ -114,13 +114,11 @@ typedef struct ipcc_contact_def {
     double kappa;        ///< barrier stiffness; 0 = adaptive (IPC's initial balance + doubling)
     bool self_collision; ///< contact between parts of the same body (true)
     double friction; ///< Coulomb coefficient for every pair, overriding the bodies' own; < 0 = use them (-1)
-    double friction_epsv;    ///< friction's velocity threshold eps_v, m/s; 0 = 1e-3 * L per second (IPC)
-    int friction_iterations; ///< lagging passes: n >= 1 passes (1, as IPC), or -1 = until the friction
-                             ///< forces change by < 1e-3 relative (at most 20)
+    double friction_epsv;    ///< friction's velocity threshold eps_v, m/s; 0 = 1e-4 * L per second
+    int friction_iterations; ///< lagging passes: n >= 1 passes, or -1 (default) = until a pass starts
+                             ///< converged with friction lagged at its own start (at most 20)
     double friction_smoothing_time; ///< s: the static-friction smoothing length is eps_v times this;
                                     ///< 0 = the time step h (IPC's intent); IPC's code uses 0.025 s
-    bool friction_slip_test;        ///< Newton's convergence also waits until the slip of sticking contacts
-                                    ///< settles (true); IPC's test is |p|_inf alone (false)
 } ipcc_contact_def;
 
 /// World parameters. Initialise with ipcc_default_world_def().
@@ -131,6 +129,11 @@ typedef struct ipcc_world_def {
     double newton_tolerance; ///< converged when |p|_inf <= tol * L * h; L = bbox diagonal, h = 1 s for static
                              ///< (1e-2, as IPC)
     int newton_max_iterations; ///< a step that needs more returns IPCC_WARN_NOT_CONVERGED (100)
+    /// Converged also needs the force residual (ipcc_step_stats.velocity_error)
+    /// within tol L, not only |p|_inf within tol L h (true; IPC scripts: false,
+    /// IPC's test). See docs/design.md, "When a step is converged".
+    bool newton_check_forces;
+    bool newton_first_step; ///< always take the first Newton step, as IPC does (false; IPC scripts: true)
     bool project_hessian;      ///< project element Hessians to PSD (true)
     ipcc_contact_def contact;  ///< barrier contact (enabled, adaptive kappa, d̂ = 1e-3 L)
     int num_tolerances;        ///< > 0: step n (0-based) uses tolerances[min(n, num_tolerances - 1)]
@@ -214,6 +217,11 @@ typedef struct ipcc_step_stats {
     int factorization_fallbacks;   ///< times the Hessian had to be shifted
     double energy;                 ///< incremental potential at the solution, J
     double residual;               ///< |p|_inf of the last Newton direction, m
+    /// Accuracy: the largest velocity change the state's unbalanced force
+    /// would give a free vertex over the step, h |g_i| / (s m_i), m/s
+    /// (docs/output.md). A converged step has it <= ipcc_world_velocity_tolerance
+    /// (or is at the energy's rounding floor).
+    double velocity_error;
     bool converged;                ///< false if max_iterations was hit
     double time_assembly;          ///< wall seconds spent in energy/gradient/Hessian and assembly
     double time_factorization;     ///< wall seconds in symbolic + numeric factorization (see time_symbolic)
@@ -306,6 +314,9 @@ IPCC_API int ipcc_world_step_count(const ipcc_world *world);
 IPCC_API double ipcc_world_time_step(const ipcc_world *world);
 /// L, the diagonal of the bounding box of all bodies at t = 0 (metres).
 IPCC_API double ipcc_world_bbox_diagonal(const ipcc_world *world);
+/// The velocity error a converged step may leave, tol L (m/s): the Newton
+/// tolerance of the last step taken (of the first before any), times L.
+IPCC_API double ipcc_world_velocity_tolerance(const ipcc_world *world);
 /// Total elastic (strain) energy of the current state, J (+inf if inverted).
 IPCC_API double ipcc_world_elastic_energy(const ipcc_world *world);
 /// True if body b is a kinematic mesh obstacle (ipcc_world_add_obstacle).

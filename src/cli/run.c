@@ -27,10 +27,11 @@
 // action), which is as safe as SIGKILL: everything on disk is atomic.
 //
 // The loop's state in the checkpoint's user data (native byte order, like
-// the rest of the checkpoint), version 1:
+// the rest of the checkpoint), version 2:
 //   i64 version, total steps, next frame (the fps counter), unconverged
-//   steps, Newton iterations, stats rows, frames; f64 wall seconds; then
-//   f64 times[frames].
+//   steps, Newton iterations, stats rows, frames; f64 wall seconds; f64 the
+//   worst velocity error; then f64 times[frames]. Version 1 (no velocity
+//   error) is still read.
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -47,7 +48,7 @@
 #include "profile.h"
 #include "progress.h"
 
-#define RUN_STATE_VERSION 1
+#define RUN_STATE_VERSION 2
 #define SCENE_FILE "scene.json"
 #define CHECKPOINT_FILE "checkpoint.bin"
 
@@ -58,6 +59,7 @@ typedef struct run_state {
     long unconverged;
     long newton_total;
     double wall;
+    double worst_velocity_error; ///< the largest step's velocity_error, m/s
 } run_state;
 
 /// One run in progress.
@@ -138,7 +140,7 @@ static long get_i64(const unsigned char **at) {
 
 static int write_checkpoint(run *r) {
     int frames = ipcc_output_frame_count(r->output);
-    size_t need = 8 * 8 + 8 * (size_t)frames;
+    size_t need = 9 * 8 + 8 * (size_t)frames;
     if (need > r->user_cap) {
         unsigned char *p = realloc(r->user, need);
         if (!p) {
@@ -158,6 +160,8 @@ static int write_checkpoint(run *r) {
     put_i64(&at, frames);
     memcpy(at, &r->state.wall, 8);
     at += 8;
+    memcpy(at, &r->state.worst_velocity_error, 8);
+    at += 8;
     if (frames > 0) memcpy(at, ipcc_output_frame_times(r->output), 8 * (size_t)frames);
     if (ipcc_checkpoint_write(r->checkpoint_path, r->world, r->user, need) != IPCC_OK) {
         ipcc_cli_fail(IPCC_EXIT_USAGE, "cannot write the checkpoint");
@@ -172,7 +176,8 @@ static const unsigned char *read_run_state(const unsigned char *user, size_t siz
                                            long *stats_rows, int *frames) {
     if (size < 64) return NULL;
     const unsigned char *at = user;
-    if (get_i64(&at) != RUN_STATE_VERSION) return NULL;
+    long version = get_i64(&at);
+    if (version != 1 && version != RUN_STATE_VERSION) return NULL;
     s->total_steps = get_i64(&at);
     s->next_frame = get_i64(&at);
     s->unconverged = get_i64(&at);
@@ -181,7 +186,13 @@ static const unsigned char *read_run_state(const unsigned char *user, size_t siz
     long nf = get_i64(&at);
     memcpy(&s->wall, at, 8);
     at += 8;
-    if (nf < 0 || nf > INT32_MAX || size != 64 + 8 * (size_t)nf || *stats_rows < 0 || s->total_steps < 0)
+    size_t head = version == 1 ? 64 : 72;
+    s->worst_velocity_error = 0;
+    if (version != 1 && size >= 72) {
+        memcpy(&s->worst_velocity_error, at, 8);
+        at += 8;
+    }
+    if (nf < 0 || nf > INT32_MAX || size != head + 8 * (size_t)nf || *stats_rows < 0 || s->total_steps < 0)
         return NULL;
     *frames = (int)nf;
     return at;
@@ -215,13 +226,15 @@ static int simulate(run *r) {
         r->state.newton_total += st.newton_iterations;
         ipcc_profile_add(&r->totals, &st);
         r->state.wall += st.time_total;
+        if (st.velocity_error > r->state.worst_velocity_error || isnan(st.velocity_error))
+            r->state.worst_velocity_error = st.velocity_error;
         if (!st.converged) {
             r->state.unconverged++;
             ipcc_progress_clear(&progress);
             fprintf(stderr,
                     "ipcc: warning: step %d (t = %.6g s) did not converge in %d Newton iterations "
-                    "(|p|_inf = %.3g m)\n",
-                    st.step, st.time, st.newton_iterations, st.residual);
+                    "(|p|_inf = %.3g m, velocity error %.3g m/s)\n",
+                    st.step, st.time, st.newton_iterations, st.residual, st.velocity_error);
         }
         ipcc_progress_step(&progress, &st);
         if (ipcc_output_write_stats(r->output, r->world, &st) != IPCC_OK) {
@@ -260,10 +273,12 @@ static int simulate(run *r) {
     }
     long done = ipcc_world_step_count(r->world);
     printf("summary: %ld steps, %.6g s simulated, %d frames, %.3f s wall (%.4f s/step), %.2f Newton "
-           "iterations/step, %ld unconverged steps; output in %s/\n",
+           "iterations/step, %ld unconverged steps, worst velocity error %.3g m/s (tolerance %.3g); "
+           "output in %s/\n",
            done, ipcc_world_time(r->world), ipcc_output_frame_count(r->output), r->state.wall,
            done ? r->state.wall / done : 0.0, done ? (double)r->state.newton_total / done : 0.0,
-           r->state.unconverged, r->dir);
+           r->state.unconverged, r->state.worst_velocity_error, ipcc_world_velocity_tolerance(r->world),
+           r->dir);
     if (r->profile) ipcc_profile_print(&r->totals, stdout);
     fflush(stdout);
     if (!outputs_ok) {
