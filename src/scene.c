@@ -445,15 +445,14 @@ static ipcc_status parse_tolerance(const parser *p, const cJSON *obj, ipcc_world
 
 static ipcc_status parse_newton(const parser *p, const cJSON *obj, ipcc_world_def *w) {
     static const char *const keys[] = {"tolerance", "max_iterations", "project_hessian", "check_forces",
-                                       "first_step", NULL};
+                                       NULL};
     ipcc_status st = ipcc_scene_check_object(p, obj, "newton", keys);
     if (st != IPCC_OK) return st;
     if ((st = parse_tolerance(p, obj, w)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_int(p, obj, "newton", "max_iterations", 1, &w->newton_max_iterations)) !=
         IPCC_OK)
         return st;
-    if ((st = ipcc_scene_get_bool(p, obj, "newton", "check_forces", &w->newton_check_forces)) != IPCC_OK ||
-        (st = ipcc_scene_get_bool(p, obj, "newton", "first_step", &w->newton_first_step)) != IPCC_OK)
+    if ((st = ipcc_scene_get_bool(p, obj, "newton", "check_forces", &w->newton_check_forces)) != IPCC_OK)
         return st;
     return ipcc_scene_get_bool(p, obj, "newton", "project_hessian", &w->project_hessian);
 }

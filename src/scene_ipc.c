@@ -547,8 +547,6 @@ static ipcc_status build(loader *L) {
     w->contact.self_collision = t->self_collision;
     w->contact.friction = t->self_friction;
     w->contact.friction_iterations = t->fric_iter_amt > 0 ? t->fric_iter_amt : -1;
-    w->newton_first_step = true;           // IPC converges on |p|_inf alone after at least one step (F§8.8)
-    w->newton_check_forces = false;        // (docs/ipc-compatibility.md, "Convergence")
     if (t->kappa_min_multiplier != 1e11)
         ipcc_log(IPCC_LOG_WARNING, "%s: kappaMinMultiplier %g ignored (ipcc uses 1e11)", L->path,
                  t->kappa_min_multiplier);

@@ -413,8 +413,6 @@ static void write_world(writer *w, const ipcc_scene *s) {
     bool_value(w, d->project_hessian);
     key(w, "check_forces");
     bool_value(w, d->newton_check_forces);
-    key(w, "first_step");
-    bool_value(w, d->newton_first_step);
     end(w);
 
     const ipcc_contact_def *c = &d->contact;

@@ -24,7 +24,6 @@ ipcc_world_def ipcc_default_world_def(void) {
                         .newton_tolerance = 1e-2,
                         .newton_max_iterations = 100,
                         .newton_check_forces = true,
-                        .newton_first_step = false,
                         .project_hessian = true,
                         .contact = {.enabled = true,
                                     .dhat = 0,

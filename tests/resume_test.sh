@@ -35,11 +35,11 @@ fail() {
     failures=$((failures + 1))
 }
 
-# Rows of stats.csv without the wall-clock columns (9-13, 18-19, 23-25),
-# which differ between runs by nature; the per-object contact forces (26-)
+# Rows of stats.csv without the wall-clock columns (10-14, 19-20, 24-26),
+# which differ between runs by nature; the per-object contact forces (27-)
 # are kept.
 steady_stats() {
-    cut -d, -f1-8,14-17,20-22,26- "$1/stats.csv"
+    cut -d, -f1-9,15-18,21-23,27- "$1/stats.csv"
 }
 
 # Every frame file, frames.pvd and the steady stats of $1 match the reference.
@@ -95,7 +95,7 @@ OMP_NUM_THREADS=1 "$ipcc" run "$scene" -o ref --steps $steps --checkpoint-every 
 [ -e ref/scene.json ] || fail "run wrote no scene.json"
 [ -e ref/checkpoint.bin ] || fail "run wrote no checkpoint.bin"
 [ -e ref/contacts_000001.vtp ] || fail "run wrote no contacts_NNNNNN.vtp"
-head -n 1 ref/stats.csv | cut -d, -f26 | grep -q '^contact_force_x:lower$' || fail "stats.csv has no force columns"
+head -n 1 ref/stats.csv | cut -d, -f27 | grep -q '^contact_force_x:lower$' || fail "stats.csv has no force columns"
 
 # 1. SIGKILL at several points, then resume.
 for rows in 0 1 6 13 21; do

@@ -66,7 +66,8 @@ static ipcc_world *make_box_world(void) {
 
 #define STATS_HEADER                                                                                         \
     "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,residual,"                 \
-    "converged,time_assembly,time_factorization,time_solve,time_line_search,time_total,lift_iterations,"     \
+    "converged,velocity_error,time_assembly,time_factorization,time_solve,time_line_search,time_total,lift_" \
+    "iterations,"                                                                                            \
     "num_contacts,min_distance,kappa,time_ccd,time_broad_phase,friction_iterations,friction_contacts,"       \
     "friction_dissipation,time_symbolic,time_constraint_search,time_energy\n"
 
@@ -164,7 +165,7 @@ static void test_frames_and_stats(void **state) {
         int commas = 0;
         for (const char *p = row; p < end; p++)
             commas += *p == ',';
-        assert_int_equal(commas, 24);
+        assert_int_equal(commas, 25);
         row = end + 1;
     }
     free(csv);
@@ -386,15 +387,18 @@ static void test_obstacles_and_contact_force(void **state) {
         assert_null(strstr(e->d_name, ".tmp"));
     closedir(d);
 
-    // stats.csv: the second row's num_contacts (column 14), min_distance (15) and kappa (16).
+    // stats.csv: the second row's velocity_error (column 8), num_contacts (15), min_distance (16)
+    // and kappa (17).
     ipcc_output_destroy(out);
     snprintf(path, sizeof path, "%s/stats.csv", dir);
     char *csv = ipcc_test_read_file(path, NULL);
     assert_int_equal(strncmp(csv, STATS_HEADER, strlen(STATS_HEADER)), 0);
     const char *row2 = strchr(csv + strlen(STATS_HEADER), '\n') + 1;
-    assert_int_equal((int)csv_field(row2, 14), st.num_contacts);
-    assert_true(csv_field(row2, 16) == st.kappa);
-    assert_true(csv_field(row2, 15) == st.min_distance);
+    assert_true(csv_field(row2, 8) == st.velocity_error);
+    assert_true(st.velocity_error >= 0 && st.velocity_error <= ipcc_world_velocity_tolerance(w));
+    assert_int_equal((int)csv_field(row2, 15), st.num_contacts);
+    assert_true(csv_field(row2, 17) == st.kappa);
+    assert_true(csv_field(row2, 16) == st.min_distance);
     free(csv);
     ipcc_world_destroy(w);
     ipcc_test_remove_tree(base);
@@ -569,7 +573,7 @@ static void test_shapes_contacts_and_forces(void **state) {
     assert_int_equal(strncmp(csv + fixed, columns, strlen(columns)), 0);
     const char *row2 = strchr(strchr(csv, '\n') + 1, '\n') + 1;
     for (int k = 0; k < 18; k++)
-        assert_true(csv_field(row2, 25 + k) == forces[k]);
+        assert_true(csv_field(row2, 26 + k) == forces[k]);
     assert_near(forces[1] + forces[3 * nb + 1], 0, 1e-9 * forces[1], 0); // the floor takes the opposite
     free(csv);
 
@@ -590,9 +594,9 @@ static void test_shapes_contacts_and_forces(void **state) {
     int commas = 0;
     for (const char *c = row2; *c && *c != '\n'; c++)
         commas += *c == ',';
-    assert_int_equal(commas, 25 + 18 - 1);
+    assert_int_equal(commas, 26 + 18 - 1);
     for (int k = 0; k < 18; k++)
-        assert_true(csv_field(row2, 25 + k) == forces[k]);
+        assert_true(csv_field(row2, 26 + k) == forces[k]);
     free(csv);
     free(x);
     free(v);
@@ -660,7 +664,7 @@ static void test_stale_stats_truncated(void **state) {
     char *csv = ipcc_test_read_file(path, NULL);
     assert_null(strstr(csv, "stale"));
     assert_int_equal(strncmp(csv, "step,time,", 10), 0);
-    assert_non_null(strstr(csv, "\n1,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"));
+    assert_non_null(strstr(csv, "\n1,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"));
     st.step = 2;
     st.lift_iterations = 1;
     st.num_contacts = 3;
@@ -674,13 +678,13 @@ static void test_stale_stats_truncated(void **state) {
     st.time_symbolic = 0.5;
     st.time_constraint_search = 0.0625;
     st.time_energy = 1.5;
+    st.velocity_error = 0.375;
     assert_int_equal(ipcc_output_write_stats(out, NULL, &st), IPCC_OK);
     free(csv);
     csv = ipcc_test_read_file(path, NULL);
     assert_int_equal(strncmp(csv, STATS_HEADER, strlen(STATS_HEADER)), 0);
-    assert_non_null(strstr(
-        csv,
-        "\n2,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,1,3,inf,2.5,0.25,0.125,2,7,0.75,0.5,0.0625,1.5\n"));
+    assert_non_null(strstr(csv, "\n2,0.10000000000000001,0,0,0,0,0,1,0.375,0,0,0,0,0,1,3,inf,2.5,0.25,0.125,"
+                                "2,7,0.75,0.5,0.0625,1.5\n"));
     free(csv);
     ipcc_output_destroy(out);
     ipcc_output_destroy(NULL);

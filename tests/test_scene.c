@@ -665,7 +665,7 @@ static void test_new_keys(void **state) {
     ipcc_status st = scene_parse(
         "{'time_step': 0.02, 'steps': 5, 'length_scale': 2, 'damping': 0.1,"
         " 'newmark': {'beta': 0.3, 'gamma': 0.55},"
-        " 'newton': {'tolerance': [1e-2, 1e-3, 1e-4]},"
+        " 'newton': {'tolerance': [1e-2, 1e-3, 1e-4], 'check_forces': false},"
         " 'contact': {'friction_smoothing_time': 0.025, 'friction_slip_test': false},"
         " 'bodies': [{'mesh': " BOX ", 'material': {},"
         "   'transform': [[2, 0, 0, 1], [0, 1, 0, 2], [0, 0, 1, 3]], 'angular_velocity_centre': [1, 2, 3],"
@@ -697,7 +697,7 @@ static void test_new_keys(void **state) {
     assert_near(s->world.tolerances[2], 1e-4, 0, 0);
     assert_near(s->world.newton_tolerance, 1e-2, 0, 0);
     assert_near(s->world.contact.friction_smoothing_time, 0.025, 0, 0);
-    assert_false(s->world.contact.friction_slip_test);
+    assert_false(s->world.newton_check_forces); // (friction_slip_test is accepted and ignored)
 
     const ipcc_body_def *b = &s->bodies[0];
     assert_true(b->use_transform);
@@ -797,7 +797,7 @@ static void test_new_keys(void **state) {
     assert_near(s->world.newmark_beta, 0.25, 0, 0);
     assert_near(s->world.newmark_gamma, 0.5, 0, 0);
     assert_near(s->world.contact.friction_smoothing_time, 0, 0, 0);
-    assert_true(s->world.contact.friction_slip_test);
+    assert_true(s->world.newton_check_forces);
     assert_false(s->bodies[0].use_transform);
     assert_false(s->bodies[0].has_velocity_pivot);
     assert_int_equal(s->bodies[0].num_neumann, 0);

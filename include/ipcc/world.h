@@ -114,9 +114,9 @@ typedef struct ipcc_contact_def {
     double kappa;        ///< barrier stiffness; 0 = adaptive (IPC's initial balance + doubling)
     bool self_collision; ///< contact between parts of the same body (true)
     double friction; ///< Coulomb coefficient for every pair, overriding the bodies' own; < 0 = use them (-1)
-    double friction_epsv;    ///< friction's velocity threshold eps_v, m/s; 0 = 1e-4 * L per second
-    int friction_iterations; ///< lagging passes: n >= 1 passes, or -1 (default) = until a pass starts
-                             ///< converged with friction lagged at its own start (at most 20)
+    double friction_epsv;           ///< friction's velocity threshold eps_v, m/s; 0 = 1e-4 * L per second
+    int friction_iterations;        ///< lagging passes: n >= 1 passes, or -1 (default) = until a pass starts
+                                    ///< converged with friction lagged at its own start (at most 20)
     double friction_smoothing_time; ///< s: the static-friction smoothing length is eps_v times this;
                                     ///< 0 = the time step h (IPC's intent); IPC's code uses 0.025 s
 } ipcc_contact_def;
@@ -130,19 +130,18 @@ typedef struct ipcc_world_def {
                              ///< (1e-2, as IPC)
     int newton_max_iterations; ///< a step that needs more returns IPCC_WARN_NOT_CONVERGED (100)
     /// Converged also needs the force residual (ipcc_step_stats.velocity_error)
-    /// within tol L, not only |p|_inf within tol L h (true; IPC scripts: false,
-    /// IPC's test). See docs/design.md, "When a step is converged".
+    /// within tol L, not only |p|_inf within tol L h (true; false is IPC's
+    /// test). See docs/design.md, "When a step is converged".
     bool newton_check_forces;
-    bool newton_first_step; ///< always take the first Newton step, as IPC does (false; IPC scripts: true)
-    bool project_hessian;      ///< project element Hessians to PSD (true)
-    ipcc_contact_def contact;  ///< barrier contact (enabled, adaptive kappa, d̂ = 1e-3 L)
-    int num_tolerances;        ///< > 0: step n (0-based) uses tolerances[min(n, num_tolerances - 1)]
-    const double *tolerances;  ///< relative Newton tolerances per step, as newton_tolerance (copied)
-    double length_scale;       ///< L, metres; 0 = the bbox diagonal of the deformable bodies at t = 0
-    double damping;       ///< stiffness-proportional (Rayleigh) damping beta, s: force -beta K(x_n) v (0)
-    double newmark_beta;  ///< Newmark beta in (0, 0.5] (0.25)
-    double newmark_gamma; ///< Newmark gamma in [0.5, 1] (0.5)
-    int internal_value;   ///< internal: set by ipcc_default_world_def(), do not set
+    bool project_hessian;     ///< project element Hessians to PSD (true)
+    ipcc_contact_def contact; ///< barrier contact (enabled, adaptive kappa, d̂ = 1e-3 L)
+    int num_tolerances;       ///< > 0: step n (0-based) uses tolerances[min(n, num_tolerances - 1)]
+    const double *tolerances; ///< relative Newton tolerances per step, as newton_tolerance (copied)
+    double length_scale;      ///< L, metres; 0 = the bbox diagonal of the deformable bodies at t = 0
+    double damping;           ///< stiffness-proportional (Rayleigh) damping beta, s: force -beta K(x_n) v (0)
+    double newmark_beta;      ///< Newmark beta in (0, 0.5] (0.25)
+    double newmark_gamma;     ///< Newmark gamma in [0.5, 1] (0.5)
+    int internal_value;       ///< internal: set by ipcc_default_world_def(), do not set
 } ipcc_world_def;
 
 typedef struct ipcc_trimesh ipcc_trimesh; // mesh.h
@@ -210,13 +209,13 @@ typedef struct ipcc_half_space_def {
 
 /// Statistics of one step.
 typedef struct ipcc_step_stats {
-    int step;                      ///< index of the step just taken (1-based)
-    double time;                   ///< simulated time at the end of the step, s
-    int newton_iterations;         ///< Newton iterations used
-    int line_search_steps;         ///< total backtracking evaluations
-    int factorization_fallbacks;   ///< times the Hessian had to be shifted
-    double energy;                 ///< incremental potential at the solution, J
-    double residual;               ///< |p|_inf of the last Newton direction, m
+    int step;                    ///< index of the step just taken (1-based)
+    double time;                 ///< simulated time at the end of the step, s
+    int newton_iterations;       ///< Newton iterations used
+    int line_search_steps;       ///< total backtracking evaluations
+    int factorization_fallbacks; ///< times the Hessian had to be shifted
+    double energy;               ///< incremental potential at the solution, J
+    double residual;             ///< |p|_inf of the last Newton direction, m
     /// Accuracy: the largest velocity change the state's unbalanced force
     /// would give a free vertex over the step, h |g_i| / (s m_i), m/s
     /// (docs/output.md). A converged step has it <= ipcc_world_velocity_tolerance

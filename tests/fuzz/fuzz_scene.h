@@ -141,6 +141,7 @@ static inline void fuzz_same_scene(const ipcc_scene *a, const ipcc_scene *b) {
     FUZZ_SAME("newton.tolerance", p->newton_tolerance, q->newton_tolerance);
     FUZZ_SAME("newton.max_iterations", p->newton_max_iterations, q->newton_max_iterations);
     FUZZ_SAME("newton.project_hessian", p->project_hessian, q->project_hessian);
+    FUZZ_SAME("newton.check_forces", p->newton_check_forces, q->newton_check_forces);
     FUZZ_SAME("num_tolerances", p->num_tolerances, q->num_tolerances);
     if (p->num_tolerances > 0)
         fuzz_same("tolerances", p->tolerances, q->tolerances,
@@ -154,7 +155,6 @@ static inline void fuzz_same_scene(const ipcc_scene *a, const ipcc_scene *b) {
     FUZZ_SAME("contact.friction_iterations", p->contact.friction_iterations, q->contact.friction_iterations);
     FUZZ_SAME("contact.friction_smoothing_time", p->contact.friction_smoothing_time,
               q->contact.friction_smoothing_time);
-    FUZZ_SAME("contact.friction_slip_test", p->contact.friction_slip_test, q->contact.friction_slip_test);
     FUZZ_SAME("length_scale", p->length_scale, q->length_scale);
     FUZZ_SAME("damping", p->damping, q->damping);
     if (p->integrator == IPCC_NEWMARK) {
