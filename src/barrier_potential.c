@@ -2,17 +2,17 @@
 //
 // One constraint. Its squared distance d over the 1 to 4 vertices of its
 // closest features (distance.c; half-spaces and analytic shapes here and in
-// shape.c), and its barrier m b(d, d̂²), b the clamped log barrier on
-// squared distances (barrier.c), m the edge-edge mollifier of nearly
-// parallel edges (1 otherwise). Gradient and Hessian:
-//   grad (m b) = m b' grad d + b grad m,
-//   H (m b)    = m (b'' grad d grad d^T + b' H_d) + b' (grad m grad d^T + grad d grad m^T) + b H_m.
+// shape.c), and its barrier b(d, d̂²), the clamped log barrier on squared
+// distances (barrier.c). Nearly parallel edge pairs are not mollified (IPC
+// Sec. 4.3 is; constraint_set.c says why). Gradient and Hessian:
+//   grad b = b' grad d,
+//   H b    = b'' grad d grad d^T + b' H_d.
 // A key stands for n_k terms (its multiplicity, contact_multiplicity.c):
 // the energy and gradient are scaled by n_k, and the Hessian is scaled
 // THEN projected to PSD (ipcc_project_psd), so a key counting -1 (a concave
 // valley) contributes only where its scaled curvature is positive.
 //
-// The sum. B(x) = sum_k n_k m_k b(d_k(x), d̂²); kappa B enters the
+// The sum. B(x) = sum_k n_k b(d_k(x), d̂²); kappa B enters the
 // incremental potential without the h^2 factor (IPC eq. 3), so the contact
 // force on a vertex is -kappa grad B / s, s the potential's scale. Each
 // constraint's projected Hessian is assembled over its 3, 6, 9 or 12 dofs
@@ -124,37 +124,25 @@ double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *
     return INFINITY;
 }
 
-double ipcc_contact_barrier(ipcc_contact_kind kind, int ee_type, double eps_x, const double *x,
-                            const void *obstacle, double dhat2, double *g, double *H, bool project) {
+double ipcc_contact_barrier(ipcc_contact_kind kind, int ee_type, const double *x, const void *obstacle,
+                            double dhat2, double *g, double *H, bool project) {
     int n = 3 * ipcc_contact_kind_vertices(kind);
     double gd[12], Hd[144];
     double d = ipcc_contact_distance(kind, ee_type, x, obstacle, g ? gd : NULL, H ? Hd : NULL);
     double b = ipcc_barrier(d, dhat2);
-    if (!isfinite(b)) return b;
-    double m = 1, gm[12], Hm[144];
-    bool mollified = kind == IPCC_CONTACT_EE && eps_x > 0;
-    const double *a0 = x, *a1 = x + 3, *e0 = x + 6, *e1 = x + 9;
-    if (mollified) m = ipcc_edge_edge_mollifier(a0, a1, e0, e1, eps_x);
-    if (!g) return m * b;
+    if (!isfinite(b) || !g) return b;
     double b1 = ipcc_barrier_first_derivative(d, dhat2);
-    double b2 = H ? ipcc_barrier_second_derivative(d, dhat2) : 0;
-    if (mollified) {
-        ipcc_edge_edge_mollifier_gradient(a0, a1, e0, e1, eps_x, gm);
-        if (H) ipcc_edge_edge_mollifier_hessian(a0, a1, e0, e1, eps_x, Hm);
-    }
-    // grad (m b) = m b' grad d + b grad m
+    // grad b = b' grad d
     for (int i = 0; i < n; ++i)
-        g[i] = m * b1 * gd[i] + (mollified ? b * gm[i] : 0);
-    if (!H) return m * b;
-    // H = m (b'' gd gd^T + b' Hd) + b' (gm gd^T + gd gm^T) + b Hm
+        g[i] = b1 * gd[i];
+    if (!H) return b;
+    // H b = b'' gd gd^T + b' Hd
+    double b2 = ipcc_barrier_second_derivative(d, dhat2);
     for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) {
-            double v = m * (b2 * gd[i] * gd[j] + b1 * Hd[n * i + j]);
-            if (mollified) v += b1 * (gm[i] * gd[j] + gd[i] * gm[j]) + b * Hm[n * i + j];
-            H[n * i + j] = v;
-        }
+        for (int j = 0; j < n; ++j)
+            H[n * i + j] = b2 * gd[i] * gd[j] + b1 * Hd[n * i + j];
     if (project) ipcc_project_psd(n, H);
-    return m * b;
+    return b;
 }
 
 void ipcc_contact_pair_positions(const ipcc_contact_pair *p, const double *xc, double x[12]) {
@@ -181,8 +169,8 @@ double ipcc_contact_pair_barrier(const ipcc_contact_obstacles *o, const ipcc_con
     double x[12];
     ipcc_contact_pair_positions(p, xc, x);
     // The key stands for mult terms (contact_multiplicity.c): scale, then project.
-    double e = ipcc_contact_barrier(p->kind, p->dtype, p->eps_x, x, ipcc_contact_pair_obstacle(o, p), dhat2,
-                                    g, H, false);
+    double e =
+        ipcc_contact_barrier(p->kind, p->dtype, x, ipcc_contact_pair_obstacle(o, p), dhat2, g, H, false);
     int n = 3 * ipcc_contact_kind_vertices(p->kind);
     for (int i = 0; p->mult != 1 && g && i < n; ++i)
         g[i] *= p->mult;

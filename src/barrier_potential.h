@@ -20,11 +20,11 @@
 double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *x, const void *obstacle,
                              double *g, double *H);
 
-/// One constraint's barrier m(x) b(d(x), dhat2), m the edge-edge mollifier
-/// when kind is EE and eps_x > 0 (else 1); with g/H (may be NULL) its
-/// gradient and Hessian, projected to PSD when `project`. +inf at d <= 0.
-double ipcc_contact_barrier(ipcc_contact_kind kind, int ee_type, double eps_x, const double *x,
-                            const void *obstacle, double dhat2, double *g, double *H, bool project);
+/// One constraint's barrier b(d(x), dhat2) (no edge-edge mollifier,
+/// constraint_set.c); with g/H (may be NULL) its gradient and Hessian,
+/// projected to PSD when `project`. +inf at d <= 0.
+double ipcc_contact_barrier(ipcc_contact_kind kind, int ee_type, const double *x, const void *obstacle,
+                            double dhat2, double *g, double *H, bool project);
 
 /// The local positions of pair p's vertices at collision positions xc
 /// (3 ipcc_contact_kind_vertices doubles).
@@ -50,7 +50,7 @@ typedef struct ipcc_barrier_potential {
 
 void ipcc_barrier_potential_free(ipcc_barrier_potential *bp);
 
-/// B(x) = sum_k n_k m_k b(d_k) (kappa = 1) over the set at xc: +INFINITY if
+/// B(x) = sum_k n_k b(d_k) (kappa = 1) over the set at xc: +INFINITY if
 /// a distance is <= 0, NAN when out of memory.
 double ipcc_barrier_potential_energy(ipcc_barrier_potential *bp, const ipcc_constraint_set *s,
                                      const ipcc_contact_obstacles *o, const double *xc, double dhat2);

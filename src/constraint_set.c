@@ -19,17 +19,23 @@
 // the energy is continuous across edges); the edges and vertices of an
 // active face are keys too, for the terms that cancel or stand alone.
 // Edges and vertices inside planar regions of obstacles (collision_mesh.c)
-// give no edge-edge or point terms. A nearly parallel edge pair
-// (|ea x eb|^2 < eps_x = 1e-3 |ea_rest|^2 |eb_rest|^2) whose closest points
-// are both interior is an EE key with the mollifier m (IPC Sec. 4.3, eq.
-// 19-20), where the line-line distance is ill-conditioned. IPC mollifies
-// such pairs whatever their closest features; here a pair whose closest
-// point is an end is keyed by it like any other, because the
-// inclusion-exclusion (contact_multiplicity.c) takes the term back on that
-// key with 1 - E(v): a mollified term there leaves -(1 - m) b uncancelled,
-// and two meshes whose edges lie exactly over each other (stacked boxes)
-// feel an energy unbounded below (m = 0). The price is a jump of (1 - m) b
-// when a nearly parallel pair's closest points leave the interiors.
+// give no edge-edge or point terms.
+//
+// No edge-edge mollifier. IPC (Sec. 4.3, eq. 19-20) multiplies the barrier
+// of nearly parallel edge pairs by a mollifier m that goes to 0 as the edges
+// become parallel; ipcc deliberately does not. In the inclusion-exclusion
+// (contact_multiplicity.c) the edge-edge terms that land on a point-edge or
+// point-point key cancel against its coefficients 1 - E(v): a mollified term
+// m b leaves -(1 - m) b uncancelled, and two meshes whose edges lie exactly
+// over each other (stacked boxes with aligned grids) feel an energy
+// unbounded below. Mollifying only interior-interior pairs instead makes the
+// energy jump by (1 - m) b when a nearly parallel pair's closest points
+// leave the interiors, and the line search stalls at the jump. Unmollified,
+// the energy is bounded below and continuous, and the ill-conditioned
+// line-line distance the mollifier guarded is never used for (nearly)
+// parallel edges: ipcc_edge_edge_distance_type_of (distance.c) gives them an
+// end type below sin^2 = IPCC_DISTANCE_DEGENERATE_SIN2 (switching there
+// moves d by at most 2.5e-13 L^2).
 //
 // Obstacles that are no mesh. Half-spaces give PH (v, plane) with
 // d = ((x - p) . n)^2. Analytic shapes (world_shapes.c, shape.c) give PS
@@ -177,8 +183,7 @@ static int ee_extra_write(const set_input *c, int ea, int eb, unsigned bits, ipc
 }
 
 // The constraint an edge-edge candidate gives at positions xc (kind -1 if
-// inactive): keyed by its closest features; an interior-interior pair of
-// nearly parallel edges is mollified.
+// inactive), keyed by its closest features (nearly parallel pairs too).
 static ipcc_contact_pair ee_pair(const set_input *c, const double *xc, int ea, int eb) {
     ipcc_contact_pair none = {.kind = -1};
     if (c->m->edge_flat[ea] || c->m->edge_flat[eb]) return none; // not a feature (contact_multiplicity.c)
@@ -198,12 +203,7 @@ static ipcc_contact_pair ee_pair(const set_input *c, const double *xc, int ea, i
     case IPCC_EE_EA1_EB: return make_pe(a1, b0, b1);
     case IPCC_EE_EA_EB: break;
     }
-    // Interior-interior: the line-line distance, mollified when nearly parallel.
-    double eps_x = ipcc_edge_edge_mollifier_threshold(c->m->rest + 3 * a0, c->m->rest + 3 * a1,
-                                                      c->m->rest + 3 * b0, c->m->rest + 3 * b1);
-    if (!(ipcc_edge_edge_cross_squarednorm(pa0, pa1, pb0, pb1) < eps_x)) eps_x = 0;
-    return (ipcc_contact_pair){
-        .kind = IPCC_CONTACT_EE, .dtype = IPCC_EE_EA_EB, .v = {a0, a1, b0, b1}, .eps_x = eps_x};
+    return (ipcc_contact_pair){.kind = IPCC_CONTACT_EE, .dtype = IPCC_EE_EA_EB, .v = {a0, a1, b0, b1}};
 }
 
 static int pair_cmp(const void *pa, const void *pb) {

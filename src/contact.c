@@ -394,16 +394,12 @@ static void pair_info(const ipcc_contact *c, const ipcc_contact_pair *p, ipcc_co
             for (int k = 0; k < 3; ++k)
                 in->point[k] -= in->weights[a] * c->xc[3 * p->v[a] + k];
     }
-    // lambda_hat = kappa n m |d b(r^2) / dr| = kappa n m |b'(d)| 2 sqrt(d), r the distance
+    // lambda_hat = kappa n |d b(r^2) / dr| = kappa n |b'(d)| 2 sqrt(d), r the distance
     double xl[12];
     ipcc_contact_pair_positions(p, c->xc, xl);
     double d = ipcc_contact_distance(in->kind, p->dtype, xl, ipcc_contact_pair_obstacle(&c->obstacles, p),
                                      NULL, NULL);
-    double mo = in->kind == IPCC_CONTACT_EE && p->eps_x > 0
-                    ? ipcc_edge_edge_mollifier(xl, xl + 3, xl + 6, xl + 9, p->eps_x)
-                    : 1.0;
-    in->normal_force =
-        c->kappa * p->mult * mo * fabs(ipcc_barrier_first_derivative(d, c->dhat2)) * 2 * sqrt(d);
+    in->normal_force = c->kappa * p->mult * fabs(ipcc_barrier_first_derivative(d, c->dhat2)) * 2 * sqrt(d);
     in->distance = sqrt(d);
 }
 

@@ -64,13 +64,13 @@
 // b's interior, plus 1 - E(u) when b's closest point to u is inside it (so 1
 // at a convex vertex u, whose edges all reach b at u); a point-point key
 // (u, w) the products likewise (1 at two convex vertices). Vertices of
-// point sets have no edges and no terms of (2). Nearly parallel pairs whose
-// closest points are interior stay EE keys with IPC's mollifier; those that
-// reach an end land on its key like any other pair (constraint_set.c). Half-spaces and analytic shapes
-// count once. A key with multiplicity 0 is
-// dropped; a negative one (a concave valley) is kept: its energy and
-// gradient enter with their sign, its Hessian is projected to PSD after the
-// sign is applied (so it contributes nothing where b is convex).
+// point sets have no edges and no terms of (2). Nearly parallel pairs count
+// like any other: there is no edge-edge mollifier, which would leave
+// -(1 - m) b of such a term uncancelled (constraint_set.c). Half-spaces and
+// analytic shapes count once. A key with multiplicity 0 is dropped; a
+// negative one (a concave valley) is kept: its energy and gradient enter
+// with their sign, its Hessian is projected to PSD after the sign is
+// applied (so it contributes nothing where b is convex).
 //
 // Flat features of obstacles (collision_mesh.c): an obstacle's edges and
 // vertices inside a planar region are not features: no terms of (2), and

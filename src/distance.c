@@ -1,12 +1,13 @@
 // Contact distance kernels: squared point-point, point-line, point-plane and
 // line-line distances with closed-form gradients and Hessians, the closest-
 // feature classification of point-edge, point-triangle and edge-edge pairs,
-// the dispatch that embeds a sub-kernel in the full layout, and the
-// edge-edge mollifier. Follows IPC (Li, Ferguson, Schneider, Langlois, Zorin,
-// Panozzo, Jiang, Kaufman 2020, "Incremental Potential Contact", ACM TOG
-// 39(4) 49), Sec. 4: distances are piecewise smooth functions whose pieces
-// are the distances between the closest features, and the nearly parallel
-// edge-edge barrier is multiplied by a mollifier.
+// and the dispatch that embeds a sub-kernel in the full layout. Follows IPC
+// (Li, Ferguson, Schneider, Langlois, Zorin, Panozzo, Jiang, Kaufman 2020,
+// "Incremental Potential Contact", ACM TOG 39(4) 49), Sec. 4: distances are
+// piecewise smooth functions whose pieces are the distances between the
+// closest features. IPC's edge-edge mollifier (Sec. 4.3) is left out on
+// purpose (constraint_set.c says why); the classification below keeps
+// nearly parallel edges off the ill-conditioned line-line piece instead.
 //
 // Conventions. Every distance is SQUARED (IPC's barrier is written on d^2).
 // DOF order: point-edge [p, e0, e1] (9), point-triangle [p, t0, t1, t2] (12),
@@ -62,8 +63,7 @@
 //   parallel overlapping edges thus get an endpoint-to-edge distance that
 //   exceeds the true one by at most (L sin / 2)^2 <= 2.5e-13 L^2, instead of
 //   a line-line value whose error ~ 2 h L u / sin grows as the angle closes.
-//   The jump at the threshold is that small too, and IPC's mollifier
-//   (c < 1e-3 rest^4) already damps that barrier by ~1e-9 there.
+//   The jump of the distance at the threshold is that small too.
 //
 // Degenerate input. Classifiers never pick a piece whose denominator
 // vanishes (zero-length edge -> vertex, zero-area triangle -> edge or
@@ -75,11 +75,6 @@
 // The values are right; the derivatives are those of the fallback, not a
 // limit (there is none). Non-finite input gives non-finite output; NaN
 // coordinates classify as a vertex / point-point type.
-//
-// The edge-edge mollifier (IPC Sec. 4, parallel edge-edge contact):
-//   c = |(ea1 - ea0) x (eb1 - eb0)|^2,  eps_x = 1e-3 |ea_rest|^2 |eb_rest|^2,
-//   m(c) = (2 - c/eps_x) c/eps_x for c < eps_x, else 1;
-// m(eps_x) = 1 and m'(eps_x) = 0, so the mollified barrier is C1.
 #include "distance.h"
 
 #include <string.h>
@@ -629,90 +624,4 @@ void ipcc_edge_edge_distance_hessian(const double ea0[3], const double ea1[3], c
                                      const double eb1[3], ipcc_edge_edge_distance_type type, double H[144]) {
     const double *x[4] = {ea0, ea1, eb0, eb1};
     map_hessian(4, x, ee_map(type), H);
-}
-
-// ---------------------------------------------------------------------------
-// Edge-edge mollifier (IPC Sec. 4). c = |a x b|^2 with a = ea1 - ea0, b = eb1 - eb0.
-
-static const feature_map CROSS_MAP = {2, {{-1, 1, 0, 0}, {0, 0, -1, 1}}};
-
-double ipcc_edge_edge_mollifier_threshold(const double ea0_rest[3], const double ea1_rest[3],
-                                          const double eb0_rest[3], const double eb1_rest[3]) {
-    double a[3], b[3];
-    sub3(ea1_rest, ea0_rest, a);
-    sub3(eb1_rest, eb0_rest, b);
-    // eps_x = 1e-3 |a_rest|^2 |b_rest|^2
-    return 1e-3 * dot3(a, a) * dot3(b, b);
-}
-
-double ipcc_edge_edge_cross_squarednorm(const double ea0[3], const double ea1[3], const double eb0[3],
-                                        const double eb1[3]) {
-    double a[3], b[3], n[3];
-    sub3(ea1, ea0, a);
-    sub3(eb1, eb0, b);
-    cross3(a, b, n);
-    return dot3(n, n);
-}
-
-// y = [a, b]: dc/da = 2 b x n, dc/db = 2 n x a; d2c from add_cross_sq_hessian.
-static void cross_sq_derivs(const double ea0[3], const double ea1[3], const double eb0[3],
-                            const double eb1[3], double g[12], double *H) {
-    double a[3], b[3], n[3], gy[9] = {0}, Hy[81] = {0};
-    sub3(ea1, ea0, a);
-    sub3(eb1, eb0, b);
-    cross3(a, b, n);
-    cross_sq_gradient(a, b, n, gy, gy + 3);
-    pull_gradient(4, &CROSS_MAP, gy, g);
-    if (!H) return;
-    add_cross_sq_hessian(a, b, 0, 1, 1.0, Hy);
-    pull_hessian(4, &CROSS_MAP, Hy, H);
-}
-
-void ipcc_edge_edge_cross_squarednorm_gradient(const double ea0[3], const double ea1[3], const double eb0[3],
-                                               const double eb1[3], double g[12]) {
-    cross_sq_derivs(ea0, ea1, eb0, eb1, g, NULL);
-}
-
-void ipcc_edge_edge_cross_squarednorm_hessian(const double ea0[3], const double ea1[3], const double eb0[3],
-                                              const double eb1[3], double H[144]) {
-    double g[12];
-    cross_sq_derivs(ea0, ea1, eb0, eb1, g, H);
-}
-
-double ipcc_edge_edge_mollifier(const double ea0[3], const double ea1[3], const double eb0[3],
-                                const double eb1[3], double eps_x) {
-    double c = ipcc_edge_edge_cross_squarednorm(ea0, ea1, eb0, eb1);
-    if (!(c < eps_x)) return 1.0;
-    // m = (2 - c/eps) c/eps = -c^2/eps^2 + 2 c/eps
-    double x = c / eps_x;
-    return (2.0 - x) * x;
-}
-
-void ipcc_edge_edge_mollifier_gradient(const double ea0[3], const double ea1[3], const double eb0[3],
-                                       const double eb1[3], double eps_x, double g[12]) {
-    double c = ipcc_edge_edge_cross_squarednorm(ea0, ea1, eb0, eb1);
-    if (!(c < eps_x)) {
-        memset(g, 0, 12 * sizeof *g);
-        return;
-    }
-    // dm = m'(c) dc,  m'(c) = 2 (1 - c/eps) / eps
-    double dm = 2.0 * (1.0 - c / eps_x) / eps_x;
-    cross_sq_derivs(ea0, ea1, eb0, eb1, g, NULL);
-    for (int i = 0; i < 12; ++i)
-        g[i] *= dm;
-}
-
-void ipcc_edge_edge_mollifier_hessian(const double ea0[3], const double ea1[3], const double eb0[3],
-                                      const double eb1[3], double eps_x, double H[144]) {
-    double c = ipcc_edge_edge_cross_squarednorm(ea0, ea1, eb0, eb1);
-    if (!(c < eps_x)) {
-        memset(H, 0, 144 * sizeof *H);
-        return;
-    }
-    // d2m = m'(c) d2c + m''(c) dc dc^T,  m''(c) = -2 / eps^2
-    double dm = 2.0 * (1.0 - c / eps_x) / eps_x, ddm = -2.0 / (eps_x * eps_x), g[12];
-    cross_sq_derivs(ea0, ea1, eb0, eb1, g, H);
-    for (int i = 0; i < 12; ++i)
-        for (int j = 0; j < 12; ++j)
-            H[i * 12 + j] = dm * H[i * 12 + j] + ddm * g[i] * g[j];
 }

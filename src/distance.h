@@ -1,7 +1,7 @@
 /// Contact distance kernels (IPC, Li et al. 2020, Sec. 4 and supplement):
 /// point-point, point-edge, point-triangle and edge-edge SQUARED distances,
-/// their gradients and closed-form Hessians, closest-feature classification,
-/// and the edge-edge mollifier for nearly parallel edges.
+/// their gradients and closed-form Hessians, and closest-feature
+/// classification (no edge-edge mollifier: constraint_set.c).
 ///
 /// Every distance here is squared (IPC's convention: d = |x - y|^2, barrier
 /// thresholds are squared too). DOF order: point-edge [p, e0, e1] (9),
@@ -150,32 +150,5 @@ void ipcc_edge_edge_distance_gradient(const double ea0[3], const double ea1[3], 
 /// Hessian wrt [ea0, ea1, eb0, eb1] (12x12) for the given type.
 void ipcc_edge_edge_distance_hessian(const double ea0[3], const double ea1[3], const double eb0[3],
                                      const double eb1[3], ipcc_edge_edge_distance_type type, double H[144]);
-
-// ---------------------------------------------------------------------------
-// Edge-edge mollifier (IPC, Li et al. 2020, Sec. 4: the mollified edge-edge
-// barrier m(c) b(d) for nearly parallel edges). c = |(ea1-ea0) x (eb1-eb0)|^2.
-
-/// eps_x = 1e-3 |ea1_rest - ea0_rest|^2 |eb1_rest - eb0_rest|^2 (length^4).
-double ipcc_edge_edge_mollifier_threshold(const double ea0_rest[3], const double ea1_rest[3],
-                                          const double eb0_rest[3], const double eb1_rest[3]);
-/// c = |(ea1 - ea0) x (eb1 - eb0)|^2 (length^4).
-double ipcc_edge_edge_cross_squarednorm(const double ea0[3], const double ea1[3], const double eb0[3],
-                                        const double eb1[3]);
-/// Gradient of c wrt [ea0, ea1, eb0, eb1] (12).
-void ipcc_edge_edge_cross_squarednorm_gradient(const double ea0[3], const double ea1[3], const double eb0[3],
-                                               const double eb1[3], double g[12]);
-/// Hessian of c (12x12).
-void ipcc_edge_edge_cross_squarednorm_hessian(const double ea0[3], const double ea1[3], const double eb0[3],
-                                              const double eb1[3], double H[144]);
-/// m = (2 - c/eps_x) c/eps_x for c < eps_x, else 1 (C1 at c = eps_x; m = 1
-/// for eps_x <= 0).
-double ipcc_edge_edge_mollifier(const double ea0[3], const double ea1[3], const double eb0[3],
-                                const double eb1[3], double eps_x);
-/// Gradient of m wrt [ea0, ea1, eb0, eb1] (12); zero for c >= eps_x.
-void ipcc_edge_edge_mollifier_gradient(const double ea0[3], const double ea1[3], const double eb0[3],
-                                       const double eb1[3], double eps_x, double g[12]);
-/// Hessian of m (12x12); zero for c >= eps_x.
-void ipcc_edge_edge_mollifier_hessian(const double ea0[3], const double ea1[3], const double eb0[3],
-                                      const double eb1[3], double eps_x, double H[144]);
 
 #endif

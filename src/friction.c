@@ -19,8 +19,8 @@
 // enters. The barrier is not scaled (IPC eq. 3), so the normal force is
 // lambda_k = kappa |db/dr| / s with r the distance: for squared distances
 // d = r^2, |db/dr| = |b'(d)| 2 sqrt(d). The s cancels in s D_k, so the code
-// works with lambda_hat_k = s lambda_k = kappa m |b'(d)| 2 sqrt(d) (m, the
-// edge-edge mollifier, when it applies), from contact.c.
+// works with lambda_hat_k = s lambda_k = kappa n |b'(d)| 2 sqrt(d) (n the
+// key's multiplicity), from contact.c.
 //
 // Derivatives. With y = |u|, grad_u (mu lambda_hat f0) = mu lambda_hat f1(y)
 // u / y, and

@@ -7,18 +7,18 @@
 // reads through their interfaces. Sources. The barrier's active constraints
 // come from ipcc_contact_active() (contact.c: a fresh static candidate search at x,
 // the constraints within d̂, their closest-point weights and normal force
-// lambda = kappa m |b'(d)| 2 sqrt(d) in potential units, divided here by the
-// integrator's potential scale s to give newtons, as the per-vertex forces
-// are). The friction contacts are those frozen at the last step's last
-// lagging pass (friction.c); ipcc_friction_contact_force() gives each one's
-// force on its first primitive at x. A frozen contact is matched to its
-// constraint by (kind, vertices, obstacle), the key both were built from:
-// the keys of the active constraints are sorted once and each frozen
-// contact is looked up by bisection. A frozen contact without an active
-// constraint (it separated beyond d̂, or its closest features changed, e.g.
-// a vertex slid from a triangle onto an edge, which makes it another
-// constraint) is reported after the active ones, inactive, with normal
-// force 0 and its geometry measured now.
+// lambda = kappa n |b'(d)| 2 sqrt(d) in potential units (n the constraint's
+// multiplicity), divided here by the integrator's potential scale s to give
+// newtons, as the per-vertex forces are). The friction contacts are those
+// frozen at the last step's last lagging pass (friction.c);
+// ipcc_friction_contact_force() gives each one's force on its first primitive
+// at x. A frozen contact is matched to its constraint by (kind, vertices,
+// obstacle), the key both were built from: the keys of the active constraints
+// are sorted once and each frozen contact is looked up by bisection. A frozen
+// contact without an active constraint (it separated beyond d̂, or its
+// closest features changed, e.g. a vertex slid from a triangle onto an edge,
+// which makes it another constraint) is reported after the active ones,
+// inactive, with normal force 0 and its geometry measured now.
 //
 // Geometry. contact.c gives each constraint's closest point on its second
 // primitive, unit normal and distance; the first primitive's closest point
@@ -30,10 +30,10 @@
 //
 // Forces per object. A body's total is the sum over its vertices of the
 // world's per-vertex barrier and friction forces (exact: they are what the
-// step used, mollifier included). Half-spaces and shapes have no vertices:
-// each receives the opposite of the forces its contacts' records exert on
-// the bodies' vertices (the barrier's gradient with respect to the vertex
-// is 2 sqrt(d) b'(d) times the unit normal, so the record's normal force is
+// step used). Half-spaces and shapes have no vertices: each receives the
+// opposite of the forces its contacts' records exert on the bodies'
+// vertices (the barrier's gradient with respect to the vertex is
+// 2 sqrt(d) b'(d) times the unit normal, so the record's normal force is
 // exactly the vertex's).
 //
 // The report is the caller's buffer, so reading contacts allocates nothing

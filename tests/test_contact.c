@@ -1,11 +1,14 @@
 // Barrier contact through the world's objective: derivatives of the full
 // incremental potential with contact by central differences, duplicate-free
-// constraints, the initial intersection check, and the CCD step bound.
+// constraints, a repulsive and continuous barrier between boxes with aligned
+// and nearly aligned grids (no edge-edge mollifier), the initial
+// intersection check, and the CCD step bound.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "barrier.h"
 #include "contact.h"
 #include "distance.h"
 #include "support.h"
@@ -17,23 +20,23 @@
 typedef struct local_ctx {
     ipcc_contact_kind kind;
     int ee_type;
-    double eps_x, dhat2;
+    double dhat2;
     const double *plane;
 } local_ctx;
 
 static double local_energy(const double *x, void *ctx) {
     local_ctx *c = ctx;
-    return ipcc_contact_barrier(c->kind, c->ee_type, c->eps_x, x, c->plane, c->dhat2, NULL, NULL, false);
+    return ipcc_contact_barrier(c->kind, c->ee_type, x, c->plane, c->dhat2, NULL, NULL, false);
 }
 
 static void local_gradient(const double *x, void *ctx, double *g) {
     local_ctx *c = ctx;
     double H[144];
-    ipcc_contact_barrier(c->kind, c->ee_type, c->eps_x, x, c->plane, c->dhat2, g, H, false);
+    ipcc_contact_barrier(c->kind, c->ee_type, x, c->plane, c->dhat2, g, H, false);
 }
 
-// Random placements of every kind inside the barrier's range, including a
-// mollified nearly parallel edge pair.
+// Random placements of every kind inside the barrier's range, including
+// nearly parallel edge pairs (not mollified: constraint_set.c).
 static void test_constraint_barrier_derivatives(void **state) {
     (void)state;
     ipcc_test_seed(5);
@@ -56,14 +59,13 @@ static void test_constraint_barrier_derivatives(void **state) {
             for (int i = 0; i < 3; ++i)
                 x[i] = 0.5 * (x[3 + i] + x[6 + i]) + ipcc_test_random(-0.15, 0.15);
         if (c.kind == IPCC_CONTACT_EE && trial % 2) {
-            // Nearly parallel edges 0.1 apart: mollified.
+            // Nearly parallel edges 0.1 apart, measured with the type the classifier gives.
             double dir[3] = {1, ipcc_test_random(-1e-2, 1e-2), ipcc_test_random(-1e-2, 1e-2)};
             for (int i = 0; i < 3; ++i) {
                 x[3 + i] = x[i] + (i == 0 ? 1 : 0);
                 x[6 + i] = x[i] + (i == 1 ? 0.1 : 0) + ipcc_test_random(-0.3, 0.3) * (i == 0);
                 x[9 + i] = x[6 + i] + dir[i];
             }
-            c.eps_x = 1e-3 * 1.0 * 1.0; // |ea_rest|^2 |eb_rest|^2 = 1
             c.ee_type = ipcc_edge_edge_distance_type_of(x, x + 3, x + 6, x + 9);
         } else if (c.kind == IPCC_CONTACT_EE) {
             c.ee_type = ipcc_edge_edge_distance_type_of(x, x + 3, x + 6, x + 9);
@@ -72,7 +74,7 @@ static void test_constraint_barrier_derivatives(void **state) {
         double d = ipcc_contact_distance(c.kind, c.ee_type, x, plane, NULL, NULL);
         if (!(d > 1e-4 && d < 0.9 * c.dhat2)) continue; // inside the barrier, away from its ends
         double g[12], H[144], g_fd[12], H_fd[144], h = 1e-7;
-        ipcc_contact_barrier(c.kind, c.ee_type, c.eps_x, x, plane, c.dhat2, g, H, false);
+        ipcc_contact_barrier(c.kind, c.ee_type, x, plane, c.dhat2, g, H, false);
         ipcc_test_fd_gradient(n, x, local_energy, &c, h, g_fd);
         ipcc_test_fd_hessian(n, x, local_gradient, &c, h, H_fd);
         double gs = 0, Hs = 0;
@@ -86,7 +88,7 @@ static void test_constraint_barrier_derivatives(void **state) {
             assert_near(H[i], H_fd[i], 1e-5 * Hs + 1e-10, 0);
         // The projected Hessian is PSD: v^T H v >= 0 for random v.
         double Hp[144];
-        ipcc_contact_barrier(c.kind, c.ee_type, c.eps_x, x, plane, c.dhat2, g, Hp, true);
+        ipcc_contact_barrier(c.kind, c.ee_type, x, plane, c.dhat2, g, Hp, true);
         for (int r = 0; r < 5; ++r) {
             double v[12], q = 0;
             for (int i = 0; i < n; ++i)
@@ -104,31 +106,39 @@ static void test_constraint_barrier_derivatives(void **state) {
         assert_true(checked[k] >= 20);
 }
 
-static ipcc_world *two_cubes(double gap, double dhat) {
-    ipcc_world_def def = ipcc_default_world_def();
-    def.contact.dhat = dhat;
-    def.gravity[1] = -9.81;
+// A world (def) with box a as body "lower" and box b as body "upper",
+// translated by t and turned by rotation_y degrees about the vertical; the
+// meshes are destroyed.
+static ipcc_world *two_boxes(const ipcc_world_def *def, ipcc_mesh *a, ipcc_mesh *b, const double t[3],
+                             double rotation_y) {
     ipcc_world *w = NULL;
-    assert_int_equal(ipcc_world_create(&def, &w), IPCC_OK);
-    ipcc_mesh *a = ipcc_test_box_mesh(2, 2, 2, 0.2, 0.2, 0.2),
-              *b = ipcc_test_box_mesh(2, 2, 2, 0.12, 0.12, 0.12);
+    assert_int_equal(ipcc_world_create(def, &w), IPCC_OK);
     ipcc_body_def bd = ipcc_default_body_def();
     bd.mesh = a;
     bd.name = "lower";
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
     bd.mesh = b;
     bd.name = "upper";
-    bd.translation[0] = 0.031; // grids offset, so vertices meet faces, edges and vertices
-    bd.translation[1] = 0.2 + gap;
-    bd.translation[2] = 0.017;
-    bd.rotation[1] = 20;
+    memcpy(bd.translation, t, sizeof bd.translation);
+    bd.rotation[1] = rotation_y;
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
+    ipcc_mesh_destroy(a);
+    ipcc_mesh_destroy(b);
+    return w;
+}
+
+static ipcc_world *two_cubes(double gap, double dhat) {
+    ipcc_world_def def = ipcc_default_world_def();
+    def.contact.dhat = dhat;
+    def.gravity[1] = -9.81;
+    // grids offset, so vertices meet faces, edges and vertices
+    const double t[3] = {0.031, 0.2 + gap, 0.017};
+    ipcc_world *w = two_boxes(&def, ipcc_test_box_mesh(2, 2, 2, 0.2, 0.2, 0.2),
+                              ipcc_test_box_mesh(2, 2, 2, 0.12, 0.12, 0.12), t, 20);
     ipcc_half_space_def hs = ipcc_default_half_space_def(); // normal +y
     hs.point[1] = -0.5 * dhat;
     hs.friction = 0;
     assert_int_equal(ipcc_world_add_half_space(w, &hs, NULL), IPCC_OK);
-    ipcc_mesh_destroy(a);
-    ipcc_mesh_destroy(b);
     return w;
 }
 
@@ -234,6 +244,153 @@ static void test_vertex_near_shared_edge_is_one_constraint(void **state) {
     ipcc_world_destroy(w);
     ipcc_mesh_destroy(a);
     ipcc_mesh_destroy(b);
+}
+
+// --- Stacked boxes with aligned grids: no edge-edge mollifier.
+//
+// A box of side STACK_L (4 x 4 x 4 cells) and on it a box of side
+// STACK_L / 2 (2 x 2 x 2 cells) whose grid lines lie EXACTLY over the lower
+// box's (dyadic coordinates, as examples/contact_cubes.json aligns them):
+// the upper box's bottom edges and face diagonals lie over parallel edges of
+// the lower box's top face. Those pairs have end-point closest features, so
+// their terms land on point-edge and point-point keys, where the
+// inclusion-exclusion cancels them against the keys' 1 - E(v) terms
+// (contact_multiplicity.c). IPC's mollifier (Sec. 4.3) would scale them by
+// m = 0 (|ea x eb| = 0) and leave -b per pair uncancelled: an energy
+// unbounded below that pulls the boxes together.
+
+enum { STACK_LOWER = 0, STACK_UPPER = 1 };
+#define STACK_L 0.5
+#define STACK_DHAT 1e-3
+
+// The two boxes, the upper one's bottom STACK_DHAT / 2 over the lower's top
+// and one cell in from its sides: grid lines over grid lines, or nearly so
+// when the upper box is turned by rotation_y degrees about the vertical.
+static ipcc_world *stacked_boxes(double rotation_y) {
+    ipcc_world_def def = ipcc_default_world_def();
+    def.contact.dhat = STACK_DHAT;
+    def.gravity[1] = 0;
+    const double h = 0.5 * STACK_L, t[3] = {0.5 * h, STACK_L + 0.5 * STACK_DHAT, 0.5 * h};
+    return two_boxes(&def, ipcc_test_box_mesh(4, 4, 4, STACK_L, STACK_L, STACK_L),
+                     ipcc_test_box_mesh(2, 2, 2, h, h, h), t, rotation_y);
+}
+
+// The stack, its contact state (kappa = 1) and buffers of 3n doubles.
+typedef struct stack {
+    ipcc_world *w;
+    ipcc_contact *c;
+    double *x, *force;
+} stack;
+
+static stack stack_open(double rotation_y) {
+    stack st = {.w = stacked_boxes(rotation_y)};
+    assert_int_equal(ipcc_world_create_contact(st.w, &st.c), IPCC_OK);
+    ipcc_contact_set_kappa(st.c, 1.0);
+    st.x = malloc(sizeof(double) * 3 * (size_t)st.w->n);
+    st.force = malloc(sizeof(double) * 3 * (size_t)st.w->n);
+    assert_true(st.x && st.force);
+    return st;
+}
+
+static void stack_close(stack *st) {
+    free(st->x);
+    free(st->force);
+    ipcc_contact_destroy(st->c);
+    ipcc_world_destroy(st->w);
+}
+
+// The barrier energy B (kappa = 1) with the upper box's bottom `gap` over the
+// lower box's top (y = STACK_L) and moved by dz along z, and the net contact
+// force on the upper box (-grad B summed over its vertices, over the
+// potential scale, as the world reports forces).
+static double stack_energy(stack *st, double gap, double dz, double upper[3]) {
+    const ipcc_world *w = st->w;
+    memcpy(st->x, w->x, sizeof(double) * 3 * (size_t)w->n);
+    int first, count;
+    ipcc_world_body_vertices(w, STACK_UPPER, &first, &count);
+    double bottom = INFINITY;
+    for (int i = first; i < first + count; ++i)
+        bottom = fmin(bottom, st->x[3 * i + 1]);
+    for (int i = first; i < first + count; ++i) {
+        st->x[3 * i + 1] += STACK_L + gap - bottom;
+        st->x[3 * i + 2] += dz;
+    }
+    const ipcc_step_context sc = ipcc_world_step_context(w);
+    ipcc_contact_begin_step(st->c);
+    assert_int_equal(ipcc_contact_update(st->c, &sc, st->x), IPCC_OK);
+    double e = NAN;
+    assert_int_equal(ipcc_contact_energy(st->c, &sc, st->x, &e), IPCC_OK);
+    ipcc_step_stats stats;
+    assert_int_equal(ipcc_contact_end_step(st->c, &sc, st->x, st->force, &stats), IPCC_OK);
+    upper[0] = upper[1] = upper[2] = 0;
+    for (int i = first; i < first + count; ++i)
+        for (int k = 0; k < 3; ++k)
+            upper[k] += st->force[3 * i + k];
+    return e;
+}
+
+// (a) At gaps from 1e-4 L down to 1e-9 L the energy is finite and at least
+// one barrier b(gap^2), and the net contact force pushes the upper box up.
+static void test_aligned_stack_is_repulsive(void **state) {
+    (void)state;
+    stack st = stack_open(0);
+    for (int k = 4; k <= 9; ++k) {
+        double gap = pow(10.0, -k) * STACK_L, f[3];
+        double e = stack_energy(&st, gap, 0, f);
+        print_message("aligned stack, gap %.0e L: B = %.6g, force on the upper box (%.3g, %.3g, %.3g)\n",
+                      pow(10.0, -k), e, f[0], f[1], f[2]);
+        assert_true(isfinite(e) && e >= ipcc_barrier(gap * gap, STACK_DHAT * STACK_DHAT));
+        assert_true(f[1] > 0);
+    }
+    stack_close(&st);
+}
+
+// (b) The upper box lowered slowly from beyond d̂ to 1e-9 L: the energy never
+// decreases, and rises at every step once it is positive (a barrier).
+static void test_aligned_stack_energy_rises_on_approach(void **state) {
+    (void)state;
+    stack st = stack_open(0);
+    double prev = 0, gap = 1.2 * STACK_DHAT, f[3];
+    int steps = 0, active = 0;
+    while (gap > 1e-9 * STACK_L) {
+        double e = stack_energy(&st, gap, 0, f);
+        assert_true(isfinite(e) && e >= 0);
+        if (!(prev > 0 ? e > prev : e >= prev))
+            fail_msg("gap %.17g: energy %.17g after %.17g at the larger gap before", gap, e, prev);
+        active += e > 0;
+        prev = e;
+        steps++;
+        // steps of d̂ / 100 down to d̂ / 10, then 10 per decade
+        gap = gap > 0.1 * STACK_DHAT ? gap - 0.01 * STACK_DHAT : gap * pow(10.0, -0.1);
+    }
+    print_message("aligned stack approach: %d positions, %d in contact, B = %.6g at the last\n", steps,
+                  active, prev);
+    assert_true(active > 100);
+    stack_close(&st);
+}
+
+// (c) The upper box turned by 0.05 degrees (its edges nearly parallel to the
+// lower box's, sin^2 ~ 8e-7: line-line distances, and pairs IPC would
+// mollify) and slid along z at a fixed gap, so that the closest points of
+// nearly parallel edge pairs move out of the interiors onto the ends: every
+// distance stays the gap or changes smoothly, so the energy moves by far less
+// than one barrier b(gap^2) per step. (Mollifying only interior-interior
+// pairs jumps by (1 - m) b there, m ~ 1.5e-3.)
+static void test_nearly_parallel_slide_is_continuous(void **state) {
+    (void)state;
+    stack st = stack_open(0.05);
+    const double gap = 1e-3 * STACK_L, b = ipcc_barrier(gap * gap, STACK_DHAT * STACK_DHAT);
+    double f[3], prev = stack_energy(&st, gap, 0, f), worst = 0;
+    assert_true(isfinite(prev) && prev >= b);
+    for (int k = 1; k <= 100; ++k) {
+        double e = stack_energy(&st, gap, 2e-6 * k, f); // 2e-4 m in all: crossings move ~0.23 m
+        assert_true(isfinite(e) && e > 0 && f[1] > 0);
+        worst = fmax(worst, fabs(e - prev));
+        prev = e;
+    }
+    print_message("nearly parallel slide: largest change per step %.3g b(gap^2)\n", worst / b);
+    assert_true(worst < 0.1 * b);
+    stack_close(&st);
 }
 
 // Barrier stiffness: adaptive kappa starts at kappa_min before any contact,
@@ -373,6 +530,9 @@ int main(void) {
         cmocka_unit_test(test_constraint_barrier_derivatives),
         cmocka_unit_test(test_objective_derivatives),
         cmocka_unit_test(test_vertex_near_shared_edge_is_one_constraint),
+        cmocka_unit_test(test_aligned_stack_is_repulsive),
+        cmocka_unit_test(test_aligned_stack_energy_rises_on_approach),
+        cmocka_unit_test(test_nearly_parallel_slide_is_continuous),
         cmocka_unit_test(test_kappa_adaptive_and_fixed),
         cmocka_unit_test(test_self_collision_switch),
         cmocka_unit_test(test_initial_intersection_rejected),

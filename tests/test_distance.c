@@ -4,7 +4,7 @@
 // degenerate triangles) and on random configurations; the closest-feature
 // classification against a brute-force minimization (dense sampling, then
 // golden section on the convex slice distance); the ipc-toolkit distance
-// cases in tests/data/ccd/ipctk_distance_cases.txt; the edge-edge mollifier.
+// cases in tests/data/ccd/ipctk_distance_cases.txt.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,17 +16,15 @@
 // ---------------------------------------------------------------------------
 // Functions of the flat DOF vector x, for the central-difference checks.
 
-typedef enum fn_kind { FN_PP, FN_PL, FN_PLANE, FN_LL, FN_PE, FN_PT, FN_EE, FN_CROSS, FN_MOLL } fn_kind;
+typedef enum fn_kind { FN_PP, FN_PL, FN_PLANE, FN_LL, FN_PE, FN_PT, FN_EE } fn_kind;
 
 typedef struct fn_ctx {
     fn_kind kind;
-    int type;     // closest-feature type for FN_PE, FN_PT, FN_EE
-    double eps_x; // FN_MOLL
+    int type; // closest-feature type for FN_PE, FN_PT, FN_EE
 } fn_ctx;
 
-static const char *const FN_NAMES[] = {"point-point", "point-line", "point-plane",
-                                       "line-line",   "point-edge", "point-triangle",
-                                       "edge-edge",   "cross",      "mollifier"};
+static const char *const FN_NAMES[] = {"point-point", "point-line",     "point-plane", "line-line",
+                                       "point-edge",  "point-triangle", "edge-edge"};
 
 static int fn_dim(fn_kind k) { return k == FN_PP ? 6 : (k == FN_PL || k == FN_PE) ? 9 : 12; }
 
@@ -42,8 +40,6 @@ static double fn_value(const double *x, void *vctx) {
     case FN_PT:
         return ipcc_point_triangle_distance(x0, x1, x2, x3, (ipcc_point_triangle_distance_type)c->type);
     case FN_EE: return ipcc_edge_edge_distance(x0, x1, x2, x3, (ipcc_edge_edge_distance_type)c->type);
-    case FN_CROSS: return ipcc_edge_edge_cross_squarednorm(x0, x1, x2, x3);
-    case FN_MOLL: return ipcc_edge_edge_mollifier(x0, x1, x2, x3, c->eps_x);
     }
     return NAN;
 }
@@ -65,8 +61,6 @@ static void fn_gradient(const double *x, void *vctx, double *g) {
     case FN_EE:
         ipcc_edge_edge_distance_gradient(x0, x1, x2, x3, (ipcc_edge_edge_distance_type)c->type, g);
         break;
-    case FN_CROSS: ipcc_edge_edge_cross_squarednorm_gradient(x0, x1, x2, x3, g); break;
-    case FN_MOLL: ipcc_edge_edge_mollifier_gradient(x0, x1, x2, x3, c->eps_x, g); break;
     }
 }
 
@@ -87,8 +81,6 @@ static void fn_hessian(const double *x, void *vctx, double *H) {
     case FN_EE:
         ipcc_edge_edge_distance_hessian(x0, x1, x2, x3, (ipcc_edge_edge_distance_type)c->type, H);
         break;
-    case FN_CROSS: ipcc_edge_edge_cross_squarednorm_hessian(x0, x1, x2, x3, H); break;
-    case FN_MOLL: ipcc_edge_edge_mollifier_hessian(x0, x1, x2, x3, c->eps_x, H); break;
     }
 }
 
@@ -458,10 +450,10 @@ static void test_primitive_derivatives(void **state) {
                 random_similarity(4, pn);
                 random_similarity(4, ll);
             }
-            check_fd("primitive", (fn_ctx){FN_PP, 0, 0}, pp, 1e-6, 1e-7);
-            check_fd("primitive", (fn_ctx){FN_PL, 0, 0}, pl, 1e-6, 1e-6);
-            check_fd("primitive", (fn_ctx){FN_PLANE, 0, 0}, pn, 1e-6, 1e-6);
-            check_fd("primitive", (fn_ctx){FN_LL, 0, 0}, ll, 1e-6, 1e-6);
+            check_fd("primitive", (fn_ctx){FN_PP, 0}, pp, 1e-6, 1e-7);
+            check_fd("primitive", (fn_ctx){FN_PL, 0}, pl, 1e-6, 1e-6);
+            check_fd("primitive", (fn_ctx){FN_PLANE, 0}, pn, 1e-6, 1e-6);
+            check_fd("primitive", (fn_ctx){FN_LL, 0}, ll, 1e-6, 1e-6);
         }
     // Random well-spread configurations.
     for (int trial = 0; trial < 500; ++trial) {
@@ -471,13 +463,13 @@ static void test_primitive_derivatives(void **state) {
         double a[3], b[3];
         diff3(x + 6, x + 3, a);
         diff3(x + 9, x + 3, b);
-        check_fd("random primitive", (fn_ctx){FN_PP, 0, 0}, x, 1e-6, 1e-7);
-        if (dot3(a, a) > 1e-2) check_fd("random primitive", (fn_ctx){FN_PL, 0, 0}, x, 1e-6, 1e-5);
-        if (sin2(a, b) > 1e-2) check_fd("random primitive", (fn_ctx){FN_PLANE, 0, 0}, x, 1e-6, 1e-5);
+        check_fd("random primitive", (fn_ctx){FN_PP, 0}, x, 1e-6, 1e-7);
+        if (dot3(a, a) > 1e-2) check_fd("random primitive", (fn_ctx){FN_PL, 0}, x, 1e-6, 1e-5);
+        if (sin2(a, b) > 1e-2) check_fd("random primitive", (fn_ctx){FN_PLANE, 0}, x, 1e-6, 1e-5);
         double ea[3], eb[3];
         diff3(x + 3, x, ea);
         diff3(x + 9, x + 6, eb);
-        if (sin2(ea, eb) > 1e-2) check_fd("random primitive", (fn_ctx){FN_LL, 0, 0}, x, 1e-6, 1e-5);
+        if (sin2(ea, eb) > 1e-2) check_fd("random primitive", (fn_ctx){FN_LL, 0}, x, 1e-6, 1e-5);
     }
     print_message("primitive kernels: %d derivative checks, worst gradient error %.2g, Hessian error %.2g\n",
                   fd_checks, worst_g, worst_h);
@@ -493,7 +485,7 @@ static void test_primitive_degenerate(void **state) {
     memcpy(x9, p, sizeof p);
     memcpy(x9 + 3, e, sizeof e);
     memcpy(x9 + 6, e, sizeof e);
-    check_finite("zero-length line", (fn_ctx){FN_PL, 0, 0}, x9);
+    check_finite("zero-length line", (fn_ctx){FN_PL, 0}, x9);
     // Collinear triangle: distance to its line; all coincident: to the point.
     assert_near(ipcc_point_plane_distance(p, o, e, e2), ipcc_point_line_distance(p, o, e2), 0, 1e-15);
     assert_near(ipcc_point_plane_distance(p, e2, o, e), ipcc_point_line_distance(p, o, e2), 0, 1e-15);
@@ -503,7 +495,7 @@ static void test_primitive_degenerate(void **state) {
     memcpy(x12 + 3, o, sizeof o);
     memcpy(x12 + 6, e, sizeof e);
     memcpy(x12 + 9, e2, sizeof e2);
-    check_finite("collinear plane", (fn_ctx){FN_PLANE, 0, 0}, x12);
+    check_finite("collinear plane", (fn_ctx){FN_PLANE, 0}, x12);
     // Parallel lines: distance between them; parallel to a zero-length edge.
     const double a0[3] = {0, 0, 0}, a1[3] = {2, 0, 0}, b0[3] = {5, 1, 1}, b1[3] = {4, 1, 1};
     assert_near(ipcc_line_line_distance(a0, a1, b0, b1), 2, 0, 1e-15);
@@ -514,15 +506,15 @@ static void test_primitive_degenerate(void **state) {
     memcpy(x12 + 3, a1, sizeof a1);
     memcpy(x12 + 6, b0, sizeof b0);
     memcpy(x12 + 9, b1, sizeof b1);
-    check_finite("parallel lines", (fn_ctx){FN_LL, 0, 0}, x12);
+    check_finite("parallel lines", (fn_ctx){FN_LL, 0}, x12);
     // Every forced dispatch type on fully degenerate input stays finite.
     double z[12] = {0};
     for (int t = 0; t <= IPCC_PT_P_T; ++t)
-        check_finite("all coincident", (fn_ctx){FN_PT, t, 0}, z);
+        check_finite("all coincident", (fn_ctx){FN_PT, t}, z);
     for (int t = 0; t <= IPCC_EE_EA_EB; ++t)
-        check_finite("all coincident", (fn_ctx){FN_EE, t, 0}, z);
+        check_finite("all coincident", (fn_ctx){FN_EE, t}, z);
     for (int t = 0; t <= IPCC_PE_P_E; ++t)
-        check_finite("all coincident", (fn_ctx){FN_PE, t, 0}, z);
+        check_finite("all coincident", (fn_ctx){FN_PE, t}, z);
     assert_int_equal(ipcc_point_triangle_distance_type_of(z, z + 3, z + 6, z + 9), IPCC_PT_P_T0);
     assert_int_equal(ipcc_edge_edge_distance_type_of(z, z + 3, z + 6, z + 9), IPCC_EE_EA0_EB0);
     assert_int_equal(ipcc_point_edge_distance_type_of(z, z + 3, z + 6), IPCC_PE_P_E0);
@@ -611,7 +603,7 @@ static void test_point_triangle_table(void **state) {
                     double h_t = 1e-6 * fmin(1.0, 1e3 * sin2(a, b)),
                            tol_t = 2e-6 * fmax(1.0, 1e-4 / sin2(a, b));
                     for (int t = 0; t <= IPCC_PT_P_T; ++t) {
-                        fn_ctx ctx = {FN_PT, t, 0};
+                        fn_ctx ctx = {FN_PT, t};
                         if (pt_type_smooth(x, t))
                             check_fd(label, ctx, x, t == IPCC_PT_P_T ? h_t : 1e-6,
                                      t == IPCC_PT_P_T ? tol_t : 2e-6);
@@ -649,7 +641,7 @@ static void check_ee_config(const char *label, const double *x) {
     // Near-parallel fallback: over by at most (L sin / 2)^2.
     check_against_brute(label, FN_EE, x, parallel ? 0.25 * s2 * L2 : 0, !parallel);
     for (int t = 0; t <= IPCC_EE_EA_EB; ++t) {
-        fn_ctx ctx = {FN_EE, t, 0};
+        fn_ctx ctx = {FN_EE, t};
         if (ee_type_smooth(x, t))
             check_fd(label, ctx, x, 1e-6, 2e-6);
         else
@@ -756,7 +748,7 @@ static void test_line_line_nearly_parallel(void **state) {
             }
             random_similarity(4, x);
             double h = 1e-3 * th, tol = fmax(1e-5, 1e-12 / th);
-            fn_ctx ctx = {FN_LL, 0, 0};
+            fn_ctx ctx = {FN_LL, 0};
             check_fd_floor("nearly parallel line-line", ctx, x, h, tol, 1e-3);
             // The value is the distance between the lines, dz^2 after the similarity's scale.
             double a[3];
@@ -794,7 +786,7 @@ static void test_point_edge_table(void **state) {
                              zero_len ? " zero-length" : "", rot ? " (moved)" : "");
                     check_against_brute(label, FN_PE, x, 0, !zero_len);
                     for (int t = 0; t <= IPCC_PE_P_E; ++t) {
-                        fn_ctx ctx = {FN_PE, t, 0};
+                        fn_ctx ctx = {FN_PE, t};
                         if (t != IPCC_PE_P_E || !zero_len)
                             check_fd(label, ctx, x, 1e-6, 2e-6);
                         else
@@ -838,7 +830,7 @@ static void test_random(void **state) {
             int smooth = kind == FN_PT   ? pt_type_smooth(x, type)
                          : kind == FN_EE ? ee_type_smooth(x, type)
                                          : 1;
-            if (smooth) check_fd(label, (fn_ctx){kind, type, 0}, x, 1e-7, 1e-5);
+            if (smooth) check_fd(label, (fn_ctx){kind, type}, x, 1e-7, 1e-5);
         }
         print_message("random %s: %d derivative checks (worst %.2g / %.2g), types %d exact, %d near a "
                       "boundary, worst |d - d_bf| / L^2 %.2g, types seen %d %d %d %d %d %d %d %d %d\n",
@@ -883,7 +875,7 @@ static void test_nearly_parallel_random(void **state) {
             char label[96];
             snprintf(label, sizeof label, "nearly parallel theta=%g %d", thetas[k], trial);
             check_against_brute(label, FN_EE, x, parallel ? 0.25 * s2 * L2 : 1e-12 * L2, !parallel);
-            if (type != IPCC_EE_EA_EB) check_fd(label, (fn_ctx){FN_EE, type, 0}, x, 1e-6, 1e-5);
+            if (type != IPCC_EE_EA_EB) check_fd(label, (fn_ctx){FN_EE, type}, x, 1e-6, 1e-5);
         }
     print_message("nearly parallel edge pairs: worst |d - d_bf| / L^2 %.2g\n", worst_dist);
 }
@@ -993,101 +985,13 @@ static void test_ipctk_cases(void **state) {
     assert_int_equal(matched, lines);
 }
 
-// ---------------------------------------------------------------------------
-// Edge-edge mollifier
-
-static void test_mollifier(void **state) {
-    (void)state;
-    ipcc_test_seed(71);
-    fd_checks = 0;
-    worst_g = worst_h = 0;
-    // Threshold: 1e-3 |a|^2 |b|^2.
-    const double a0[3] = {0, 0, 0}, a1[3] = {2, 0, 0}, b0[3] = {1, 1, 1}, b1[3] = {1, 4, 1};
-    assert_near(ipcc_edge_edge_mollifier_threshold(a0, a1, b0, b1), 1e-3 * 4 * 9, 0, 1e-15);
-    assert_near(ipcc_edge_edge_cross_squarednorm(a0, a1, b0, b1), 36, 0, 1e-15);
-    assert_near(ipcc_edge_edge_mollifier(a0, a1, b0, b1, 72.0), 0.75, 0, 1e-15); // x = 1/2
-    assert_near(ipcc_edge_edge_mollifier(a0, a1, b0, b1, 36.0), 1.0, 0, 0);
-    assert_near(ipcc_edge_edge_mollifier(a0, a1, b0, b1, 0.0), 1.0, 0, 0);
-    // Random pairs: eps_x below and above c, and c itself.
-    for (int trial = 0; trial < 400; ++trial) {
-        double x[12];
-        for (int i = 0; i < 12; ++i)
-            x[i] = ipcc_test_random(-1, 1);
-        double c = ipcc_edge_edge_cross_squarednorm(x, x + 3, x + 6, x + 9);
-        check_fd("cross", (fn_ctx){FN_CROSS, 0, 0}, x, 1e-6, 1e-7);
-        if (c < 1e-3) continue;
-        const double ratios[] = {0.5, 1.01, 1.5, 4, 100};
-        for (size_t r = 0; r < sizeof ratios / sizeof *ratios; ++r) {
-            double eps = c * ratios[r];
-            // Steps well inside one branch: |dc| ~ |grad c| h << |c - eps|.
-            double h = 1e-7 * fmin(1.0, fabs(c - eps) / c);
-            check_fd_floor("mollifier", (fn_ctx){FN_MOLL, 0, eps}, x, h, 1e-4, 1e-3 / eps);
-        }
-        // Below eps the mollifier lies in (0, 1).
-        double m = ipcc_edge_edge_mollifier(x, x + 3, x + 6, x + 9, 2 * c);
-        assert_true(m > 0 && m < 1);
-    }
-    // Nearly parallel edges: c ~ 1e-16, m ~ 2c / eps.
-    const double p0[3] = {0, 0, 0}, p1[3] = {1, 0, 0}, q0[3] = {0, 1, 0}, q1[3] = {1, 1 + 1e-8, 0};
-    double eps = ipcc_edge_edge_mollifier_threshold(p0, p1, p0, p1);
-    double c = ipcc_edge_edge_cross_squarednorm(p0, p1, q0, q1);
-    assert_near(c, 1e-16, 0, 1e-7);
-    assert_near(ipcc_edge_edge_mollifier(p0, p1, q0, q1, eps), 2 * c / eps, 0, 1e-12);
-    print_message("mollifier: %d derivative checks, worst %.2g / %.2g\n", fd_checks, worst_g, worst_h);
-}
-
-// C1 at c = eps_x: along a path through the threshold the value tends to 1
-// and the gradient to 0 from below; above, both are exactly 1 and 0.
-static void test_mollifier_c1(void **state) {
-    (void)state;
-    ipcc_test_seed(73);
-    for (int trial = 0; trial < 100; ++trial) {
-        double x[12];
-        for (int i = 0; i < 12; ++i)
-            x[i] = ipcc_test_random(-1, 1);
-        double c = ipcc_edge_edge_cross_squarednorm(x, x + 3, x + 6, x + 9);
-        if (c < 1e-2) continue;
-        double gc[12], g[12];
-        ipcc_edge_edge_cross_squarednorm_gradient(x, x + 3, x + 6, x + 9, gc);
-        double gnorm = ipcc_test_norm(12, gc);
-        const double deltas[] = {1e-2, 1e-4, 1e-6, 1e-8};
-        double prev_m = 0, prev_g = INFINITY;
-        for (size_t k = 0; k < sizeof deltas / sizeof *deltas; ++k) {
-            double eps = c / (1 - deltas[k]); // c = (1 - delta) eps, just below
-            double m = ipcc_edge_edge_mollifier(x, x + 3, x + 6, x + 9, eps);
-            ipcc_edge_edge_mollifier_gradient(x, x + 3, x + 6, x + 9, eps, g);
-            double gm = ipcc_test_norm(12, g);
-            // 1 - m = delta^2, |grad m| = 2 delta |grad c| / eps
-            assert_near(1 - m, deltas[k] * deltas[k], 1e-15, 1e-6);
-            assert_near(gm, 2 * deltas[k] * gnorm / eps, 0, 1e-6);
-            assert_true(m > prev_m && gm < prev_g);
-            prev_m = m;
-            prev_g = gm;
-        }
-        double H[144];
-        ipcc_edge_edge_mollifier_gradient(x, x + 3, x + 6, x + 9, c, g);
-        ipcc_edge_edge_mollifier_hessian(x, x + 3, x + 6, x + 9, c, H);
-        assert_true(ipcc_edge_edge_mollifier(x, x + 3, x + 6, x + 9, c) == 1.0);
-        assert_true(ipcc_test_norm(12, g) == 0.0 && ipcc_test_norm(144, H) == 0.0);
-        ipcc_edge_edge_mollifier_gradient(x, x + 3, x + 6, x + 9, 0.5 * c, g);
-        assert_true(ipcc_test_norm(12, g) == 0.0);
-    }
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_primitive_values),
-        cmocka_unit_test(test_primitive_derivatives),
-        cmocka_unit_test(test_primitive_degenerate),
-        cmocka_unit_test(test_point_triangle_table),
-        cmocka_unit_test(test_edge_edge_table),
-        cmocka_unit_test(test_line_line_nearly_parallel),
-        cmocka_unit_test(test_point_edge_table),
-        cmocka_unit_test(test_random),
-        cmocka_unit_test(test_nearly_parallel_random),
-        cmocka_unit_test(test_ipctk_cases),
-        cmocka_unit_test(test_mollifier),
-        cmocka_unit_test(test_mollifier_c1),
+        cmocka_unit_test(test_primitive_values),       cmocka_unit_test(test_primitive_derivatives),
+        cmocka_unit_test(test_primitive_degenerate),   cmocka_unit_test(test_point_triangle_table),
+        cmocka_unit_test(test_edge_edge_table),        cmocka_unit_test(test_line_line_nearly_parallel),
+        cmocka_unit_test(test_point_edge_table),       cmocka_unit_test(test_random),
+        cmocka_unit_test(test_nearly_parallel_random), cmocka_unit_test(test_ipctk_cases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

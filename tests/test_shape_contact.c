@@ -28,13 +28,13 @@ typedef struct ps_ctx {
 
 static double ps_energy(const double *x, void *ctx) {
     ps_ctx *c = ctx;
-    return ipcc_contact_barrier(IPCC_CONTACT_PS, 0, 0, x, c->shape, c->dhat2, NULL, NULL, false);
+    return ipcc_contact_barrier(IPCC_CONTACT_PS, 0, x, c->shape, c->dhat2, NULL, NULL, false);
 }
 
 static void ps_gradient(const double *x, void *ctx, double *g) {
     ps_ctx *c = ctx;
     double H[9];
-    ipcc_contact_barrier(IPCC_CONTACT_PS, 0, 0, x, c->shape, c->dhat2, g, H, false);
+    ipcc_contact_barrier(IPCC_CONTACT_PS, 0, x, c->shape, c->dhat2, g, H, false);
 }
 
 static double sq_distance(const double *x, void *ctx) {
@@ -109,7 +109,7 @@ static void check_derivatives(ipcc_shape_kind kind) {
             }
         // The barrier.
         double gb[3], Hb[9], gb_fd[3], Hb_fd[9];
-        ipcc_contact_barrier(IPCC_CONTACT_PS, 0, 0, x, &s, c.dhat2, gb, Hb, false);
+        ipcc_contact_barrier(IPCC_CONTACT_PS, 0, x, &s, c.dhat2, gb, Hb, false);
         ipcc_test_fd_gradient(3, x, ps_energy, &c, h, gb_fd);
         ipcc_test_fd_hessian(3, x, ps_gradient, &c, h, Hb_fd);
         double gs = 0, Hs = 0;
@@ -175,12 +175,12 @@ static void prim_distance_gradient(const double *x, void *ctx, double *g) {
 }
 static double prim_barrier(const double *x, void *ctx) {
     prim_ctx *c = ctx;
-    return ipcc_contact_barrier(c->kind, 0, 0, x, c->sphere, c->dhat2, NULL, NULL, false);
+    return ipcc_contact_barrier(c->kind, 0, x, c->sphere, c->dhat2, NULL, NULL, false);
 }
 static void prim_barrier_gradient(const double *x, void *ctx, double *g) {
     prim_ctx *c = ctx;
     double H[81];
-    ipcc_contact_barrier(c->kind, 0, 0, x, c->sphere, c->dhat2, g, H, false);
+    ipcc_contact_barrier(c->kind, 0, x, c->sphere, c->dhat2, g, H, false);
 }
 
 static void test_sphere_primitive_derivatives(void **state) {
@@ -251,7 +251,7 @@ static void test_sphere_primitive_derivatives(void **state) {
         for (int i = 0; i < n * n; ++i)
             assert_near(H[i], H_fd[i], 1e-6, 1e-5);
         double gb[9], Hb[81], gb_fd[9], Hb_fd[81];
-        ipcc_contact_barrier(c.kind, 0, 0, x, &s, c.dhat2, gb, Hb, false);
+        ipcc_contact_barrier(c.kind, 0, x, &s, c.dhat2, gb, Hb, false);
         ipcc_test_fd_gradient(n, x, prim_barrier, &c, h, gb_fd);
         ipcc_test_fd_hessian(n, x, prim_barrier_gradient, &c, h, Hb_fd);
         double gs = 0, Hs = 0;

@@ -73,8 +73,8 @@ IPCC_API void ipcc_contact_report_destroy(ipcc_contact_report *report);
 /// or without contact there are none; before the first step the stiffness
 /// may still be 0 (normal forces 0). The sum of normal_force * normal over
 /// the records of a body equals its barrier force (ipcc_world_contact_forces
-/// summed over its vertices), except for the mollified nearly parallel
-/// edge-edge pairs (IPC's mollifier adds a force along the edges).
+/// summed over its vertices), nearly parallel edge-edge pairs included
+/// (ipcc has no edge-edge mollifier, so every barrier force is normal).
 IPCC_API int ipcc_world_contacts(const ipcc_world *world, ipcc_contact_report *report,
                                  const ipcc_contact_record **records);
 
