@@ -46,10 +46,11 @@ typedef struct ipcc_newton_params {
     double tolerance; ///< absolute: converged when |p|_inf <= tolerance (metres)
     /// Converged only when objective.residual(g) <= this too (INFINITY: off),
     /// as long as Newton's quadratic model holds: once the step test holds,
-    /// a line search that had to backtrack by 1e6 or more, or found no
+    /// a line search that had to backtrack by 8x or more, or found no
     /// decrease at all, means the energy is not smooth at this scale (a
     /// contact key switching, rounding), and the step test alone decides
-    /// (result.rough).
+    /// (result.rough); so does a residual that did not halve over the last
+    /// iteration (linear convergence, where the PSD projection changed H).
     double residual_tolerance;
     int max_iterations; ///< >= 1
 } ipcc_newton_params;

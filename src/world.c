@@ -395,11 +395,14 @@ static ipcc_status warm_start(ipcc_world *w, const ipcc_objective *obj) {
         any |= d[k] != 0;
     }
     if (!any) return IPCC_OK;
-    double alpha = 1;
+    double alpha = 1, e0, e1;
     ipcc_status st = obj->max_step(obj->ctx, w->x, d, &alpha);
-    if (st != IPCC_OK) return st;
+    if (st != IPCC_OK || alpha < 1) return st;
+    if ((st = obj->energy(obj->ctx, w->x, &e0)) != IPCC_OK) return st;
     for (int k = 0; k < m; ++k)
-        w->x[k] += alpha * d[k];
+        d[k] += w->x[k];
+    if ((st = obj->energy(obj->ctx, d, &e1)) != IPCC_OK) return st;
+    if (e1 <= e0) memcpy(w->x, d, sizeof(double) * (size_t)m);
     return IPCC_OK;
 }
 
