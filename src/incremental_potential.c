@@ -37,7 +37,9 @@
 //   4. kappa's in-step update, then the barrier's terms;
 //   5. "friction lag", at a lagging pass's first evaluation only
 //      (w->lag_friction, set by world.c at each pass's start): the friction
-//      contacts frozen at x with the kappa of 3-4 (friction.c);
+//      contacts frozen at x with the kappa of 3-4 (friction.c); in the
+//      step's first pass of a fixed number of passes at x_n instead
+//      (w->lag_at_start, world.c);
 //   6. the friction terms.
 // energy() sums the same terms in the same order (both end in
 // smooth_energy), so a line search compares like with like.
@@ -337,7 +339,7 @@ static ipcc_status evaluate(void *ctx, const double *x, const double *lift, doub
     if (w->friction && isfinite(e)) {
         if (w->lag_friction) { // 5.
             w->lag_friction = false;
-            st = ipcc_friction_lag(w->friction, w->contact, &sc, x);
+            st = ipcc_friction_lag(w->friction, w->contact, &sc, w->lag_at_start ? w->x_start : x);
             if (st != IPCC_OK) return st;
         }
         double ef;

@@ -25,7 +25,7 @@
 // `kappaMinMultiplier`, skipped sections) are recorded in `notes` and logged
 // at debug level as "<name>:<line>: '<kw>' ignored (<reason>)", so `--verbose`
 // lists them. `warmStart k` with k != 0 is noted too, and logged as a
-// warning: ipcc always starts a step from x_n (IPC's warmStart 0).
+// warning: ipcc chooses a step's start itself (world.c, warm_start).
 //
 // Failure modes (IPCC_ERR_PARSE unless noted; every message starts with
 // "<name>:<line>: ", then mostly "<keyword>: "): a missing, malformed or non-finite number;
@@ -623,7 +623,8 @@ static ipcc_status kw_warm_start(parser *p) {
     ipcc_status st = ipcc_ipc_lexer_int(p->lx, 1, "mode", INT_MIN, INT_MAX, &p->s->warm_start);
     if (st != IPCC_OK || p->s->warm_start == 0) return st;
     ipcc_log(IPCC_LOG_WARNING,
-             "%s:%d: 'warmStart %d' ignored: ipcc always starts a step from x_n (IPC's warmStart 0)",
+             "%s:%d: 'warmStart %d' ignored: ipcc starts a step from x_n + h v_n when safe and lower in "
+             "energy, else from x_n",
              p->lx->name, p->lx->line, p->s->warm_start);
     return add_note_to(p, &p->s->notes, &p->s->num_notes, &p->cap_notes, p->lx->line, "warmStart");
 }

@@ -453,7 +453,13 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
     if (w->friction)
         max_passes = w->def.contact.friction_iterations == -1 ? 20 : w->def.contact.friction_iterations;
     for (;;) {
-        w->lag_friction = w->friction != NULL; // at this pass's start state
+        // At this pass's start state; with a fixed number of passes the
+        // first freezes at x_n, "the start of the step", whatever Newton's
+        // starting point (warm_start). The fixed point (-1) does not depend
+        // on where the first pass froze, and freezing at Newton's start
+        // (IPC's order) measured closer to Coulomb on the slope tests.
+        w->lag_friction = w->friction != NULL;
+        w->lag_at_start = passes == 0 && w->def.contact.friction_iterations != -1;
         ipcc_newton_result rp;
         ipcc_status sp = ipcc_newton_solve(w->newton, &obj, &params, ipcc_world_num_dofs(w), w->dof_map,
                                            w->num_unknowns, w->x_target, w->x, &rp);

@@ -130,6 +130,7 @@ struct ipcc_world {
     // evaluation after they are requested (incremental_potential.c):
     bool balance_stiffness; ///< set at a step's start: kappa is balanced at the step's first state
     bool lag_friction;      ///< set at each lagging pass's start: friction freezes at the pass's first state
+    bool lag_at_start;      ///< ... or at the step's start x_n (a fixed pass count's first pass)
 };
 
 /// Grow every per-vertex and per-tet array to hold n vertices and nt tets
