@@ -268,13 +268,14 @@ static void test_plate_does_not_tunnel_through_sphere(void **state) {
 // weight. The plate sags around the sphere, so its bottom is a shallow
 // valley there: the edge-shape key counts -1 (contact_multiplicity.c), whose
 // Hessian is projected away, so Newton's Hessian overestimates the
-// curvature and IPC's default tolerance (on the step) stops with the plate
-// held by 66.9 N of its 70.6 N; at 1e-5 it holds 70.65 N.
+// curvature and IPC's step test alone stopped with the plate held by 66.9 N
+// of its 70.6 N. With the force check (default settings, issue 18) it holds
+// 71.33 N: Newton converges only linearly there, and the check gives way to
+// the step test once the residual stops halving (newton.c), 1 % from the
+// weight; at tolerance 1e-5 it held 70.65 N.
 static void test_plate_rests_on_sphere(void **state) {
     (void)state;
-    world_tolerance = 1e-5;
     ipcc_world *w = new_world(9.81, 1e-3);
-    world_tolerance = 0;
     ipcc_mesh *m = ipcc_test_box_mesh(1, 1, 1, 0.6, 0.02, 0.6);
     ipcc_body_def bd = ipcc_default_body_def();
     bd.mesh = m;
