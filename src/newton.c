@@ -64,7 +64,6 @@
 
 #include <math.h>
 #include <string.h>
-#include <stdlib.h>
 
 #include "core.h"
 #include "linear_solver.h"

@@ -339,6 +339,122 @@ static void test_stalled_filter(void **state) {
     ipcc_newton_destroy(nw);
 }
 
+// A block held by smoothed static friction against a drive it cannot hold:
+// E(x) = m/2 (x - xhat)^2 + mu_n f0(x) - F x, f0 the friction mollifier
+// (friction.c: -x^3/(3 e^2) + x^2/e + e/3 below e, x above), F > mu_n. At
+// x = 0 the Hessian m + 2 mu_n / e is huge, so the Newton step
+// F / (m + 2 mu_n / e) is below any tolerance coarser than e, while the
+// unbalanced force F is not small: the step test alone declares the stuck
+// block converged. The force check (residual |g| / m) keeps Newton going to
+// the true minimizer x* = xhat + (F - mu_n) / m, which slides (x* > e).
+typedef struct stuck_block {
+    double m, xhat, mu_n, F, e;
+} stuck_block;
+
+static double f0(double x, double e) { return x >= e ? x : -x * x * x / (3 * e * e) + x * x / e + e / 3; }
+static double f1(double x, double e) { return x >= e ? 1 : -x * x / (e * e) + 2 * x / e; }
+static double f2(double x, double e) { return x >= e ? 0 : 2 * (e - x) / (e * e); }
+
+static ipcc_status block_energy(void *ctx, const double *x, double *e) {
+    const stuck_block *b = ctx;
+    *e = x[0] < 0 ? INFINITY
+                  : 0.5 * b->m * (x[0] - b->xhat) * (x[0] - b->xhat) + b->mu_n * f0(x[0], b->e) - b->F * x[0];
+    return IPCC_OK;
+}
+static ipcc_status block_evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T,
+                                  double *e) {
+    (void)lift;
+    const stuck_block *b = ctx;
+    g[0] = b->m * (x[0] - b->xhat) + b->mu_n * f1(x[0], b->e) - b->F;
+    ipcc_triplets_add(T, 0, 0, b->m + b->mu_n * f2(x[0], b->e));
+    return block_energy(ctx, x, e);
+}
+static ipcc_status block_max_step(void *ctx, const double *x, const double *p, double *alpha) {
+    (void)ctx;
+    *alpha = x[0] + p[0] < 0 ? 0.9 * x[0] / -p[0] : 1.0; // stays at x >= 0
+    return IPCC_OK;
+}
+static double block_residual(void *ctx, const double *g) {
+    return fabs(g[0]) / ((const stuck_block *)ctx)->m;
+}
+
+static void test_force_check(void **state) {
+    (void)state;
+    stuck_block b = {.m = 1, .xhat = 0, .mu_n = 0.9, .F = 1, .e = 1e-6};
+    ipcc_objective obj = {.ctx = &b,
+                          .energy = block_energy,
+                          .evaluate = block_evaluate,
+                          .max_step = block_max_step,
+                          .residual = block_residual};
+    const int map[1] = {0};
+    ipcc_newton *nw = ipcc_newton_create();
+    // The step test alone (tolerance 1e-4, far above e): converged at once, stuck.
+    ipcc_newton_params step_only = {.tolerance = 1e-4, .residual_tolerance = INFINITY, .max_iterations = 50};
+    double x[1] = {0};
+    ipcc_newton_result r;
+    assert_int_equal(ipcc_newton_solve(nw, &obj, &step_only, 1, map, 1, NULL, x, &r), IPCC_OK);
+    print_message("step test alone: x = %.3g after %d iterations, residual %.3g\n", x[0], r.iterations,
+                  r.accuracy);
+    assert_true(r.converged && x[0] < b.e && r.accuracy > 0.5);
+    // With the force check: the true minimizer, within the residual tolerance.
+    ipcc_newton_params both = {.tolerance = 1e-4, .residual_tolerance = 1e-6, .max_iterations = 50};
+    x[0] = 0;
+    assert_int_equal(ipcc_newton_solve(nw, &obj, &both, 1, map, 1, NULL, x, &r), IPCC_OK);
+    double x_star = b.xhat + (b.F - b.mu_n) / b.m;
+    print_message("force check: x = %.6g (x* = %.6g) after %d iterations, residual %.3g\n", x[0], x_star,
+                  r.iterations, r.accuracy);
+    assert_true(r.converged && !r.rough && r.accuracy <= 1e-6);
+    assert_near(x[0], x_star, 1e-6, 0);
+    ipcc_newton_destroy(nw);
+}
+
+// Projected Newton's linear regime: E = x^2 / 2 with a Hessian reported 4x
+// too large (as a PSD projection can overestimate), so each step removes a
+// quarter of x and the residual falls by 3/4 per iteration. Once the step
+// test holds, the force check gives way (result.rough) instead of
+// iterating on: the step is as IPC would end it, with its residual.
+static ipcc_status over_energy(void *ctx, const double *x, double *e) {
+    (void)ctx;
+    *e = 0.5 * x[0] * x[0];
+    return IPCC_OK;
+}
+static ipcc_status over_evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T,
+                                 double *e) {
+    (void)lift;
+    g[0] = x[0];
+    ipcc_triplets_add(T, 0, 0, 4.0);
+    return over_energy(ctx, x, e);
+}
+static ipcc_status over_max_step(void *ctx, const double *x, const double *p, double *alpha) {
+    (void)ctx, (void)x, (void)p;
+    *alpha = 1;
+    return IPCC_OK;
+}
+static double over_residual(void *ctx, const double *g) {
+    (void)ctx;
+    return fabs(g[0]);
+}
+
+static void test_force_check_gives_way_when_linear(void **state) {
+    (void)state;
+    ipcc_objective obj = {.ctx = NULL,
+                          .energy = over_energy,
+                          .evaluate = over_evaluate,
+                          .max_step = over_max_step,
+                          .residual = over_residual};
+    const int map[1] = {0};
+    ipcc_newton *nw = ipcc_newton_create();
+    ipcc_newton_params prm = {.tolerance = 1e-2, .residual_tolerance = 1e-12, .max_iterations = 100};
+    double x[1] = {1};
+    ipcc_newton_result r;
+    assert_int_equal(ipcc_newton_solve(nw, &obj, &prm, 1, map, 1, NULL, x, &r), IPCC_OK);
+    print_message("linear regime: %d iterations, |p| %.3g, residual %.3g, rough %d\n", r.iterations,
+                  r.residual, r.accuracy, r.rough);
+    // |p| = x / 4 <= 1e-2 from x <= 0.04: 12 iterations from 1, and no more.
+    assert_true(r.converged && r.rough && r.residual <= 1e-2 && r.iterations <= 13);
+    ipcc_newton_destroy(nw);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quadratic_convergence),
@@ -347,6 +463,8 @@ int main(void) {
         cmocka_unit_test(test_singular_hessian_shift_fallback),
         cmocka_unit_test(test_prescribed_motion_reaches_target),
         cmocka_unit_test(test_stalled_filter),
+        cmocka_unit_test(test_force_check),
+        cmocka_unit_test(test_force_check_gives_way_when_linear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
