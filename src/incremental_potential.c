@@ -59,7 +59,9 @@
 // The step is converged when max_i r_i <= tol L as well, the velocity that
 // IPC's step test allows (tol L h per step of length h: IPC's tol is a
 // velocity in units of L per second). Both tests share the user's one
-// tolerance; docs/design.md, "When a step is converged".
+// tolerance (world def newton_check_forces turns the second off). Where
+// Newton stops converging quadratically the step test decides alone
+// (newton.c, "Convergence"); docs/design.md, "When a step is converged".
 //
 // Parallelism and determinism: the element loops run under OpenMP, and every
 // tet writes only its own slots: its energy, its 12 gradient entries and a

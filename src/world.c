@@ -23,7 +23,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <stdlib.h>
 
 #include "contact.h"
 #include "core.h"
@@ -376,10 +375,13 @@ ipcc_status ipcc_world_start(ipcc_world *w) {
     return IPCC_OK;
 }
 
-// Newton's starting point: x_n + alpha h v_n over the free dofs (IPC's
-// warmStart 1, FORMAT.md 3.6), alpha the largest feasible fraction
-// (inversion filter and CCD, as any Newton step), so the start is as safe
-// as x_n. Starting at x_n instead resets every contact's slip to zero:
+// Newton's starting point: x_n + h v_n over the free dofs (IPC's
+// warmStart 1, FORMAT.md 3.6) when that whole motion passes the step filter
+// (inversion and CCD, as any Newton step, so the start is as safe as x_n)
+// and does not raise the energy; else x_n. Near an impact the motion fails
+// the filter or raises the energy (a barrier at a tiny gap), and Newton
+// starts where IPC's default would. Starting at x_n resets every contact's
+// slip to zero:
 // lagged friction measures slip from x_n (friction.c), so a body resting
 // under static friction loses its friction force at each step's start and
 // Newton must rebuild it through the stiff creep region (3 extra
