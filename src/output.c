@@ -668,11 +668,11 @@ ipcc_status ipcc_output_write_stats(ipcc_output *o, const ipcc_world *w, const i
                 "%d,%.17g,%d,%d,%d,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%."
                 "17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%.17g",
                 st->step, st->time, st->newton_iterations, st->line_search_steps, st->factorization_fallbacks,
-                st->energy, st->residual, st->converged ? 1 : 0, st->velocity_error, st->time_assembly, st->time_factorization,
-                st->time_solve, st->time_line_search, st->time_total, st->lift_iterations, st->num_contacts,
-                st->min_distance, st->kappa, st->time_ccd, st->time_broad_phase, st->friction_iterations,
-                st->friction_contacts, st->friction_dissipation, st->time_symbolic,
-                st->time_constraint_search, st->time_energy) < 0;
+                st->energy, st->residual, st->converged ? 1 : 0, st->velocity_error, st->time_assembly,
+                st->time_factorization, st->time_solve, st->time_line_search, st->time_total,
+                st->lift_iterations, st->num_contacts, st->min_distance, st->kappa, st->time_ccd,
+                st->time_broad_phase, st->friction_iterations, st->friction_contacts,
+                st->friction_dissipation, st->time_symbolic, st->time_constraint_search, st->time_energy) < 0;
     for (int i = 0; i < 3 * no && !bad; i++)
         bad = fprintf(o->stats, ",%.17g", o->object_forces[i]) < 0;
     if (bad || fputc('\n', o->stats) == EOF || fflush(o->stats) != 0)

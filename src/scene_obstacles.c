@@ -41,8 +41,8 @@ ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_con
     bool slip_test = true;
     if ((st = ipcc_scene_get_bool(p, obj, "contact", "friction_slip_test", &slip_test)) != IPCC_OK) return st;
     if (ipcc_scene_get(obj, "friction_slip_test"))
-        ipcc_log(IPCC_LOG_WARNING, "%s: contact.friction_slip_test is ignored: newton.check_forces replaces it",
-                 p->name);
+        ipcc_log(IPCC_LOG_WARNING,
+                 "%s: contact.friction_slip_test is ignored: newton.check_forces replaces it", p->name);
     const cJSON *iters = ipcc_scene_get(obj, "friction_iterations");
     if (iters && !(ipcc_scene_is_int_value(iters, -1) && iters->valuedouble != 0))
         return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "contact.friction_iterations",

@@ -827,8 +827,8 @@ static void test_all_keywords(void **state) {
         assert_int_equal(s->notes[i].line, lines[i]);
     }
     assert_int_equal(warnings, 1); // warmStart 2
-    assert_non_null(
-        strstr(last_warning, "t.txt:10: 'warmStart 2' ignored: ipcc starts a step from x_n + h v_n when safe"));
+    assert_non_null(strstr(last_warning,
+                           "t.txt:10: 'warmStart 2' ignored: ipcc starts a step from x_n + h v_n when safe"));
     assert_non_null(strstr(debug_log, "t.txt:21: 'view' ignored (viewer only)\n"));
     assert_non_null(strstr(debug_log, "t.txt:30: 'QPSolver' ignored (QP/SQP solver only)\n"));
     assert_non_null(strstr(debug_log, "t.txt:14: 'kappaMinMultiplier' ignored ("));

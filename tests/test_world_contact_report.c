@@ -334,8 +334,9 @@ static void test_friction_contact_after_separation(void **state) {
     (void)state;
     ipcc_world_def wd = ipcc_default_world_def();
     wd.contact.dhat = 1e-3;
-    wd.contact.friction_iterations = 1; // friction frozen at the step's start, in contact (a re-lag would drop it)
-    const double v[3] = {1, 3, 0};      // 3 cm up in the step: far beyond d̂
+    wd.contact.friction_iterations =
+        1;                         // friction frozen at the step's start, in contact (a re-lag would drop it)
+    const double v[3] = {1, 3, 0}; // 3 cm up in the step: far beyond d̂
     ipcc_world *w = cube_world(&wd, 0, 5e-4, 0, 0.5, v);
     ipcc_half_space_def hs = ipcc_default_half_space_def(); // y = 0, normal +y
     hs.friction = 0.5;
