@@ -61,16 +61,14 @@ static void run_text(const char *text, int body, int steps, block_run *out) {
 // A 0.1 m stiff block (1 kg) resting on the half-space through the origin
 // with slope theta (downhill is -x), released 0.5 d̂ above it: it settles
 // onto the barrier within a few steps and then slides or sticks. Every
-// solver and friction setting is the default (newton tolerance 1e-2,
-// friction_iterations -1, eps_v 1e-4 L/s); only d̂ is set (1e-4 m, so the
-// gap is small against the block), as in issue 18's measurement.
+// setting is the default (newton tolerance 1e-2, d̂ 1e-3 L, friction
+// iterations -1, eps_v 1e-4 L/s).
 static void incline_scene(char *buf, size_t size, double theta, double mu, double h, double duration) {
-    double n[3] = {-sin(theta), cos(theta), 0}, half = 0.05, dhat = 1e-4, gap = 0.5 * dhat;
+    double n[3] = {-sin(theta), cos(theta), 0}, half = 0.05, dhat = 1e-3 * 0.1 * sqrt(3.0), gap = 0.5 * dhat;
     double c[3] = {n[0] * (half + gap), n[1] * (half + gap), 0};
     snprintf(
         buf, size,
         "{\"time_step\": %.17g, \"duration\": %.17g, \"gravity\": [0, -9.81, 0],"
-        " \"contact\": {\"dhat\": %.17g},"
         " \"bodies\": [{\"name\": \"block\", \"mesh\": {\"box\": {\"size\": [0.1, 0.1, 0.1], "
         "\"cells\": [2, 2, 2]}},"
         "  \"material\": {\"model\": \"neo_hookean\", \"density\": 1000, \"youngs_modulus\": 1e8, "
@@ -78,8 +76,8 @@ static void incline_scene(char *buf, size_t size, double theta, double mu, doubl
         "  \"rotation\": [0, 0, %.17g], \"translation\": [%.17g, %.17g, %.17g], \"friction\": %.17g}],"
         " \"obstacles\": [{\"type\": \"half_space\", \"point\": [0, 0, 0], \"normal\": [%.17g, %.17g, 0],"
         " \"friction\": %.17g}]}",
-        h, duration, dhat, theta * 180 / 3.14159265358979323846, c[0] - half, c[1] - half, -half, mu, n[0],
-        n[1], mu);
+        h, duration, theta * 180 / 3.14159265358979323846, c[0] - half, c[1] - half, -half, mu, n[0], n[1],
+        mu);
 }
 
 // Distance along the slope (downhill positive) of a displacement or velocity.
@@ -145,7 +143,6 @@ static void check_slide_to_stop(double h) {
     char text[2048];
     snprintf(text, sizeof text,
              "{\"time_step\": %.17g, \"duration\": 2.2, \"gravity\": [0, -9.81, 0],"
-             " \"contact\": {\"dhat\": 1e-3},"
              " \"bodies\": [{\"name\": \"block\", \"mesh\": {\"box\": {\"size\": [0.1, 0.1, 0.1], \"cells\": "
              "[2, 2, "
              "2]}},"
@@ -218,7 +215,6 @@ static void conveyor(double mu, block_run *r) {
     char text[2048];
     snprintf(text, sizeof text,
              "{\"time_step\": 0.01, \"duration\": 1.0, \"gravity\": [0, -9.81, 0],"
-             " \"contact\": {\"dhat\": 1e-3},"
              " \"bodies\": [{\"name\": \"block\", \"mesh\": {\"box\": {\"size\": [0.1, 0.1, 0.1], \"cells\": "
              "[1, 1, "
              "1]}},"
@@ -251,7 +247,7 @@ static void test_lagging_passes(void **state) {
     (void)state;
     const char *fmt =
         "{\"time_step\": 0.01, \"duration\": 0.2, \"gravity\": [0, -9.81, 0],"
-        " \"contact\": {\"dhat\": 1e-3, \"friction_iterations\": %d},"
+        " \"contact\": {\"friction_iterations\": %d},"
         " \"bodies\": [{\"name\": \"block\", \"mesh\": {\"box\": {\"size\": [0.1, 0.1, 0.1], \"cells\": "
         "[1, 1, 1]}},"
         "  \"material\": {\"model\": \"neo_hookean\", \"density\": 1000, \"youngs_modulus\": 1e7, "
