@@ -365,8 +365,8 @@ static ipcc_status max_step(void *ctx, const double *x, const double *p, double 
 // over the free vertices, from the free components of g.
 static double residual(void *ctx, const double *g) {
     const ipcc_world *w = ctx;
-    double h = w->def.integrator == IPCC_STATIC ? 1.0 : w->def.time_step;
-    double scale = h / ipcc_integrator_potential_scale(&w->def), worst = 0;
+    double scale = ipcc_integrator_tolerance_time(&w->def) / ipcc_integrator_potential_scale(&w->def),
+           worst = 0;
     for (int i = 0; i < w->n; ++i) {
         double q = 0;
         for (int k = 0; k < 3; ++k)

@@ -26,6 +26,10 @@
 
 #include <string.h>
 
+double ipcc_integrator_tolerance_time(const ipcc_world_def *def) {
+    return def->integrator == IPCC_STATIC ? 1.0 : def->time_step;
+}
+
 double ipcc_integrator_potential_scale(const ipcc_world_def *def) {
     double h = def->time_step;
     switch (def->integrator) {

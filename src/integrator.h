@@ -10,6 +10,10 @@
 /// (implicit Euler), beta h^2 (Newmark), 1 (static).
 double ipcc_integrator_potential_scale(const ipcc_world_def *def);
 
+/// The time the convergence tolerances are measured over (s): h, or 1 s for
+/// a static solve (docs/scene-format.md, newton.tolerance).
+double ipcc_integrator_tolerance_time(const ipcc_world_def *def);
+
 /// x_hat (m dofs) for the step starting at x with velocity v and
 /// acceleration a.
 void ipcc_integrator_predict(const ipcc_world_def *def, int m, const double *x, const double *v,

@@ -438,7 +438,7 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
     ipcc_objective obj = ipcc_incremental_potential(w);
     ipcc_status sw = warm_start(w, &obj);
     if (sw != IPCC_OK) return ipcc_fail(sw, "step %d (t = %g): %s", w->step + 1, w->time, ipcc_last_error());
-    double h = w->def.integrator == IPCC_STATIC ? 1.0 : w->def.time_step;
+    double h = ipcc_integrator_tolerance_time(&w->def);
     double tol = newton_tolerance(w, w->step);
     ipcc_newton_params params = {.tolerance = tol * w->bbox_diagonal * h,
                                  .residual_tolerance =
