@@ -161,7 +161,7 @@ double ipcc_contact_pair_distance(const ipcc_contact_obstacles *o, const ipcc_co
                                   const double *xc) {
     double x[12];
     ipcc_contact_pair_positions(p, xc, x);
-    return ipcc_contact_distance(p->kind, p->dtype, x, ipcc_contact_pair_obstacle(o, p), NULL, NULL);
+    return ipcc_contact_distance(p->kind, IPCC_EE_EA_EB, x, ipcc_contact_pair_obstacle(o, p), NULL, NULL);
 }
 
 double ipcc_contact_pair_barrier(const ipcc_contact_obstacles *o, const ipcc_contact_pair *p,
@@ -170,7 +170,7 @@ double ipcc_contact_pair_barrier(const ipcc_contact_obstacles *o, const ipcc_con
     ipcc_contact_pair_positions(p, xc, x);
     // The key stands for mult terms (contact_multiplicity.c): scale, then project.
     double e =
-        ipcc_contact_barrier(p->kind, p->dtype, x, ipcc_contact_pair_obstacle(o, p), dhat2, g, H, false);
+        ipcc_contact_barrier(p->kind, IPCC_EE_EA_EB, x, ipcc_contact_pair_obstacle(o, p), dhat2, g, H, false);
     int n = 3 * ipcc_contact_kind_vertices(p->kind);
     for (int i = 0; p->mult != 1 && g && i < n; ++i)
         g[i] *= p->mult;

@@ -203,7 +203,7 @@ static ipcc_contact_pair ee_pair(const set_input *c, const double *xc, int ea, i
     case IPCC_EE_EA1_EB: return make_pe(a1, b0, b1);
     case IPCC_EE_EA_EB: break;
     }
-    return (ipcc_contact_pair){.kind = IPCC_CONTACT_EE, .dtype = IPCC_EE_EA_EB, .v = {a0, a1, b0, b1}};
+    return (ipcc_contact_pair){.kind = IPCC_CONTACT_EE, .v = {a0, a1, b0, b1}};
 }
 
 static int pair_cmp(const void *pa, const void *pb) {

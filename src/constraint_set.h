@@ -25,11 +25,10 @@ int ipcc_contact_kind_vertices(ipcc_contact_kind kind);
 
 /// One constraint: a key (kind and vertices) and what its barrier needs.
 typedef struct ipcc_contact_pair {
-    int kind;  ///< an ipcc_contact_kind, or -1 for "no constraint"
-    int dtype; ///< EE: the ipcc_edge_edge_distance_type whose distance is used
-    int v[4];  ///< collision vertices; PH / PS: v[0] vertex, v[1] half-space / shape; ST / SE: the
-               ///< triangle's or edge's vertices, then the sphere's shape index
-    int mult;  ///< multiplicity: how many terms of the barrier this key stands for (contact_multiplicity.c)
+    int kind; ///< an ipcc_contact_kind, or -1 for "no constraint"; EE keys are always interior-interior
+    int v[4]; ///< collision vertices; PH / PS: v[0] vertex, v[1] half-space / shape; ST / SE: the
+              ///< triangle's or edge's vertices, then the sphere's shape index
+    int mult; ///< multiplicity: how many terms of the barrier this key stands for (contact_multiplicity.c)
 } ipcc_contact_pair;
 
 /// Pair p's world vertex indices (the mesh's cvert of its collision

@@ -288,26 +288,11 @@ static void pair_weights(const ipcc_contact_pair *p, const double *xc, double w[
     }
     case IPCC_CONTACT_EE: {
         // pa = ea0 + s (ea1 - ea0), pb = eb0 + t (eb1 - eb0): the closest points
-        // of the features the distance type names
+        // of the two lines (EE keys are interior-interior, constraint_set.c)
         const double *b0 = xc + 3 * p->v[2], *b1 = xc + 3 * p->v[3];
-        double s = 0, t = 0;
-        switch ((ipcc_edge_edge_distance_type)p->dtype) {
-        case IPCC_EE_EA0_EB0: break;
-        case IPCC_EE_EA0_EB1: t = 1; break;
-        case IPCC_EE_EA1_EB0: s = 1; break;
-        case IPCC_EE_EA1_EB1: s = t = 1; break;
-        case IPCC_EE_EA_EB0: s = ipcc_point_edge_closest_point(b0, x0, x1); break;
-        case IPCC_EE_EA_EB1: s = ipcc_point_edge_closest_point(b1, x0, x1), t = 1; break;
-        case IPCC_EE_EA0_EB: t = ipcc_point_edge_closest_point(x0, b0, b1); break;
-        case IPCC_EE_EA1_EB: s = 1, t = ipcc_point_edge_closest_point(x1, b0, b1); break;
-        case IPCC_EE_EA_EB: {
-            double st[2];
-            ipcc_edge_edge_closest_point(x0, x1, b0, b1, st);
-            s = st[0];
-            t = st[1];
-            break;
-        }
-        }
+        double st[2];
+        ipcc_edge_edge_closest_point(x0, x1, b0, b1, st);
+        double s = st[0], t = st[1];
         w[0] = 1 - s;
         w[1] = s;
         w[2] = -(1 - t);
@@ -395,10 +380,7 @@ static void pair_info(const ipcc_contact *c, const ipcc_contact_pair *p, ipcc_co
                 in->point[k] -= in->weights[a] * c->xc[3 * p->v[a] + k];
     }
     // lambda_hat = kappa n |d b(r^2) / dr| = kappa n |b'(d)| 2 sqrt(d), r the distance
-    double xl[12];
-    ipcc_contact_pair_positions(p, c->xc, xl);
-    double d = ipcc_contact_distance(in->kind, p->dtype, xl, ipcc_contact_pair_obstacle(&c->obstacles, p),
-                                     NULL, NULL);
+    double d = ipcc_contact_pair_distance(&c->obstacles, p, c->xc);
     in->normal_force = c->kappa * p->mult * fabs(ipcc_barrier_first_derivative(d, c->dhat2)) * 2 * sqrt(d);
     in->distance = sqrt(d);
 }
