@@ -187,6 +187,32 @@ ipcc_status ipcc_contact_update(ipcc_contact *c, const ipcc_step_context *sc, co
     return ipcc_contact_build_set(c, c->xc);
 }
 
+// Newton's "gaps settled" test (newton.c): how far a direction moves the
+// active contacts relative to their own distances. The shapes are held at
+// their poses at x (a shape's motion within one direction is the lift's,
+// which Newton has finished before it asks). A max reduction: the same for
+// any thread count.
+double ipcc_contact_gap_change(ipcc_contact *c, const ipcc_step_context *sc, const double *x,
+                               const double *p) {
+    gather(c, sc, x);
+    const ipcc_collision_mesh *mesh = &c->mesh;
+    for (int i = 0; i < mesh->nc; ++i)
+        for (int k = 0; k < 3; ++k) {
+            int d = 3 * mesh->cvert[i] + k;
+            c->xc1[3 * i + k] = x[d] + p[d];
+        }
+    double worst = 0;
+    int np = c->set.np;
+#pragma omp parallel for schedule(static) reduction(max : worst)
+    for (int k = 0; k < np; ++k) {
+        const ipcc_contact_pair *q = c->set.pairs + k;
+        double d0 = sqrt(ipcc_contact_pair_distance(&c->obstacles, q, c->xc)),
+               d1 = sqrt(ipcc_contact_pair_distance(&c->obstacles, q, c->xc1));
+        if (d0 > 0) worst = fmax(worst, fabs(d1 - d0) / d0);
+    }
+    return worst;
+}
+
 ipcc_status ipcc_contact_balance_stiffness(ipcc_contact *c, const ipcc_step_context *sc,
                                            const double *g_rest) {
     if (c->kappa_fixed) return IPCC_OK;

@@ -81,6 +81,13 @@ ipcc_status ipcc_contact_energy(ipcc_contact *c, const ipcc_step_context *sc, co
 ipcc_status ipcc_contact_max_step(ipcc_contact *c, const ipcc_step_context *sc, const double *x,
                                   const double *p, double alpha_max, double *alpha);
 
+/// The largest relative change |d(x + p) - d(x)| / d(x) of an active
+/// contact's distance along p (the set of the last ipcc_contact_update, at
+/// x; the shapes at their poses there); 0 without any. Overwrites the
+/// gathered positions, as an update at x leaves them.
+double ipcc_contact_gap_change(ipcc_contact *c, const ipcc_step_context *sc, const double *x,
+                               const double *p);
+
 /// End of step: per-vertex contact forces (3n, N) and the contact fields of
 /// the stats (may be NULL) at x.
 ipcc_status ipcc_contact_end_step(ipcc_contact *c, const ipcc_step_context *sc, const double *x,

@@ -26,7 +26,8 @@
 // through inversion. max_step applies the inversion filter (inversion_filter.c).
 //
 // Stages. One evaluation (evaluate) runs, in this order:
-//   1. the smooth terms (inertia, elasticity, gravity, loads, damping): E_s,
+//   1. the smooth terms (inertia, elasticity, gravity, loads, damping, and
+//      a blocked prescribed motion's penalty, dirichlet_penalty.c): E_s,
 //      its gradient g_s and Hessian;
 //   2. contact: the constraint set at x (contact.c);
 //   3. "stiffness balance", at the step's first evaluation only
@@ -216,6 +217,7 @@ static double smooth_energy(const ipcc_world *w, double tets, const double *x) {
     double e = s * (tets + ipcc_gravity_energy(w->n, w->mass, w->def.gravity, x, w->x_start));
     if (w->has_load) e += s * load_energy(w, x);
     if (w->def.integrator != IPCC_STATIC) e += ipcc_inertia_energy(w->n, w->mass, x, w->x_hat);
+    if (w->penalty_active) e += ipcc_dirichlet_penalty_energy(w, x);
     return e;
 }
 
@@ -259,8 +261,11 @@ static ipcc_status smooth_terms(ipcc_world *w, const double *x, const double *li
         for (int d = 0; d < m; ++d)
             g[d] -= s * w->mass[d / 3] * w->load[d];
     double cd = w->damp_H ? damping_factor(w) : 0; // damping, relative to the elastic scale s
+    if (w->penalty_active) ipcc_dirichlet_penalty_gradient(w, x, g);
     for (int d = 0; d < m; ++d)
-        if (map[d] >= 0) ipcc_triplets_add(T, map[d], map[d], dynamic ? w->mass[d / 3] : 0.0);
+        if (map[d] >= 0)
+            ipcc_triplets_add(T, map[d], map[d],
+                              (dynamic ? w->mass[d / 3] : 0.0) + ipcc_dirichlet_penalty_stiffness(w, d / 3));
 
     // Elasticity, scaled by s: each tet fills its own slots.
     int base = T->count;
@@ -361,6 +366,13 @@ static ipcc_status max_step(void *ctx, const double *x, const double *p, double 
     return ipcc_contact_max_step(w->contact, &sc, x, p, *alpha, alpha);
 }
 
+static double gap_change(void *ctx, const double *x, const double *p) {
+    ipcc_world *w = ctx;
+    if (!w->contact) return 0;
+    const ipcc_step_context sc = ipcc_world_step_context(w);
+    return ipcc_contact_gap_change(w->contact, &sc, x, p);
+}
+
 // Accuracy (see the preamble): the largest velocity error h |g_i| / (s m_i)
 // over the free vertices, from the free components of g.
 static double residual(void *ctx, const double *g) {
@@ -377,7 +389,11 @@ static double residual(void *ctx, const double *g) {
 }
 
 ipcc_objective ipcc_incremental_potential(ipcc_world *w) {
-    ipcc_objective obj = {
-        .ctx = w, .energy = energy, .evaluate = evaluate, .max_step = max_step, .residual = residual};
+    ipcc_objective obj = {.ctx = w,
+                          .energy = energy,
+                          .evaluate = evaluate,
+                          .max_step = max_step,
+                          .residual = residual,
+                          .gap_change = gap_change};
     return obj;
 }

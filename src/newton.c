@@ -14,16 +14,28 @@
 // the objective's residual (the largest velocity error a vertex's unbalanced
 // force gives over the step, incremental_potential.c) must be within its own
 // tolerance as well. That second test asks for more than a quadratic model
-// can give where the energy is not smooth on the scale of the step (a contact
-// key switching feature, rounding at the last digits): once the step test
-// holds, a line search that backtracked by 8x or more, or found no
-// decrease at all, ends the solve as converged by the step test alone
-// (result.rough), as IPC would have ended it. So does a residual that fell
-// by less than half over the last iteration: projected Newton converges
-// only linearly where the PSD projection changed the Hessian (elements in
-// compression, concave contact keys), and IPC's step test then decides
-// rather than tens of iterations of small gains. The accuracy figure
-// (result.accuracy) reports what was left either way.
+// can give where the energy is not smooth on the scale of the step (a
+// contact key switching feature, nearly parallel edges, rounding at the last
+// digits), so once the step test holds the step test alone decides
+// (result.rough), as IPC would have ended it, in three cases:
+//   - the last NEWTON_ROUGH_RUN line searches each backtracked by 8x or
+//     more: a kink the iterates keep running into (single ones happen on
+//     the way through a 20 m/s impact, far from its solution);
+//   - projected Newton converges only linearly (the residual fell by less
+//     than half over the last iteration; the PSD projection changed the
+//     Hessian: elements in compression, concave contact keys), AND the step
+//     is within NEWTON_TINY_STEP of its tolerance: a linear rate still makes
+//     progress, and a 20 m/s impact ended there with velocity errors of
+//     100 to 1500 m/s at |p| just under the tolerance;
+//   - the line search found no decrease at all (rounding).
+// The first two also need every contact gap settled: the direction changes
+// no active contact's distance by more than NEWTON_GAP_SETTLED of itself
+// (objective.gap_change). A gap that CCD closes by 5x per iteration, or that
+// the log barrier's curvature lets reopen only by about itself per
+// iteration, moves far in relative terms while |p| is tiny in metres: the
+// state is not balanced, and IPC's step test alone accepts it (issue 18,
+// item 6: a ball stuck to a mat with an attractive net contact force).
+// The accuracy figure (result.accuracy) reports what was left either way.
 //
 // Prescribed motion. Prescribed dofs (Dirichlet vertices, kinematic obstacles)
 // start the solve where the previous step left them and must reach `target`.
@@ -70,6 +82,15 @@
 
 /// Consecutive iterations with a filtered step below 1e-10 before giving up.
 #define NEWTON_MAX_STALLED 8
+/// The preamble's "converging linearly" exit needs |p| within this fraction
+/// of the step tolerance.
+#define NEWTON_TINY_STEP 0.01
+/// The preamble's kink exit needs this many line searches in a row that
+/// backtracked by 8x or more.
+#define NEWTON_ROUGH_RUN 3
+/// The preamble's first two exits need every active contact's distance to
+/// change by at most this fraction of itself along the direction.
+#define NEWTON_GAP_SETTLED 0.5
 
 struct ipcc_newton {
     ipcc_triplets triplets;
@@ -177,6 +198,34 @@ static ipcc_status solve_direction(ipcc_newton *nw, ipcc_newton_result *r) {
     return IPCC_OK;
 }
 
+void ipcc_newton_result_add(ipcc_newton_result *sum, const ipcc_newton_result *r, bool first) {
+    if (first) {
+        *sum = *r;
+        return;
+    }
+    sum->iterations += r->iterations;
+    sum->line_search_steps += r->line_search_steps;
+    sum->fallbacks += r->fallbacks;
+    sum->lift_iterations += r->lift_iterations;
+    sum->energy = r->energy;
+    sum->residual = r->residual;
+    sum->accuracy = r->accuracy;
+    sum->converged = r->converged;
+    sum->stalled |= r->stalled;
+    sum->rough = r->rough;
+    sum->time_assembly += r->time_assembly;
+    sum->time_factorization += r->time_factorization;
+    sum->time_solve += r->time_solve;
+    sum->time_line_search += r->time_line_search;
+    sum->time_symbolic += r->time_symbolic;
+    sum->time_energy += r->time_energy;
+}
+
+// The preamble's "every contact gap settled" along p.
+static bool gaps_settled(const ipcc_objective *obj, const double *x, const double *p) {
+    return !obj->gap_change || obj->gap_change(obj->ctx, x, p) <= NEWTON_GAP_SETTLED;
+}
+
 ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const ipcc_newton_params *params,
                               int num_dofs, const int *dof_map, int num_unknowns, const double *target,
                               double *x, ipcc_newton_result *result) {
@@ -190,7 +239,7 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
     double energy = INFINITY;
     ipcc_status status = IPCC_OK;
     int stalled = 0;
-    bool rough = false; // the last line search backtracked by 8x or more (newton.h, residual_tolerance)
+    int rough = 0; // line searches in a row, up to the last, that backtracked by 8x or more (the preamble)
     double last_accuracy = INFINITY; // the previous iterate's
     for (;;) {
         // 0. Remaining prescribed motion.
@@ -258,7 +307,9 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         // quadratic model is off (the preamble's "linear" case).
         bool slow = r.accuracy > 0.5 * last_accuracy;
         last_accuracy = r.accuracy;
-        if (small && (r.accuracy <= params->residual_tolerance || rough || slow)) {
+        bool tiny = pmax <= NEWTON_TINY_STEP * params->tolerance;
+        if (small && (r.accuracy <= params->residual_tolerance ||
+                      ((rough >= NEWTON_ROUGH_RUN || (slow && tiny)) && gaps_settled(obj, x, p)))) {
             r.converged = true;
             r.rough = r.accuracy > params->residual_tolerance;
             break;
@@ -310,7 +361,7 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
             break;
         }
         if (status != IPCC_OK || !accepted) break; // x stays at the last feasible iterate
-        rough = alpha * 8 <= alpha0;
+        rough = alpha * 8 <= alpha0 ? rough + 1 : 0;
         memcpy(x, xt, sizeof(double) * (size_t)num_dofs);
     }
     if (status == IPCC_OK && !r.converged) status = IPCC_WARN_NOT_CONVERGED;

@@ -40,17 +40,21 @@ typedef struct ipcc_objective {
     /// (3n), reported in ipcc_newton_result.accuracy; it does not decide
     /// convergence.
     double (*residual)(void *ctx, const double *g);
+    /// Optional (may be NULL): the largest relative change of a contact gap
+    /// along p, |d(x + p) - d(x)| / d(x), over the active contacts at x (the
+    /// state last evaluated).
+    double (*gap_change)(void *ctx, const double *x, const double *p);
 } ipcc_objective;
 
 typedef struct ipcc_newton_params {
     double tolerance; ///< absolute: converged when |p|_inf <= tolerance (metres)
     /// Converged only when objective.residual(g) <= this too (INFINITY: off),
     /// as long as Newton's quadratic model holds: once the step test holds,
-    /// a line search that had to backtrack by 8x or more, or found no
-    /// decrease at all, means the energy is not smooth at this scale (a
-    /// contact key switching, rounding), and the step test alone decides
-    /// (result.rough); so does a residual that did not halve over the last
-    /// iteration (linear convergence, where the PSD projection changed H).
+    /// the step test alone decides (result.rough) if the last three line
+    /// searches each had to backtrack by 8x or more, or if the residual did not halve over
+    /// the last iteration and |p| is within 1 % of the tolerance, provided
+    /// every contact gap is settled (objective.gap_change <= 1/2); or if the
+    /// line search finds no decrease at all (newton.c's preamble).
     double residual_tolerance;
     int max_iterations; ///< >= 1
 } ipcc_newton_params;
@@ -70,6 +74,10 @@ typedef struct ipcc_newton_result {
     double time_symbolic; ///< the part of time_factorization spent in symbolic analysis
     double time_energy;   ///< the part of time_line_search spent evaluating trial energies
 } ipcc_newton_result;
+
+/// Sum the figures of consecutive solves of one step into *sum (the last
+/// solve decides convergence, energy, residual and accuracy); first: *sum = *r.
+void ipcc_newton_result_add(ipcc_newton_result *sum, const ipcc_newton_result *r, bool first);
 
 typedef struct ipcc_newton ipcc_newton;
 

@@ -128,6 +128,8 @@ void ipcc_world_destroy(ipcc_world *w) {
     free(w->warm);
     free(w->prescribed);
     free(w->dof_map);
+    free(w->penalty_lambda);
+    free(w->penalty_saved_map);
     free(w->tets);
     free(w->tet_body);
     free(w->Dm_inv);
@@ -152,9 +154,18 @@ void ipcc_world_destroy(ipcc_world *w) {
 int ipcc_world_reserve_state(ipcc_world *w, int n, int nt) {
     if (n > w->cap_n) {
         int cap = ipcc_grow_capacity(w->cap_n, 64, n);
-        double **vec3[] = {&w->x,     &w->v,        &w->a,    &w->x_rest,        &w->x_start,
-                           &w->x_hat, &w->x_target, &w->warm, &w->contact_force, &w->friction_force,
-                           &w->load};
+        double **vec3[] = {&w->x,
+                           &w->v,
+                           &w->a,
+                           &w->x_rest,
+                           &w->x_start,
+                           &w->x_hat,
+                           &w->x_target,
+                           &w->warm,
+                           &w->contact_force,
+                           &w->friction_force,
+                           &w->load,
+                           &w->penalty_lambda};
         for (size_t k = 0; k < sizeof vec3 / sizeof *vec3; ++k) {
             double *p = realloc(*vec3[k], sizeof(double) * 3 * (size_t)cap);
             if (!p) return -1;
@@ -169,6 +180,9 @@ int ipcc_world_reserve_state(ipcc_world *w, int n, int nt) {
         int *dm = realloc(w->dof_map, sizeof(int) * 3 * (size_t)cap);
         if (!dm) return -1;
         w->dof_map = dm;
+        int *sm = realloc(w->penalty_saved_map, sizeof(int) * 3 * (size_t)cap);
+        if (!sm) return -1;
+        w->penalty_saved_map = sm;
         w->cap_n = cap;
     }
     if (nt > w->cap_nt) {
@@ -188,31 +202,6 @@ int ipcc_world_reserve_state(ipcc_world *w, int n, int nt) {
         w->cap_nt = cap;
     }
     return 0;
-}
-
-// Sum the Newton figures of several passes into r (the last pass decides
-// convergence, energy and residual).
-static void accumulate_result(ipcc_newton_result *r, const ipcc_newton_result *p, bool first) {
-    if (first) {
-        *r = *p;
-        return;
-    }
-    r->iterations += p->iterations;
-    r->line_search_steps += p->line_search_steps;
-    r->fallbacks += p->fallbacks;
-    r->lift_iterations += p->lift_iterations;
-    r->energy = p->energy;
-    r->residual = p->residual;
-    r->accuracy = p->accuracy;
-    r->converged = p->converged;
-    r->stalled |= p->stalled;
-    r->rough = p->rough;
-    r->time_assembly += p->time_assembly;
-    r->time_factorization += p->time_factorization;
-    r->time_solve += p->time_solve;
-    r->time_line_search += p->time_line_search;
-    r->time_symbolic += p->time_symbolic;
-    r->time_energy += p->time_energy;
 }
 
 // The world's description for the contact layer (contact.h): the bodies'
@@ -465,7 +454,7 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
         ipcc_newton_result rp;
         ipcc_status sp = ipcc_newton_solve(w->newton, &obj, &params, ipcc_world_num_dofs(w), w->dof_map,
                                            w->num_unknowns, w->x_target, w->x, &rp);
-        accumulate_result(&r, &rp, passes == 0);
+        ipcc_newton_result_add(&r, &rp, passes == 0);
         passes++;
         if (sp < 0 || st == IPCC_OK) st = sp; // a warning in any pass stays a warning
         if (sp < 0 || !w->friction) break;
@@ -478,6 +467,26 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
         if (passes > 1 && w->def.contact.friction_iterations == -1 && rp.converged && rp.iterations == 1)
             break;
     }
+    // A prescribed motion that contact blocked: its augmented Lagrangian
+    // (dirichlet_penalty.c) finishes the step.
+    bool blocked = false;
+    if (st >= 0 && !r.converged && ipcc_dirichlet_blocked(w, params.tolerance)) {
+        ipcc_newton_result ra;
+        double short_by;
+        w->lag_friction = false; // friction stays lagged at the last pass's state
+        st = ipcc_dirichlet_penalty_solve(w, &obj, &params, &ra, &short_by);
+        r.stalled = false;
+        ipcc_newton_result_add(&r, &ra, false);
+        blocked = short_by > params.tolerance;
+        if (blocked && !w->penalty_warned)
+            ipcc_log(IPCC_LOG_WARNING,
+                     "step %d (t = %g): contact blocks a prescribed motion: its vertices end up to %.3g m "
+                     "short of their targets (augmented Lagrangian, docs/design.md); reported once per "
+                     "blocked spell",
+                     w->step + 1, w->time, short_by);
+        if (st >= 0) st = r.converged ? IPCC_OK : IPCC_WARN_NOT_CONVERGED;
+    }
+    w->penalty_warned = blocked;
     if (st < 0) {
         memcpy(w->x, w->x_start, sizeof(double) * (size_t)m);
         return ipcc_fail(st, "step %d (t = %g): %s", w->step + 1, w->time, ipcc_last_error());
@@ -489,7 +498,7 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
                  "converged",
                  w->step + 1, w->time, r.iterations);
     ipcc_integrator_update(&w->def, m, w->x_start, w->x, w->x_hat, w->v, w->a);
-    if (w->def.integrator == IPCC_NEWMARK) // prescribed vertices: their exact rigid kinematics (integrator.c)
+    if (w->def.integrator == IPCC_NEWMARK && !blocked) // prescribed vertices: their exact rigid kinematics
         for (int i = 0; i < w->n; ++i)
             if (w->prescribed[i] >= 0)
                 ipcc_dirichlet_kinematics(w, w->prescribed[i], w->x + 3 * i, w->v + 3 * i, w->a + 3 * i);

@@ -77,6 +77,14 @@ struct ipcc_world {
     int num_unknowns;
     long dof_version; ///< incremented whenever dof_map changes
 
+    // The augmented Lagrangian of a blocked prescribed motion (dirichlet_penalty.c).
+    bool penalty_active;        ///< the Dirichlet vertices are unknowns with the penalty terms
+    double penalty_rho;         ///< its stiffness, relative to the inertia term
+    double *penalty_lambda;     ///< 3n multipliers
+    int *penalty_saved_map;     ///< 3n (+ the clock): the dof map while the phase runs
+    int penalty_saved_unknowns; ///< num_unknowns while the phase runs
+    bool penalty_warned;        ///< the last step's motion was blocked (warn once per blocked spell)
+
     // Per-tet scratch of the parallel element loop (incremental_potential.c):
     // every tet writes only its own slots, so results do not depend on the
     // number of threads.
@@ -132,6 +140,23 @@ struct ipcc_world {
     bool lag_friction;      ///< set at each lagging pass's start: friction freezes at the pass's first state
     bool lag_at_start;      ///< ... or at the step's start x_n (a fixed pass count's first pass)
 };
+
+/// The augmented Lagrangian of a blocked prescribed motion
+/// (dirichlet_penalty.c). Blocked: some Dirichlet vertex (with mass) is more
+/// than `tolerance` metres from its target.
+bool ipcc_dirichlet_blocked(const ipcc_world *w, double tolerance);
+/// Solve the rest of the step with the Dirichlet vertices as penalized
+/// unknowns; the figures of its solves into *out, and the largest remaining
+/// distance of a Dirichlet vertex from its target into *shortfall.
+ipcc_status ipcc_dirichlet_penalty_solve(ipcc_world *w, const ipcc_objective *obj,
+                                         const ipcc_newton_params *params, ipcc_newton_result *out,
+                                         double *shortfall);
+/// The penalty terms at x, for incremental_potential.c (only while
+/// w->penalty_active): energy, gradient (added to g) and vertex i's diagonal
+/// Hessian entry rho m_i (0 for a vertex that takes no part).
+double ipcc_dirichlet_penalty_energy(const ipcc_world *w, const double *x);
+void ipcc_dirichlet_penalty_gradient(const ipcc_world *w, const double *x, double *g);
+double ipcc_dirichlet_penalty_stiffness(const ipcc_world *w, int i);
 
 /// Grow every per-vertex and per-tet array to hold n vertices and nt tets
 /// (world.c). 0, or -1 when out of memory (the arrays keep their contents).

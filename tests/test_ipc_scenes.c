@@ -229,12 +229,15 @@ static double lower_mat_sag(const char *rel, int steps) {
 
 // varyYoungs: the same two crossed mats, standing on edge (rotated 90
 // degrees about x), dropped on the ground y = 0.5, with E = 1e2 and 1e6 Pa.
-// The lower mat lands at step 4. Two steps later the stiff mat carries its
-// own weight (its top decelerates; measured sag about 0.02 m) while the soft
-// one keeps folding under it at nearly free-fall speed (about 0.07 m): the
-// soft mat sags far more. (Both buckle later: an 8 mm plate 0.5 m tall
-// cannot stand under its own weight even at 1e6 Pa, critical height about
-// 0.16 m.)
+// The lower mat lands at step 4. Two steps later the stiff mat's top has
+// begun to decelerate (sag 0.052 m) while the soft one keeps folding under
+// it at nearly free-fall speed (0.070 m). Both figures agree within 3e-5 L
+// with runs at a 100x tighter tolerance. (Before issue 18's gap test,
+// Newton accepted the stiff mat's steps with velocity errors up to 2e5 m/s
+// and a sag of 0.02 m, 12 % of L away from the tight run; this test then
+// asked for a ratio of 3.) Both buckle later: an 8 mm plate 0.5 m tall
+// cannot stand under its own weight even at 1e6 Pa (critical height about
+// 0.16 m).
 static void vary_youngs(void **state) {
     (void)state;
     int steps = 6;
@@ -242,7 +245,7 @@ static void vary_youngs(void **state) {
     double stiff = lower_mat_sag("otherExamples/varyYoungs/2_mat40x40s_fall_E1e6.txt", steps);
     printf("  lower mat sag after %d steps: E = 1e2: %.4f m, E = 1e6: %.4f m\n", steps, soft, stiff);
     assert_true(stiff > 0);
-    assert_true(soft > 3 * stiff);
+    assert_true(soft > 1.2 * stiff);
 }
 
 // Assert two worlds are the same: bodies, rest positions, masses and

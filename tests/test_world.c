@@ -139,7 +139,7 @@ static void test_dirichlet_exact_rotation(void **state) {
 // 4e-10 m (1/2 m |p|^2, ~3e-20 J per 0.4 kg vertex) is of the order of the
 // rounding of E itself, the line search can no longer tell which way is
 // down, and a step can end
-// unconverged after 100 iterations, or not, depending on the last bits of
+// unconverged at the iteration cap, or not, depending on the last bits of
 // CHOLMOD's factorization, i.e. on the BLAS kernels the CPU selects
 // (README, Limits). 1e-6 keeps it well above that floor.
 static double energy_after_release(ipcc_integrator integrator, double tolerance, double *e_release) {

@@ -128,7 +128,7 @@ typedef struct ipcc_world_def {
     ipcc_integrator integrator; ///< IPCC_IMPLICIT_EULER
     double newton_tolerance; ///< converged when |p|_inf <= tol * L * h; L = bbox diagonal, h = 1 s for static
                              ///< (1e-2, as IPC)
-    int newton_max_iterations; ///< a step that needs more returns IPCC_WARN_NOT_CONVERGED (100)
+    int newton_max_iterations; ///< a step that needs more returns IPCC_WARN_NOT_CONVERGED (1000)
     /// Converged also needs the force residual (ipcc_step_stats.velocity_error)
     /// within tol L, not only |p|_inf within tol L h (true; false is IPC's
     /// test). See docs/design.md, "When a step is converged".
