@@ -52,17 +52,25 @@
 // Vertex i takes part: prescribed by a Dirichlet condition, with mass.
 static bool penalized(const ipcc_world *w, int i) { return w->prescribed[i] >= 0 && w->mass[i] > 0; }
 
-// Largest |x_i - xhat_i| over the penalized vertices.
-static double shortfall(const ipcc_world *w) {
+// Largest |x_i - xhat_i| over the penalized vertices; its vertex into
+// *vertex (may be NULL; -1 without any).
+static double shortfall_at(const ipcc_world *w, int *vertex) {
     double worst = 0;
+    if (vertex) *vertex = -1;
     for (int i = 0; i < w->n; ++i)
         if (penalized(w, i)) {
             const double *x = w->x + 3 * i, *t = w->x_target + 3 * i;
-            double d[3] = {x[0] - t[0], x[1] - t[1], x[2] - t[2]};
-            worst = fmax(worst, sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
+            double d[3] = {x[0] - t[0], x[1] - t[1], x[2] - t[2]},
+                   r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            if (r > worst) {
+                worst = r;
+                if (vertex) *vertex = i;
+            }
         }
     return worst;
 }
+
+static double shortfall(const ipcc_world *w) { return shortfall_at(w, NULL); }
 
 bool ipcc_dirichlet_blocked(const ipcc_world *w, double tolerance) { return shortfall(w) > tolerance; }
 
@@ -114,7 +122,7 @@ static void switch_dofs(ipcc_world *w, bool on) {
 
 ipcc_status ipcc_dirichlet_penalty_solve(ipcc_world *w, const ipcc_objective *obj,
                                          const ipcc_newton_params *params, ipcc_newton_result *out,
-                                         double *short_out) {
+                                         double *short_out, int *condition) {
     int m = ipcc_world_num_dofs(w);
     memset(w->penalty_lambda, 0, sizeof(double) * 3 * (size_t)w->n);
     w->penalty_rho = PENALTY_RHO_START;
@@ -152,6 +160,8 @@ ipcc_status ipcc_dirichlet_penalty_solve(ipcc_world *w, const ipcc_objective *ob
         ipcc_newton_result_add(&total, &r, false);
     }
     *out = total;
-    *short_out = shortfall(w);
+    int v;
+    *short_out = shortfall_at(w, &v);
+    if (condition) *condition = v >= 0 ? w->prescribed[v] : -1;
     return st;
 }

@@ -473,17 +473,22 @@ ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
     if (st >= 0 && !r.converged && ipcc_dirichlet_blocked(w, params.tolerance)) {
         ipcc_newton_result ra;
         double short_by;
+        int c;
         w->lag_friction = false; // friction stays lagged at the last pass's state
-        st = ipcc_dirichlet_penalty_solve(w, &obj, &params, &ra, &short_by);
+        st = ipcc_dirichlet_penalty_solve(w, &obj, &params, &ra, &short_by, &c);
         r.stalled = false;
         ipcc_newton_result_add(&r, &ra, false);
         blocked = short_by > params.tolerance;
-        if (blocked && !w->penalty_warned)
+        if (blocked && !w->penalty_warned) {
+            int b = c >= 0 ? w->dirichlet[c].body : -1, k = 0; // condition c is the body's dirichlet[k]
+            for (int j = 0; j < c; ++j)
+                k += w->dirichlet[j].body == b;
             ipcc_log(IPCC_LOG_WARNING,
-                     "step %d (t = %g): contact blocks a prescribed motion: its vertices end up to %.3g m "
-                     "short of their targets (augmented Lagrangian, docs/design.md); reported once per "
-                     "blocked spell",
-                     w->step + 1, w->time, short_by);
+                     "step %d (t = %g): contact blocks body \"%s\"'s dirichlet[%d]: its vertices end up to "
+                     "%.3g m short of their targets; the step converged with the augmented Lagrangian "
+                     "(docs/design.md). Reported once per blocked spell",
+                     w->step + 1, w->time, b >= 0 ? w->bodies[b].name : "?", k, short_by);
+        }
         if (st >= 0) st = r.converged ? IPCC_OK : IPCC_WARN_NOT_CONVERGED;
     }
     w->penalty_warned = blocked;

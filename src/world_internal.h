@@ -146,11 +146,12 @@ struct ipcc_world {
 /// than `tolerance` metres from its target.
 bool ipcc_dirichlet_blocked(const ipcc_world *w, double tolerance);
 /// Solve the rest of the step with the Dirichlet vertices as penalized
-/// unknowns; the figures of its solves into *out, and the largest remaining
-/// distance of a Dirichlet vertex from its target into *shortfall.
+/// unknowns; the figures of its solves into *out, the largest remaining
+/// distance of a Dirichlet vertex from its target into *shortfall, and that
+/// vertex's condition (an index into w->dirichlet) into *condition.
 ipcc_status ipcc_dirichlet_penalty_solve(ipcc_world *w, const ipcc_objective *obj,
                                          const ipcc_newton_params *params, ipcc_newton_result *out,
-                                         double *shortfall);
+                                         double *shortfall, int *condition);
 /// The penalty terms at x, for incremental_potential.c (only while
 /// w->penalty_active): energy, gradient (added to g) and vertex i's diagonal
 /// Hessian entry rho m_i (0 for a vertex that takes no part).
