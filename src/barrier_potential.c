@@ -71,8 +71,8 @@ static double sphere_distance(ipcc_contact_kind kind, const double *x, const ipc
     return apart ? (s - r) * (s - r) : 0.0;
 }
 
-double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *x, const void *obstacle,
-                             double *g, double *H) {
+double ipcc_contact_distance(ipcc_contact_kind kind, const double *x, const void *obstacle, double *g,
+                             double *H) {
     const double *plane = obstacle;
     const double *a = x, *b = x + 3, *d2 = x + 6, *d3 = x + 9;
     switch (kind) {
@@ -88,12 +88,10 @@ double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *
         if (g) ipcc_point_plane_distance_gradient(a, b, d2, d3, g);
         if (H) ipcc_point_plane_distance_hessian(a, b, d2, d3, H);
         return ipcc_point_plane_distance(a, b, d2, d3);
-    case IPCC_CONTACT_EE: {
-        ipcc_edge_edge_distance_type t = (ipcc_edge_edge_distance_type)ee_type;
-        if (g) ipcc_edge_edge_distance_gradient(a, b, d2, d3, t, g);
-        if (H) ipcc_edge_edge_distance_hessian(a, b, d2, d3, t, H);
-        return ipcc_edge_edge_distance(a, b, d2, d3, t);
-    }
+    case IPCC_CONTACT_EE: // interior-interior: the lines' distance (constraint_set.c)
+        if (g) ipcc_edge_edge_distance_gradient(a, b, d2, d3, IPCC_EE_EA_EB, g);
+        if (H) ipcc_edge_edge_distance_hessian(a, b, d2, d3, IPCC_EE_EA_EB, H);
+        return ipcc_edge_edge_distance(a, b, d2, d3, IPCC_EE_EA_EB);
     case IPCC_CONTACT_PH: {
         // d = ((x - p) . n)^2, grad = 2 s n, H = 2 n n^T (n unit); a vertex on
         // or behind the plane is at distance 0 (infeasible), not mirrored.
@@ -124,11 +122,11 @@ double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *
     return INFINITY;
 }
 
-double ipcc_contact_barrier(ipcc_contact_kind kind, int ee_type, const double *x, const void *obstacle,
-                            double dhat2, double *g, double *H, bool project) {
+double ipcc_contact_barrier(ipcc_contact_kind kind, const double *x, const void *obstacle, double dhat2,
+                            double *g, double *H, bool project) {
     int n = 3 * ipcc_contact_kind_vertices(kind);
     double gd[12], Hd[144];
-    double d = ipcc_contact_distance(kind, ee_type, x, obstacle, g ? gd : NULL, H ? Hd : NULL);
+    double d = ipcc_contact_distance(kind, x, obstacle, g ? gd : NULL, H ? Hd : NULL);
     double b = ipcc_barrier(d, dhat2);
     if (!isfinite(b) || !g) return b;
     double b1 = ipcc_barrier_first_derivative(d, dhat2);
@@ -161,7 +159,7 @@ double ipcc_contact_pair_distance(const ipcc_contact_obstacles *o, const ipcc_co
                                   const double *xc) {
     double x[12];
     ipcc_contact_pair_positions(p, xc, x);
-    return ipcc_contact_distance(p->kind, IPCC_EE_EA_EB, x, ipcc_contact_pair_obstacle(o, p), NULL, NULL);
+    return ipcc_contact_distance(p->kind, x, ipcc_contact_pair_obstacle(o, p), NULL, NULL);
 }
 
 double ipcc_contact_pair_barrier(const ipcc_contact_obstacles *o, const ipcc_contact_pair *p,
@@ -169,8 +167,7 @@ double ipcc_contact_pair_barrier(const ipcc_contact_obstacles *o, const ipcc_con
     double x[12];
     ipcc_contact_pair_positions(p, xc, x);
     // The key stands for mult terms (contact_multiplicity.c): scale, then project.
-    double e =
-        ipcc_contact_barrier(p->kind, IPCC_EE_EA_EB, x, ipcc_contact_pair_obstacle(o, p), dhat2, g, H, false);
+    double e = ipcc_contact_barrier(p->kind, x, ipcc_contact_pair_obstacle(o, p), dhat2, g, H, false);
     int n = 3 * ipcc_contact_kind_vertices(p->kind);
     for (int i = 0; p->mult != 1 && g && i < n; ++i)
         g[i] *= p->mult;

@@ -13,18 +13,19 @@
 
 /// Squared distance of one constraint over its local positions x
 /// (3 * vertices, in the order of ipcc_contact_kind); with g/H (may be NULL)
-/// also its gradient and Hessian. `ee_type` is used by EE; `obstacle` by PH
+/// also its gradient and Hessian. EE is the distance between the edges'
+/// lines (EE keys are interior-interior, constraint_set.c); `obstacle` is used by PH
 /// (6 doubles: point, unit normal), PS, ST and SE (an ipcc_shape; a sphere
 /// for ST and SE, whose distance is (sqrt(d) - r)^2 with d the squared
 /// distance from its centre to the triangle's plane or the edge's line).
-double ipcc_contact_distance(ipcc_contact_kind kind, int ee_type, const double *x, const void *obstacle,
-                             double *g, double *H);
+double ipcc_contact_distance(ipcc_contact_kind kind, const double *x, const void *obstacle, double *g,
+                             double *H);
 
 /// One constraint's barrier b(d(x), dhat2) (no edge-edge mollifier,
 /// constraint_set.c); with g/H (may be NULL) its gradient and Hessian,
 /// projected to PSD when `project`. +inf at d <= 0.
-double ipcc_contact_barrier(ipcc_contact_kind kind, int ee_type, const double *x, const void *obstacle,
-                            double dhat2, double *g, double *H, bool project);
+double ipcc_contact_barrier(ipcc_contact_kind kind, const double *x, const void *obstacle, double dhat2,
+                            double *g, double *H, bool project);
 
 /// The local positions of pair p's vertices at collision positions xc
 /// (3 ipcc_contact_kind_vertices doubles).

@@ -19,20 +19,19 @@
 
 typedef struct local_ctx {
     ipcc_contact_kind kind;
-    int ee_type;
     double dhat2;
     const double *plane;
 } local_ctx;
 
 static double local_energy(const double *x, void *ctx) {
     local_ctx *c = ctx;
-    return ipcc_contact_barrier(c->kind, c->ee_type, x, c->plane, c->dhat2, NULL, NULL, false);
+    return ipcc_contact_barrier(c->kind, x, c->plane, c->dhat2, NULL, NULL, false);
 }
 
 static void local_gradient(const double *x, void *ctx, double *g) {
     local_ctx *c = ctx;
     double H[144];
-    ipcc_contact_barrier(c->kind, c->ee_type, x, c->plane, c->dhat2, g, H, false);
+    ipcc_contact_barrier(c->kind, x, c->plane, c->dhat2, g, H, false);
 }
 
 // Random placements of every kind inside the barrier's range, including
@@ -46,8 +45,7 @@ static void test_constraint_barrier_derivatives(void **state) {
         plane[3 + k] = nrm[k] / len;
     int checked[5] = {0};
     for (int trial = 0; trial < 4000; ++trial) {
-        local_ctx c = {
-            .kind = (ipcc_contact_kind)(trial % 5), .ee_type = IPCC_EE_EA_EB, .dhat2 = 0.04, .plane = plane};
+        local_ctx c = {.kind = (ipcc_contact_kind)(trial % 5), .dhat2 = 0.04, .plane = plane};
         int n = 3 * ipcc_contact_kind_vertices(c.kind);
         double x[12];
         for (int i = 0; i < n; ++i)
@@ -58,23 +56,33 @@ static void test_constraint_barrier_derivatives(void **state) {
         if (c.kind == IPCC_CONTACT_PE)
             for (int i = 0; i < 3; ++i)
                 x[i] = 0.5 * (x[3 + i] + x[6 + i]) + ipcc_test_random(-0.15, 0.15);
-        if (c.kind == IPCC_CONTACT_EE && trial % 2) {
-            // Nearly parallel edges 0.1 apart, measured with the type the classifier gives.
-            double dir[3] = {1, ipcc_test_random(-1e-2, 1e-2), ipcc_test_random(-1e-2, 1e-2)};
+        bool parallel = c.kind == IPCC_CONTACT_EE && trial % 2;
+        if (parallel) {
+            // Nearly parallel edges 0.1 apart whose closest points are the
+            // second's midpoint and a point inside the first: the second is
+            // tilted by (0, ey, ez) ~ 1e-2 and offset at right angles to its
+            // tilt, so the common perpendicular meets both interiors. The
+            // lines' distance curves on the scale of the tilt there, so the
+            // central differences take h = 3e-8 (at 1e-7 their truncation
+            // error reaches 1.3e-6 of the gradient).
+            double ey = ipcc_test_random(-1e-2, 1e-2), ez = ipcc_test_random(-1e-2, 1e-2),
+                   tilt = sqrt(ey * ey + ez * ez), dir[3] = {1, ey, ez},
+                   off[3] = {0.5 + ipcc_test_random(-0.3, 0.3), -0.1 * ez / tilt, 0.1 * ey / tilt};
             for (int i = 0; i < 3; ++i) {
                 x[3 + i] = x[i] + (i == 0 ? 1 : 0);
-                x[6 + i] = x[i] + (i == 1 ? 0.1 : 0) + ipcc_test_random(-0.3, 0.3) * (i == 0);
+                x[6 + i] = x[i] + off[i] - 0.5 * dir[i];
                 x[9 + i] = x[6 + i] + dir[i];
             }
-            c.ee_type = ipcc_edge_edge_distance_type_of(x, x + 3, x + 6, x + 9);
-        } else if (c.kind == IPCC_CONTACT_EE) {
-            c.ee_type = ipcc_edge_edge_distance_type_of(x, x + 3, x + 6, x + 9);
-            if (c.ee_type != IPCC_EE_EA_EB) continue;
         }
-        double d = ipcc_contact_distance(c.kind, c.ee_type, x, plane, NULL, NULL);
+        // An EE key is interior-interior (constraint_set.c): other closest
+        // features are point-edge or point-point keys, tested as PE and PP.
+        if (c.kind == IPCC_CONTACT_EE &&
+            ipcc_edge_edge_distance_type_of(x, x + 3, x + 6, x + 9) != IPCC_EE_EA_EB)
+            continue;
+        double d = ipcc_contact_distance(c.kind, x, plane, NULL, NULL);
         if (!(d > 1e-4 && d < 0.9 * c.dhat2)) continue; // inside the barrier, away from its ends
-        double g[12], H[144], g_fd[12], H_fd[144], h = 1e-7;
-        ipcc_contact_barrier(c.kind, c.ee_type, x, plane, c.dhat2, g, H, false);
+        double g[12], H[144], g_fd[12], H_fd[144], h = parallel ? 3e-8 : 1e-7;
+        ipcc_contact_barrier(c.kind, x, plane, c.dhat2, g, H, false);
         ipcc_test_fd_gradient(n, x, local_energy, &c, h, g_fd);
         ipcc_test_fd_hessian(n, x, local_gradient, &c, h, H_fd);
         double gs = 0, Hs = 0;
@@ -88,7 +96,7 @@ static void test_constraint_barrier_derivatives(void **state) {
             assert_near(H[i], H_fd[i], 1e-5 * Hs + 1e-10, 0);
         // The projected Hessian is PSD: v^T H v >= 0 for random v.
         double Hp[144];
-        ipcc_contact_barrier(c.kind, c.ee_type, x, plane, c.dhat2, g, Hp, true);
+        ipcc_contact_barrier(c.kind, x, plane, c.dhat2, g, Hp, true);
         for (int r = 0; r < 5; ++r) {
             double v[12], q = 0;
             for (int i = 0; i < n; ++i)

@@ -28,21 +28,21 @@ typedef struct ps_ctx {
 
 static double ps_energy(const double *x, void *ctx) {
     ps_ctx *c = ctx;
-    return ipcc_contact_barrier(IPCC_CONTACT_PS, 0, x, c->shape, c->dhat2, NULL, NULL, false);
+    return ipcc_contact_barrier(IPCC_CONTACT_PS, x, c->shape, c->dhat2, NULL, NULL, false);
 }
 
 static void ps_gradient(const double *x, void *ctx, double *g) {
     ps_ctx *c = ctx;
     double H[9];
-    ipcc_contact_barrier(IPCC_CONTACT_PS, 0, x, c->shape, c->dhat2, g, H, false);
+    ipcc_contact_barrier(IPCC_CONTACT_PS, x, c->shape, c->dhat2, g, H, false);
 }
 
 static double sq_distance(const double *x, void *ctx) {
-    return ipcc_contact_distance(IPCC_CONTACT_PS, 0, x, ((ps_ctx *)ctx)->shape, NULL, NULL);
+    return ipcc_contact_distance(IPCC_CONTACT_PS, x, ((ps_ctx *)ctx)->shape, NULL, NULL);
 }
 
 static void sq_gradient(const double *x, void *ctx, double *g) {
-    ipcc_contact_distance(IPCC_CONTACT_PS, 0, x, ((ps_ctx *)ctx)->shape, g, NULL);
+    ipcc_contact_distance(IPCC_CONTACT_PS, x, ((ps_ctx *)ctx)->shape, g, NULL);
 }
 
 // Which region of the shape the closest point of local q lies in, so that
@@ -95,7 +95,7 @@ static void check_derivatives(ipcc_shape_kind kind) {
         seen[r]++;
         // The squared distance: gradient 2 phi n and the curvature Hessian.
         double g[3], H[9], g_fd[3], H_fd[9], h = 1e-6;
-        double dd = ipcc_contact_distance(IPCC_CONTACT_PS, 0, x, &s, g, H);
+        double dd = ipcc_contact_distance(IPCC_CONTACT_PS, x, &s, g, H);
         assert_near(dd, d * d, 1e-12, 0);
         ipcc_test_fd_gradient(3, x, sq_distance, &c, h, g_fd);
         ipcc_test_fd_hessian(3, x, sq_gradient, &c, h, H_fd);
@@ -109,7 +109,7 @@ static void check_derivatives(ipcc_shape_kind kind) {
             }
         // The barrier.
         double gb[3], Hb[9], gb_fd[3], Hb_fd[9];
-        ipcc_contact_barrier(IPCC_CONTACT_PS, 0, x, &s, c.dhat2, gb, Hb, false);
+        ipcc_contact_barrier(IPCC_CONTACT_PS, x, &s, c.dhat2, gb, Hb, false);
         ipcc_test_fd_gradient(3, x, ps_energy, &c, h, gb_fd);
         ipcc_test_fd_hessian(3, x, ps_gradient, &c, h, Hb_fd);
         double gs = 0, Hs = 0;
@@ -167,20 +167,20 @@ typedef struct prim_ctx {
 
 static double prim_distance(const double *x, void *ctx) {
     prim_ctx *c = ctx;
-    return ipcc_contact_distance(c->kind, 0, x, c->sphere, NULL, NULL);
+    return ipcc_contact_distance(c->kind, x, c->sphere, NULL, NULL);
 }
 static void prim_distance_gradient(const double *x, void *ctx, double *g) {
     prim_ctx *c = ctx;
-    ipcc_contact_distance(c->kind, 0, x, c->sphere, g, NULL);
+    ipcc_contact_distance(c->kind, x, c->sphere, g, NULL);
 }
 static double prim_barrier(const double *x, void *ctx) {
     prim_ctx *c = ctx;
-    return ipcc_contact_barrier(c->kind, 0, x, c->sphere, c->dhat2, NULL, NULL, false);
+    return ipcc_contact_barrier(c->kind, x, c->sphere, c->dhat2, NULL, NULL, false);
 }
 static void prim_barrier_gradient(const double *x, void *ctx, double *g) {
     prim_ctx *c = ctx;
     double H[81];
-    ipcc_contact_barrier(c->kind, 0, x, c->sphere, c->dhat2, g, H, false);
+    ipcc_contact_barrier(c->kind, x, c->sphere, c->dhat2, g, H, false);
 }
 
 static void test_sphere_primitive_derivatives(void **state) {
@@ -222,7 +222,7 @@ static void test_sphere_primitive_derivatives(void **state) {
             for (int k = 0; k < 3; ++k)
                 x[3 * v + k] = foot[k] + rad * (cos(ang) * t1[k] + sin(ang) * t2[k]) + tilt * n0[k];
         }
-        double d = ipcc_contact_distance(c.kind, 0, x, &s, NULL, NULL);
+        double d = ipcc_contact_distance(c.kind, x, &s, NULL, NULL);
         if (!(d > 1e-4 * dhat * dhat && d < 0.9 * c.dhat2)) continue;
         // Interior only (the closest feature the constraint is keyed by).
         if (c.kind == IPCC_CONTACT_ST &&
@@ -243,7 +243,7 @@ static void test_sphere_primitive_derivatives(void **state) {
                             s.size[0],
                         1e-12, 1e-9);
         double g[9], H[81], g_fd[9], H_fd[81], h = 1e-6;
-        ipcc_contact_distance(c.kind, 0, x, &s, g, H);
+        ipcc_contact_distance(c.kind, x, &s, g, H);
         ipcc_test_fd_gradient(n, x, prim_distance, &c, h, g_fd);
         ipcc_test_fd_hessian(n, x, prim_distance_gradient, &c, h, H_fd);
         for (int i = 0; i < n; ++i)
@@ -251,7 +251,7 @@ static void test_sphere_primitive_derivatives(void **state) {
         for (int i = 0; i < n * n; ++i)
             assert_near(H[i], H_fd[i], 1e-6, 1e-5);
         double gb[9], Hb[81], gb_fd[9], Hb_fd[81];
-        ipcc_contact_barrier(c.kind, 0, x, &s, c.dhat2, gb, Hb, false);
+        ipcc_contact_barrier(c.kind, x, &s, c.dhat2, gb, Hb, false);
         ipcc_test_fd_gradient(n, x, prim_barrier, &c, h, gb_fd);
         ipcc_test_fd_hessian(n, x, prim_barrier_gradient, &c, h, Hb_fd);
         double gs = 0, Hs = 0;
