@@ -229,3 +229,12 @@ void ipcc_collision_mesh_gather(const ipcc_collision_mesh *m, const double *x, d
     for (int i = 0; i < m->nc; ++i)
         memcpy(xc + 3 * i, x + 3 * m->cvert[i], 3 * sizeof(double));
 }
+
+void ipcc_collision_mesh_gather_moved(const ipcc_collision_mesh *m, const double *x, const double *p,
+                                      double alpha, double *xc) {
+    for (int i = 0; i < m->nc; ++i)
+        for (int k = 0; k < 3; ++k) {
+            int d = 3 * m->cvert[i] + k;
+            xc[3 * i + k] = x[d] + alpha * p[d];
+        }
+}

@@ -65,5 +65,8 @@ int ipcc_collision_mesh_find_edge(const ipcc_collision_mesh *m, int a, int b);
 
 /// The collision vertices' positions of the world state x (3n) into xc (3 nc).
 void ipcc_collision_mesh_gather(const ipcc_collision_mesh *m, const double *x, double *xc);
+/// The collision vertices' positions of x + alpha p (3n each) into xc (3 nc).
+void ipcc_collision_mesh_gather_moved(const ipcc_collision_mesh *m, const double *x, const double *p,
+                                      double alpha, double *xc);
 
 #endif

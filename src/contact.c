@@ -195,12 +195,7 @@ ipcc_status ipcc_contact_update(ipcc_contact *c, const ipcc_step_context *sc, co
 double ipcc_contact_gap_change(ipcc_contact *c, const ipcc_step_context *sc, const double *x,
                                const double *p) {
     gather(c, sc, x);
-    const ipcc_collision_mesh *mesh = &c->mesh;
-    for (int i = 0; i < mesh->nc; ++i)
-        for (int k = 0; k < 3; ++k) {
-            int d = 3 * mesh->cvert[i] + k;
-            c->xc1[3 * i + k] = x[d] + p[d];
-        }
+    ipcc_collision_mesh_gather_moved(&c->mesh, x, p, 1.0, c->xc1);
     double worst = 0;
     int np = c->set.np;
 #pragma omp parallel for schedule(static) reduction(max : worst)

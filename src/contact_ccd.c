@@ -108,12 +108,8 @@ static double shapes_toi(const ipcc_contact *c, const ipcc_step_context *sc, dou
 ipcc_status ipcc_contact_max_step(ipcc_contact *c, const ipcc_step_context *sc, const double *x,
                                   const double *p, double alpha_max, double *alpha) {
     const ipcc_collision_mesh *mesh = &c->mesh;
-    for (int i = 0; i < mesh->nc; ++i)
-        for (int k = 0; k < 3; ++k) {
-            int d = 3 * mesh->cvert[i] + k;
-            c->xc[3 * i + k] = x[d];
-            c->xc1[3 * i + k] = x[d] + alpha_max * p[d];
-        }
+    ipcc_collision_mesh_gather(mesh, x, c->xc);
+    ipcc_collision_mesh_gather_moved(mesh, x, p, alpha_max, c->xc1);
     ipcc_contact_shapes_at(c, sc, x);
     // Swept candidates within d̂: the CCD pairs, and the line search's energy pairs.
     c->cand_valid = false;
