@@ -98,7 +98,7 @@ void ipcc_dirichlet_penalty_gradient(const ipcc_world *w, const double *x, doubl
 }
 
 double ipcc_dirichlet_penalty_stiffness(const ipcc_world *w, int i) {
-    return w->penalty_active && i < w->n && penalized(w, i) ? w->penalty_rho * w->mass[i] : 0.0;
+    return penalized(w, i) ? w->penalty_rho * w->mass[i] : 0.0;
 }
 
 // Make the penalized vertices' dofs unknowns (on = true), or restore the

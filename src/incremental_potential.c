@@ -261,11 +261,13 @@ static ipcc_status smooth_terms(ipcc_world *w, const double *x, const double *li
         for (int d = 0; d < m; ++d)
             g[d] -= s * w->mass[d / 3] * w->load[d];
     double cd = w->damp_H ? damping_factor(w) : 0; // damping, relative to the elastic scale s
-    if (w->penalty_active) ipcc_dirichlet_penalty_gradient(w, x, g);
+    bool penalty = w->penalty_active;
+    if (penalty) ipcc_dirichlet_penalty_gradient(w, x, g);
     for (int d = 0; d < m; ++d)
         if (map[d] >= 0)
             ipcc_triplets_add(T, map[d], map[d],
-                              (dynamic ? w->mass[d / 3] : 0.0) + ipcc_dirichlet_penalty_stiffness(w, d / 3));
+                              (dynamic ? w->mass[d / 3] : 0.0) +
+                                  (penalty ? ipcc_dirichlet_penalty_stiffness(w, d / 3) : 0.0));
 
     // Elasticity, scaled by s: each tet fills its own slots.
     int base = T->count;

@@ -152,9 +152,9 @@ bool ipcc_dirichlet_blocked(const ipcc_world *w, double tolerance);
 ipcc_status ipcc_dirichlet_penalty_solve(ipcc_world *w, const ipcc_objective *obj,
                                          const ipcc_newton_params *params, ipcc_newton_result *out,
                                          double *shortfall, int *condition);
-/// The penalty terms at x, for incremental_potential.c (only while
-/// w->penalty_active): energy, gradient (added to g) and vertex i's diagonal
-/// Hessian entry rho m_i (0 for a vertex that takes no part).
+/// The penalty terms at x, for incremental_potential.c (to be called only
+/// while w->penalty_active): energy, gradient (added to g) and vertex i's
+/// (i < n) diagonal Hessian entry rho m_i (0 for a vertex that takes no part).
 double ipcc_dirichlet_penalty_energy(const ipcc_world *w, const double *x);
 void ipcc_dirichlet_penalty_gradient(const ipcc_world *w, const double *x, double *g);
 double ipcc_dirichlet_penalty_stiffness(const ipcc_world *w, int i);
