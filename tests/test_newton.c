@@ -435,26 +435,35 @@ static double over_residual(void *ctx, const double *g) {
     return fabs(g[0]);
 }
 
-static void test_force_check_gives_way_when_linear(void **state) {
-    (void)state;
+// Solve the linear regime from x = 1 with tolerance 1e-2 and the given
+// residual tolerance; gap_change as the objective's (may be NULL).
+static void solve_linear_regime(double (*gap_change)(void *, const double *, const double *),
+                                double residual_tolerance, ipcc_newton_result *r) {
     ipcc_objective obj = {.ctx = NULL,
                           .energy = over_energy,
                           .evaluate = over_evaluate,
                           .max_step = over_max_step,
-                          .residual = over_residual};
+                          .residual = over_residual,
+                          .gap_change = gap_change};
     const int map[1] = {0};
     ipcc_newton *nw = ipcc_newton_create();
-    ipcc_newton_params prm = {.tolerance = 1e-2, .residual_tolerance = 1e-12, .max_iterations = 100};
+    ipcc_newton_params prm = {
+        .tolerance = 1e-2, .residual_tolerance = residual_tolerance, .max_iterations = 100};
     double x[1] = {1};
+    assert_int_equal(ipcc_newton_solve(nw, &obj, &prm, 1, map, 1, NULL, x, r), IPCC_OK);
+    ipcc_newton_destroy(nw);
+}
+
+static void test_force_check_gives_way_when_linear(void **state) {
+    (void)state;
     ipcc_newton_result r;
-    assert_int_equal(ipcc_newton_solve(nw, &obj, &prm, 1, map, 1, NULL, x, &r), IPCC_OK);
+    solve_linear_regime(NULL, 1e-12, &r);
     print_message("linear regime: %d iterations, |p| %.3g, residual %.3g, rough %d\n", r.iterations,
                   r.residual, r.accuracy, r.rough);
     // The linear exit needs |p| within 1 % of the tolerance: |p| = x / 4 <=
     // 1e-4 from x <= 4e-4, 28 iterations from 1 (the step test alone would
     // have stopped at 12, x = 0.03), and no more.
     assert_true(r.converged && r.rough && r.residual <= 1e-4 && r.iterations >= 27 && r.iterations <= 29);
-    ipcc_newton_destroy(nw);
 }
 
 // The same linear regime with an objective whose contact gaps never settle
@@ -469,22 +478,11 @@ static double unsettled(void *ctx, const double *x, const double *p) {
 
 static void test_unsettled_gaps_keep_iterating(void **state) {
     (void)state;
-    ipcc_objective obj = {.ctx = NULL,
-                          .energy = over_energy,
-                          .evaluate = over_evaluate,
-                          .max_step = over_max_step,
-                          .residual = over_residual,
-                          .gap_change = unsettled};
-    const int map[1] = {0};
-    ipcc_newton *nw = ipcc_newton_create();
-    ipcc_newton_params prm = {.tolerance = 1e-2, .residual_tolerance = 1e-6, .max_iterations = 100};
-    double x[1] = {1};
     ipcc_newton_result r;
-    assert_int_equal(ipcc_newton_solve(nw, &obj, &prm, 1, map, 1, NULL, x, &r), IPCC_OK);
+    solve_linear_regime(unsettled, 1e-6, &r);
     print_message("unsettled gaps: %d iterations, |p| %.3g, residual %.3g, rough %d\n", r.iterations,
                   r.residual, r.accuracy, r.rough);
     assert_true(r.converged && !r.rough && r.accuracy <= 1e-6 && r.iterations >= 45);
-    ipcc_newton_destroy(nw);
 }
 
 int main(void) {
