@@ -182,13 +182,46 @@ static int ee_extra_write(const set_input *c, int ea, int eb, unsigned bits, ipc
     return n;
 }
 
+// The type of edge-edge pair (b, a) as a type of (a, b).
+static ipcc_edge_edge_distance_type swap_edge_pair_type(ipcc_edge_edge_distance_type t) {
+    switch (t) {
+    case IPCC_EE_EA0_EB1: return IPCC_EE_EA1_EB0;
+    case IPCC_EE_EA1_EB0: return IPCC_EE_EA0_EB1;
+    case IPCC_EE_EA_EB0: return IPCC_EE_EA0_EB;
+    case IPCC_EE_EA_EB1: return IPCC_EE_EA1_EB;
+    case IPCC_EE_EA0_EB: return IPCC_EE_EA_EB0;
+    case IPCC_EE_EA1_EB: return IPCC_EE_EA_EB1;
+    default: return t; // EA0_EB0, EA1_EB1, EA_EB
+    }
+}
+
+// Edge a comes before edge b in ipcc_edge_pair_type's fixed order.
+static bool edge_first(const int a[2], const int b[2]) {
+    int a_lo = a[0] < a[1] ? a[0] : a[1], b_lo = b[0] < b[1] ? b[0] : b[1];
+    int a_hi = a[0] + a[1] - a_lo, b_hi = b[0] + b[1] - b_lo;
+    return a_lo != b_lo ? a_lo < b_lo : a_hi <= b_hi;
+}
+
+ipcc_edge_edge_distance_type ipcc_edge_pair_type(const double *xc, const int a[2], const int b[2]) {
+    if (edge_first(a, b))
+        return ipcc_edge_edge_distance_type_of(xc + 3 * a[0], xc + 3 * a[1], xc + 3 * b[0], xc + 3 * b[1]);
+    return swap_edge_pair_type(
+        ipcc_edge_edge_distance_type_of(xc + 3 * b[0], xc + 3 * b[1], xc + 3 * a[0], xc + 3 * a[1]));
+}
+
 // The constraint an edge-edge candidate gives at positions xc (kind -1 if
-// inactive), keyed by its closest features (nearly parallel pairs too).
+// inactive), keyed by its closest features (nearly parallel pairs too), in
+// ipcc_edge_pair_type's order of the two edges, so a pair has one key.
 static ipcc_contact_pair ee_pair(const set_input *c, const double *xc, int ea, int eb) {
     ipcc_contact_pair none = {.kind = -1};
     if (c->m->edge_flat[ea] || c->m->edge_flat[eb]) return none; // not a feature (contact_multiplicity.c)
-    int a0 = c->m->cedges[2 * ea], a1 = c->m->cedges[2 * ea + 1], b0 = c->m->cedges[2 * eb],
-        b1 = c->m->cedges[2 * eb + 1];
+    const int *ia = c->m->cedges + 2 * ea, *ib = c->m->cedges + 2 * eb;
+    if (!edge_first(ia, ib)) {
+        const int *t = ia;
+        ia = ib;
+        ib = t;
+    }
+    int a0 = ia[0], a1 = ia[1], b0 = ib[0], b1 = ib[1];
     const double *pa0 = xc + 3 * a0, *pa1 = xc + 3 * a1, *pb0 = xc + 3 * b0, *pb1 = xc + 3 * b1;
     ipcc_edge_edge_distance_type type = ipcc_edge_edge_distance_type_of(pa0, pa1, pb0, pb1);
     if (!(ipcc_edge_edge_distance(pa0, pa1, pb0, pb1, type) < c->dhat2)) return none;

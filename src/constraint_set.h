@@ -6,6 +6,7 @@
 
 #include "broad_phase.h"
 #include "collision_mesh.h"
+#include "distance.h"
 #include "shape.h"
 
 /// Constraint kinds, named by their closest features.
@@ -80,6 +81,16 @@ int ipcc_constraint_set_build(ipcc_constraint_set *s, const ipcc_collision_mesh 
                               const ipcc_contact_obstacles *o, const ipcc_candidates *cand, const double *xc,
                               double dhat);
 void ipcc_constraint_set_free(ipcc_constraint_set *s);
+
+/// The closest-feature type of edges a and b (collision vertices [a0, a1]
+/// and [b0, b1] at xc), in the order a, b, computed in a fixed order of
+/// the two edges (the one with the lower vertex first): every place that
+/// keys an edge-edge term (the constraint set's edge-edge keys, the
+/// multiplicities of contact_multiplicity.c) sees the same type for a pair,
+/// whichever edge it names first, so ties (parallel edges, whose closest
+/// points are not unique) land the term on one key and the energy is
+/// continuous across them.
+ipcc_edge_edge_distance_type ipcc_edge_pair_type(const double *xc, const int a[2], const int b[2]);
 
 /// How many terms of the inclusion-exclusion barrier key p stands for at xc
 /// (contact_multiplicity.c); 0 drops it. `pose` gives the spheres' centres.

@@ -59,7 +59,15 @@
 //       + sum_{a, w} (1 - E(w)) b(d(a, w)) + sum_{u, w} (1 - E(u)) (1 - E(w)) b(d(u, w)),   (2)
 //
 // u, a of one body, w, b of the other, edges sharing a vertex excluded, E
-// counting the edges of the term. An edge-edge interior key counts 1; a
+// counting the edges of the term: E(u) in the term of u and b counts u's
+// edges that share no vertex with b (in self-contact u may be a neighbour
+// of b's far end), the same whether the term lands on the key PE (u, b) or
+// PP (u, w); were the count taken per key, the energy would jump by b
+// where b's closest point to u passes w (a line-search stall on folding
+// soft mats). Which key a term lands on comes from one classification of
+// each pair, in a fixed order of its two edges (ipcc_edge_pair_type), so
+// the constraint set and the multiplicities agree where parallel edges
+// have no unique closest points. An edge-edge interior key counts 1; a
 // point-edge key (u, b) adds the edges at u whose closest points are u and
 // b's interior, plus 1 - E(u) when b's closest point to u is inside it (so 1
 // at a convex vertex u, whose edges all reach b at u); a point-point key
@@ -159,8 +167,7 @@ static bool skeleton_edge(const ipcc_collision_mesh *c, int e, int x, int y) {
 // The vertices of edges a and b (as stored) that the closest-feature type
 // of their distance names (-1 for an interior).
 static void ee_ends(const double *xc, const int *a, const int *b, int *ta, int *tb) {
-    ipcc_edge_edge_distance_type t =
-        ipcc_edge_edge_distance_type_of(xc + 3 * a[0], xc + 3 * a[1], xc + 3 * b[0], xc + 3 * b[1]);
+    ipcc_edge_edge_distance_type t = ipcc_edge_pair_type(xc, a, b);
     switch (t) {
     case IPCC_EE_EA0_EB0: *ta = a[0], *tb = b[0]; return;
     case IPCC_EE_EA0_EB1: *ta = a[0], *tb = b[1]; return;
@@ -170,7 +177,7 @@ static void ee_ends(const double *xc, const int *a, const int *b, int *ta, int *
     case IPCC_EE_EA_EB1: *ta = -1, *tb = b[1]; return;
     case IPCC_EE_EA0_EB: *ta = a[0], *tb = -1; return;
     case IPCC_EE_EA1_EB: *ta = a[1], *tb = -1; return;
-    case IPCC_EE_EA_EB: *ta = *tb = -1; return;
+    default: *ta = *tb = -1; return; // IPCC_EE_EA_EB
     }
 }
 
@@ -181,41 +188,56 @@ static int pe_end(const double *xc, int p, const int *e) {
     return t == IPCC_PE_P_E0 ? e[0] : t == IPCC_PE_P_E1 ? e[1] : -1;
 }
 
+// Edges of the 1-skeleton at vertex u that share no vertex with x and y
+// (a vertex x, y = -1, or an edge [x, y]): E(u) of a term of (2) between u
+// and that cell. Its value belongs to the term, not to the key the term
+// lands on: the term of u and edge b counts 1 - E(u) with b's both ends
+// excluded, whether u's closest point on b is inside it (key PE) or an end
+// w (key PP), so the energy is continuous where it moves between the two.
+static int edges_apart(const ipcc_collision_mesh *c, int u, int x, int y) {
+    int n = 0;
+    for (int k = c->vert_edge_start[u]; k < c->vert_edge_start[u + 1]; ++k)
+        n += skeleton_edge(c, c->vert_edges[k], x, y);
+    return n;
+}
+
+// Vertex u is on a 1-skeleton: some edge at it is not flat (a point set's
+// vertex, or one inside a planar region of an obstacle, has no terms of (2)).
+static bool on_skeleton(const ipcc_collision_mesh *c, int u) {
+    for (int k = c->vert_edge_start[u]; k < c->vert_edge_start[u + 1]; ++k)
+        if (!c->edge_flat[c->vert_edges[k]]) return true;
+    return false;
+}
+
 // The terms of (2) that land on PE (p, e0, e1): the edges a at p whose
-// closest points to e are p and e's interior, and (1 - E(p)) once if e's
-// closest point to p is inside it.
+// closest points to e are p and e's interior, and the term of p and e,
+// 1 - E(p) (edges_apart), if e's closest point to p is inside it.
 static int skeleton_pe(const ipcc_collision_mesh *c, const double *xc, int p, int e, int e0, int e1) {
-    if (e < 0 || c->edge_flat[e]) return 0;
+    if (e < 0 || c->edge_flat[e] || !on_skeleton(c, p)) return 0;
     const int *ed = c->cedges + 2 * e;
-    int n = 0, ep = 0;
+    int n = 0;
     for (int k = c->vert_edge_start[p]; k < c->vert_edge_start[p + 1]; ++k) {
         int a = c->vert_edges[k];
         if (!skeleton_edge(c, a, e0, e1)) continue;
-        ep++;
-        const int *ad = c->cedges + 2 * a;
         int ta, tb;
-        ee_ends(xc, ad, ed, &ta, &tb);
+        ee_ends(xc, c->cedges + 2 * a, ed, &ta, &tb);
         n += ta == p && tb < 0;
     }
-    if (ep == 0) return 0; // p is on no 1-skeleton (a point set's vertex, or a planar region's)
-    return n + (pe_end(xc, p, ed) < 0 ? 1 - ep : 0);
+    return n + (pe_end(xc, p, ed) < 0 ? 1 - edges_apart(c, p, e0, e1) : 0);
 }
 
 // The terms of (2) that land on PP (u, w): edge pairs at u and w whose
-// closest points are u and w, the edges at w whose closest point to u is w
-// (times 1 - E(u)) and vice versa, and (1 - E(u)) (1 - E(w)).
+// closest points are u and w; each edge a at u whose closest point to w is
+// u (the term of a and w, counting 1 - E(w) with E(w) apart from a), and
+// vice versa; and (1 - E(u)) (1 - E(w)), E apart from the other vertex.
 static int skeleton_pp(const ipcc_collision_mesh *c, const double *xc, int u, int w) {
-    int eu = 0, ew = 0, n = 0;
-    for (int k = c->vert_edge_start[u]; k < c->vert_edge_start[u + 1]; ++k)
-        eu += skeleton_edge(c, c->vert_edges[k], w, -1);
-    for (int k = c->vert_edge_start[w]; k < c->vert_edge_start[w + 1]; ++k)
-        ew += skeleton_edge(c, c->vert_edges[k], u, -1);
-    if (eu == 0 || ew == 0) return 0;
+    if (!on_skeleton(c, u) || !on_skeleton(c, w)) return 0;
+    int n = 0;
     for (int i = c->vert_edge_start[u]; i < c->vert_edge_start[u + 1]; ++i) {
         int a = c->vert_edges[i];
         if (!skeleton_edge(c, a, w, -1)) continue;
         const int *ad = c->cedges + 2 * a;
-        if (pe_end(xc, w, ad) == u) n += 1 - ew;
+        if (pe_end(xc, w, ad) == u) n += 1 - edges_apart(c, w, ad[0], ad[1]);
         for (int j = c->vert_edge_start[w]; j < c->vert_edge_start[w + 1]; ++j) {
             int b = c->vert_edges[j];
             const int *bd = c->cedges + 2 * b;
@@ -227,9 +249,10 @@ static int skeleton_pp(const ipcc_collision_mesh *c, const double *xc, int u, in
     }
     for (int j = c->vert_edge_start[w]; j < c->vert_edge_start[w + 1]; ++j) {
         int b = c->vert_edges[j];
-        if (skeleton_edge(c, b, u, -1) && pe_end(xc, u, c->cedges + 2 * b) == w) n += 1 - eu;
+        const int *bd = c->cedges + 2 * b;
+        if (skeleton_edge(c, b, u, -1) && pe_end(xc, u, bd) == w) n += 1 - edges_apart(c, u, bd[0], bd[1]);
     }
-    return n + (1 - eu) * (1 - ew);
+    return n + (1 - edges_apart(c, u, w, -1)) * (1 - edges_apart(c, w, u, -1));
 }
 
 int ipcc_contact_multiplicity(const ipcc_collision_mesh *c, const ipcc_shape *pose, const double *xc,

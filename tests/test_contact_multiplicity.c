@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "barrier.h"
+#include "constraint_set.h"
 #include "contact.h"
 #include "support.h"
 #include "world_checks.h"
@@ -344,8 +345,20 @@ static void test_flat_obstacle_features(void **state) {
 // body's edges switch to point-edge and point-point ones as its closest
 // points reach an end; the 1-skeletons' inclusion-exclusion
 // (contact_multiplicity.c, (2)) keeps the energy continuous there too.
+static void bar_path(bool parallel);
+
 static void test_edge_terms_are_continuous(void **state) {
     (void)state;
+    bar_path(false);
+    bar_path(true);
+}
+
+// The bar across the grid's edges, or (parallel) exactly over and along
+// the grid line z = 0.5, parallel to the body's edges there: its
+// edge-edge terms with them have no unique closest points, and must land
+// on one key whichever edge the constraint set or the multiplicities name
+// first (ipcc_edge_pair_type).
+static void bar_path(bool parallel) {
     ipcc_world *w = new_world();
     ipcc_mesh *m = l_shape();
     add_body(w, m);
@@ -367,18 +380,107 @@ static void test_edge_terms_are_continuous(void **state) {
     for (int i = 0; i <= n; ++i) {
         double x0 = 1.05 + 0.7 * i / n;
         double *p = w->x + 3 * first;
-        p[0] = x0, p[1] = 1.003, p[2] = 0.35;
-        p[3] = x0 + 0.3, p[4] = 1.006, p[5] = 0.42;
+        p[0] = x0, p[1] = 1.003, p[2] = parallel ? 0.5 : 0.35;
+        p[3] = x0 + 0.3, p[4] = parallel ? 1.003 : 1.006, p[5] = parallel ? 0.5 : 0.42;
         double e = energy(c, w);
         emax = fmax(emax, e);
-        path_sample(&pc, e, "bar");
+        path_sample(&pc, e, parallel ? "parallel bar" : "bar");
     }
-    print_message("bar: %d samples, largest energy %.3g, largest relative change between neighbours %.3g\n",
-                  n, emax, pc.worst);
+    print_message("%s: %d samples, largest energy %.3g, largest relative change between neighbours %.3g\n",
+                  parallel ? "parallel bar" : "bar", n, emax, pc.worst);
     assert_true(emax > 0);
     ipcc_contact_destroy(c);
     ipcc_world_destroy(w);
     ipcc_mesh_destroy(m);
+}
+
+// Self-contact: a vertex u of the slab's top, folded over to hover above
+// the top near vertex w, two grid steps away along x, so that u and w share
+// the neighbour x between them. u slides past w's end of the edge b = (x, w):
+// b's closest point to u moves from w (key PP u-w) into b's inside (key
+// PE u-b). The term of u and b in the 1-skeletons' inclusion-exclusion
+// counts 1 - E(u), E(u) the edges at u apart from b; u's edge to x touches
+// b, so E(u) must leave it out on both keys, or the energy jumps by b(d)
+// where the term changes key (a stall of Newton's line search on the soft
+// folding mats of 2_mat40x40s_fall_E1e2).
+static int vertex_at(const ipcc_world *w, double x, double y, double z) {
+    for (int i = 0; i < w->n; ++i)
+        if (fabs(w->x[3 * i] - x) < 1e-12 && fabs(w->x[3 * i + 1] - y) < 1e-12 &&
+            fabs(w->x[3 * i + 2] - z) < 1e-12)
+            return i;
+    fail_msg("no slab vertex at (%g, %g, %g)", x, y, z);
+    return -1;
+}
+
+static void test_self_contact_terms_are_continuous(void **state) {
+    (void)state;
+    ipcc_world *w = new_world();
+    ipcc_mesh *m = slab();
+    add_body(w, m);
+    ipcc_contact *c = new_contact(w);
+    int u = vertex_at(w, 0.2, 0.2, 0.4);
+    (void)vertex_at(w, 0.4, 0.2, 0.4); // x, u's neighbour
+    (void)vertex_at(w, 0.6, 0.2, 0.4); // w
+    const double h = 0.3 * dhat, off = 0.05 * dhat;
+    int n = 4000;
+    double emax = 0;
+    path_check pc = {0};
+    for (int i = 0; i <= n; ++i) {
+        double s = 0.4 * dhat * (1 - 2.0 * i / n); // from 0.4 d̂ beyond w to 0.4 d̂ inside b
+        move(w, u, 0.6 + s, 0.2 + h, 0.4 + off);
+        double e = energy(c, w);
+        emax = fmax(emax, e);
+        path_sample(&pc, e, "folded vertex past an edge's end");
+    }
+    print_message("folded vertex: %d samples, largest energy %.3g, largest relative change %.3g\n", n, emax,
+                  pc.worst);
+    assert_true(emax > 0);
+    // Neighbours 8e-6 m apart change the energy by about 5e-5 of itself;
+    // one term b(d) appearing where the term changes key changes it by 6 %.
+    assert_true(pc.worst < 1e-3);
+    ipcc_contact_destroy(c);
+    ipcc_world_destroy(w);
+    ipcc_mesh_destroy(m);
+}
+
+// The closest features of two edges do not depend on which edge is named
+// first, also where they are not unique (parallel, overlapping edges on a
+// grid: every overlap point is closest), so an edge-edge term lands on one
+// key in the constraint set and in the multiplicities.
+static void ends_of(ipcc_edge_edge_distance_type t, const int a[2], const int b[2], int out[2]) {
+    static const int ea[9] = {0, 0, 1, 1, -1, -1, 0, 1, -1}, eb[9] = {0, 1, 0, 1, 0, 1, -1, -1, -1};
+    out[0] = ea[t] < 0 ? -1 : a[ea[t]];
+    out[1] = eb[t] < 0 ? -1 : b[eb[t]];
+}
+
+static void test_edge_pair_type_is_symmetric(void **state) {
+    (void)state;
+    ipcc_test_seed(11);
+    const int a[2] = {0, 1}, b[2] = {2, 3};
+    int ties = 0;
+    for (int k = 0; k < 2000; ++k) {
+        // Grid coordinates (exact in binary): parallel along x, or random.
+        double xc[12];
+        for (int i = 0; i < 12; ++i)
+            xc[i] = 0.125 * (int)ipcc_test_random(-8, 8);
+        if (k % 2 == 0) xc[4] = xc[1], xc[5] = xc[2], xc[10] = xc[7], xc[11] = xc[8]; // both along x
+        if (xc[0] == xc[3] && xc[1] == xc[4] && xc[2] == xc[5]) continue;             // a degenerate
+        if (xc[6] == xc[9] && xc[7] == xc[10] && xc[8] == xc[11]) continue;
+        int ab[2], ba[2];
+        ends_of(ipcc_edge_pair_type(xc, a, b), a, b, ab);
+        ends_of(ipcc_edge_pair_type(xc, b, a), b, a, ba);
+        assert_int_equal(ab[0], ba[1]);
+        assert_int_equal(ab[1], ba[0]);
+        // How often the raw classification disagrees with itself swapped (ties).
+        ipcc_edge_edge_distance_type raw = ipcc_edge_edge_distance_type_of(xc, xc + 3, xc + 6, xc + 9),
+                                     raw_swapped =
+                                         ipcc_edge_edge_distance_type_of(xc + 6, xc + 9, xc, xc + 3);
+        ends_of(raw, a, b, ab);
+        ends_of(raw_swapped, b, a, ba);
+        ties += ab[0] != ba[1] || ab[1] != ba[0];
+    }
+    print_message("edge pairs whose raw closest features depend on the order: %d of 2000\n", ties);
+    assert_true(ties > 0); // the configurations do exercise ties
 }
 
 // A sphere obstacle over the flat top of the (deformable) slab, at a gap h
@@ -427,10 +529,15 @@ static void test_sphere_over_flat_mesh(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_flat_mesh_is_one_barrier), cmocka_unit_test(test_convex_edge_and_corner),
-        cmocka_unit_test(test_concave_valley),           cmocka_unit_test(test_energy_is_continuous),
-        cmocka_unit_test(test_flat_obstacle_features),   cmocka_unit_test(test_edge_terms_are_continuous),
+        cmocka_unit_test(test_flat_mesh_is_one_barrier),
+        cmocka_unit_test(test_convex_edge_and_corner),
+        cmocka_unit_test(test_concave_valley),
+        cmocka_unit_test(test_energy_is_continuous),
+        cmocka_unit_test(test_flat_obstacle_features),
+        cmocka_unit_test(test_edge_terms_are_continuous),
         cmocka_unit_test(test_sphere_over_flat_mesh),
+        cmocka_unit_test(test_self_contact_terms_are_continuous),
+        cmocka_unit_test(test_edge_pair_type_is_symmetric),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
