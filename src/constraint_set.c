@@ -223,7 +223,7 @@ static ipcc_contact_pair ee_pair(const set_input *c, const double *xc, int ea, i
     }
     int a0 = ia[0], a1 = ia[1], b0 = ib[0], b1 = ib[1];
     const double *pa0 = xc + 3 * a0, *pa1 = xc + 3 * a1, *pb0 = xc + 3 * b0, *pb1 = xc + 3 * b1;
-    ipcc_edge_edge_distance_type type = ipcc_edge_edge_distance_type_of(pa0, pa1, pb0, pb1);
+    ipcc_edge_edge_distance_type type = ipcc_edge_pair_type(xc, ia, ib);
     if (!(ipcc_edge_edge_distance(pa0, pa1, pb0, pb1, type) < c->dhat2)) return none;
     switch (type) {
     case IPCC_EE_EA0_EB0: return make_pp(a0, b0);

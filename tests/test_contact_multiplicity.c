@@ -345,20 +345,13 @@ static void test_flat_obstacle_features(void **state) {
 // body's edges switch to point-edge and point-point ones as its closest
 // points reach an end; the 1-skeletons' inclusion-exclusion
 // (contact_multiplicity.c, (2)) keeps the energy continuous there too.
-static void bar_path(bool parallel);
-
-static void test_edge_terms_are_continuous(void **state) {
-    (void)state;
-    bar_path(false);
-    bar_path(true);
-}
-
-// The bar across the grid's edges, or (parallel) exactly over and along
-// the grid line z = 0.5, parallel to the body's edges there: its
-// edge-edge terms with them have no unique closest points, and must land
-// on one key whichever edge the constraint set or the multiplicities name
-// first (ipcc_edge_pair_type).
+// The bar crosses the grid's edges, or (parallel) lies exactly over and
+// along the grid line z = 0.5, parallel to the body's edges there, whose
+// edge-edge terms then have no unique closest points (that the
+// classification of such pairs does not depend on which edge comes first
+// is test_edge_pair_type_is_symmetric's).
 static void bar_path(bool parallel) {
+    const char *what = parallel ? "parallel bar" : "bar";
     ipcc_world *w = new_world();
     ipcc_mesh *m = l_shape();
     add_body(w, m);
@@ -384,14 +377,20 @@ static void bar_path(bool parallel) {
         p[3] = x0 + 0.3, p[4] = parallel ? 1.003 : 1.006, p[5] = parallel ? 0.5 : 0.42;
         double e = energy(c, w);
         emax = fmax(emax, e);
-        path_sample(&pc, e, parallel ? "parallel bar" : "bar");
+        path_sample(&pc, e, what);
     }
     print_message("%s: %d samples, largest energy %.3g, largest relative change between neighbours %.3g\n",
-                  parallel ? "parallel bar" : "bar", n, emax, pc.worst);
+                  what, n, emax, pc.worst);
     assert_true(emax > 0);
     ipcc_contact_destroy(c);
     ipcc_world_destroy(w);
     ipcc_mesh_destroy(m);
+}
+
+static void test_edge_terms_are_continuous(void **state) {
+    (void)state;
+    bar_path(false);
+    bar_path(true);
 }
 
 // Self-contact: a vertex u of the slab's top, folded over to hover above
