@@ -44,17 +44,7 @@
 // contact buffers and the report persist and grow; nothing else is
 // allocated per frame beyond the list of times and names.
 //
-// stats.csv is opened once, at the first row ("w": a stale file from an older
-// run in the same folder is truncated), and flushed after every row, so a
-// killed run keeps every row it reported. It is not rewritten atomically: it
-// only ever grows, and a partial last line is the worst a crash can leave.
-// Given the world (ipcc_output_write_stats), the header ends with three
-// columns per contact object, contact_force_x:<name> ... (names made
-// CSV-safe: ',', '"' and line breaks become '_'; a name several objects
-// share gets "#<id>"), and each row with the objects' total contact forces
-// (ipcc_contact_report_object_forces). The header decides the columns of
-// every row: a resumed output counts the kept header's columns, so a folder of an
-// older ipcc goes on without force columns.
+// stats.csv, one row per step, is written by output_stats.c.
 #include "ipcc/output.h"
 
 #include <errno.h>
@@ -69,55 +59,10 @@
 #include "core.h"
 #include "ipcc/contact_report.h"
 #include "shape_mesh.h"
+#include "output_internal.h"
 #include "vtk.h"
 
-#define OUTPUT_PVD "frames.pvd"
-#define OUTPUT_STATS "stats.csv"
-#define OUTPUT_NAME_MAX 32 // room for "obstacles_%06d.vtp" with any int and the probe name
-#define OUTPUT_PARTS 3     // datasets per time step: 0 = frame_*.vtu, 1 = obstacles_*.vtp, 2 = contacts_*.vtp
-#define OUTPUT_FIXED_COLUMNS 25 // stats.csv's columns before the per-object forces
-
-struct ipcc_output {
-    char *dir;      ///< the folder, without trailing '/'
-    char *path;     ///< scratch: dir + '/' + a file name
-    int num_frames; ///< frames written (and listed in frames.pvd)
-    double *times;  ///< simulated time of each frame
-    int times_cap;
-    char **files;  ///< OUTPUT_PARTS names per frame (owned; NULL = no such part), for num_named frames
-    int num_named; ///< frames whose name slots exist (num_frames, + 1 after a failed write)
-    int files_cap;
-    double *displacement; ///< 3 * num_deformable_vertices scratch
-    int displacement_cap;
-    double *obstacle_points; ///< 3 * points of the .vtp
-    int obstacle_points_cap;
-    double *obstacle_velocity; ///< 3 * points of the .vtp
-    int obstacle_velocity_cap;
-    int *obstacle_triangles; ///< 3 * triangles of the .vtp
-    int obstacle_triangles_cap;
-    int *obstacle_lines; ///< 2 * lines of the .vtp (segment sets' edges)
-    int obstacle_lines_cap;
-    int *obstacle_verts; ///< vertex cells of the .vtp (point sets' vertices)
-    int obstacle_verts_cap;
-    int *cell_objects; ///< per cell of the obstacles' .vtp (verts, lines, polys): its object id
-    int cell_objects_cap;
-    bool contacts;               ///< write contacts_NNNNNN.vtp with each frame
-    ipcc_contact_report *report; ///< contacts of the state written (contacts file, per-object forces)
-    double *contact_doubles;     ///< contacts .vtp scratch: points, normal, distance, forces
-    int contact_doubles_cap;
-    int *contact_ints; ///< contacts .vtp scratch: objects, kind, active, vertex cells
-    int contact_ints_cap;
-    double *object_forces; ///< 3 per object, a stats row's forces
-    int object_forces_cap;
-    char *names; ///< the objects' names, NUL-separated (output_object_names)
-    int names_cap;
-    const char **name_list; ///< pointers into names
-    int name_list_cap;
-    FILE *stats;       ///< stats.csv, open after the first row
-    long stats_rows;   ///< rows in stats.csv (written by this output, or kept by a resume)
-    int stats_objects; ///< objects with force columns in stats.csv's header (0: none), once it exists
-};
-
-static const char *output_path(ipcc_output *o, const char *name) {
+const char *ipcc_output_path(ipcc_output *o, const char *name) {
     sprintf(o->path, "%s/%s", o->dir, name);
     return o->path;
 }
@@ -156,7 +101,7 @@ static ipcc_status output_make_dirs(const char *dir) {
 static ipcc_status output_probe(ipcc_output *o) {
     char name[OUTPUT_NAME_MAX];
     snprintf(name, sizeof name, ".ipcc_probe_%ld", (long)getpid());
-    const char *p = output_path(o, name);
+    const char *p = ipcc_output_path(o, name);
     int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0666);
     if (fd < 0 && errno == EEXIST) { // a leftover from a killed run with our pid
         unlink(p);
@@ -216,7 +161,7 @@ static void output_frame_names(int k, char vtu[OUTPUT_NAME_MAX], char vtp[OUTPUT
 
 /// The names of the world's contact objects (ipcc_world_contact_object_name), in
 /// o->name_list (valid until the next call). -1 when out of memory.
-static int output_object_names(ipcc_output *o, const ipcc_world *w) {
+int ipcc_output_object_names(ipcc_output *o, const ipcc_world *w) {
     const int no = ipcc_world_num_contact_objects(w);
     int total = 0;
     for (int i = 0; i < no; i++)
@@ -401,7 +346,7 @@ static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, c
     // (segment sets), polys (triangle meshes, half-spaces, shapes).
     const int ncells = codim.num_verts + codim.num_lines + nt;
     if (ipcc_reserve((void **)&o->cell_objects, &o->cell_objects_cap, ncells + 1, sizeof(int)) != 0 ||
-        output_object_names(o, w) != 0)
+        ipcc_output_object_names(o, w) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", path);
     int *id = o->cell_objects;
     for (int pass = 0; pass < 3; pass++)
@@ -455,7 +400,7 @@ static ipcc_status output_write_contacts(ipcc_output *o, const ipcc_world *w, co
         ipcc_reserve((void **)&o->contact_doubles, &o->contact_doubles_cap, 11 * m + 1, sizeof(double)) !=
             0 ||
         ipcc_reserve((void **)&o->contact_ints, &o->contact_ints_cap, 5 * m + 1, sizeof(int)) != 0 ||
-        output_object_names(o, w) != 0)
+        ipcc_output_object_names(o, w) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", path);
     double *points = o->contact_doubles, *normal = points + 3 * m, *friction = normal + 3 * m;
     double *distance = friction + 3 * m, *normal_force = distance + m;
@@ -557,127 +502,23 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
         .field_value_names = field_names,
         .field_values = field_values,
     };
-    ipcc_status s = ipcc_vtk_write_vtu(output_path(o, vtu), &frame);
+    ipcc_status s = ipcc_vtk_write_vtu(ipcc_output_path(o, vtu), &frame);
     if (s != IPCC_OK) return s;
     if (obstacles) {
-        s = output_write_obstacles(o, world, output_path(o, vtp));
+        s = output_write_obstacles(o, world, ipcc_output_path(o, vtp));
         if (s != IPCC_OK) return s;
     }
     if (o->contacts) {
-        s = output_write_contacts(o, world, output_path(o, contacts));
+        s = output_write_contacts(o, world, ipcc_output_path(o, contacts));
         if (s != IPCC_OK) return s;
     }
     o->times[k] = ipcc_world_time(world);
-    s = ipcc_vtk_write_pvd(output_path(o, OUTPUT_PVD), k + 1, OUTPUT_PARTS, o->times,
+    s = ipcc_vtk_write_pvd(ipcc_output_path(o, OUTPUT_PVD), k + 1, OUTPUT_PARTS, o->times,
                            (const char *const *)o->files);
     if (s != IPCC_OK) return s;
     o->num_frames = k + 1;
     ipcc_log(IPCC_LOG_DEBUG, "output: frame %d (t = %g s) written to '%s/%s'%s", k, o->times[k], o->dir, vtu,
              obstacles ? " with obstacles" : "");
-    return IPCC_OK;
-}
-
-/// A name's character in stats.csv's header: commas, quotes and line breaks become '_'.
-static char output_csv_char(char c) { return c && strchr(",\"\r\n", c) ? '_' : c; }
-
-/// True if two names are the same column name.
-static bool output_same_column(const char *a, const char *b) {
-    for (; *a && *b; a++, b++)
-        if (output_csv_char(*a) != output_csv_char(*b)) return false;
-    return *a == *b;
-}
-
-/// Write one object's force column name into stats.csv's header; unless
-/// `unique`, "#<id>" follows the name.
-static int output_put_column_name(FILE *f, const char *axis, const char *name, int id, bool unique) {
-    if (fprintf(f, ",contact_force_%s:", axis) < 0) return -1;
-    for (const char *c = name; *c; c++)
-        if (fputc(output_csv_char(*c), f) == EOF) return -1;
-    if (!unique && fprintf(f, "#%d", id) < 0) return -1;
-    return 0;
-}
-
-/// stats.csv's header: the fixed columns, then (with `w`) three per object.
-static int output_put_stats_header(ipcc_output *o, FILE *f, const ipcc_world *w) {
-    if (fprintf(f, "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,"
-                   "residual,converged,velocity_error,time_assembly,time_factorization,time_solve,"
-                   "time_line_search,time_total,lift_iterations,num_contacts,min_distance,kappa,"
-                   "time_ccd,time_broad_phase,friction_iterations,friction_contacts,"
-                   "friction_dissipation,time_symbolic,time_constraint_search,time_energy") < 0)
-        return -1;
-    const int no = w ? ipcc_world_num_contact_objects(w) : 0;
-    if (no > 0 && output_object_names(o, w) != 0) return -1;
-    for (int i = 0; i < no; i++) {
-        bool unique = true; // names shared by several objects get "#<id>"
-        for (int j = 0; j < no && unique; j++)
-            unique = j == i || !output_same_column(o->name_list[i], o->name_list[j]);
-        static const char *const axes[3] = {"x", "y", "z"};
-        for (int a = 0; a < 3; a++)
-            if (output_put_column_name(f, axes[a], o->name_list[i], i, unique) != 0) return -1;
-    }
-    o->stats_objects = no;
-    return fputc('\n', f) == EOF ? -1 : 0;
-}
-
-/// The per-object contact forces of a row into o->object_forces.
-static ipcc_status output_object_forces(ipcc_output *o, const ipcc_world *w, const char *p) {
-    const int no = ipcc_world_num_contact_objects(w);
-    if (ipcc_reserve((void **)&o->object_forces, &o->object_forces_cap, 3 * no + 1, sizeof(double)) != 0 ||
-        (!o->report && !(o->report = ipcc_contact_report_create())))
-        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", p);
-    // Half-spaces and shapes need the contact records; bodies only the per-vertex forces.
-    if (no > ipcc_world_num_bodies(w) && ipcc_world_contacts(w, o->report, NULL) < 0)
-        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", p);
-    ipcc_contact_report_object_forces(o->report, w, o->object_forces);
-    return IPCC_OK;
-}
-
-ipcc_status ipcc_output_write_stats(ipcc_output *o, const ipcc_world *w, const ipcc_step_stats *st) {
-    IPCC_ASSERT(o && st);
-    const char *p = output_path(o, OUTPUT_STATS);
-    if (!o->stats) {
-        o->stats = fopen(p, "w");
-        if (!o->stats) return ipcc_fail(IPCC_ERR_IO, "output: cannot create '%s': %s", p, strerror(errno));
-        errno = 0;
-        if (output_put_stats_header(o, o->stats, w) != 0) {
-            int e = errno ? errno : EIO;
-            fclose(o->stats);
-            o->stats = NULL; // the next row retries from a fresh file and header
-            return e == ENOMEM ? ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", p)
-                               : ipcc_fail(IPCC_ERR_IO, "output: cannot write '%s': %s", p, strerror(e));
-        }
-    }
-    // The row has the header's columns: forces only if the header has them.
-    const int no = o->stats_objects;
-    if (no > 0 && !w)
-        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
-                         "output: '%s' has per-object force columns: its rows need the world "
-                         "(ipcc_output_write_stats)",
-                         p);
-    if (no > 0 && no != ipcc_world_num_contact_objects(w))
-        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
-                         "output: '%s' has force columns for %d objects, the world has %d (another scene?)",
-                         p, no, ipcc_world_num_contact_objects(w));
-    if (no > 0) {
-        ipcc_status s = output_object_forces(o, w, p);
-        if (s != IPCC_OK) return s;
-    }
-    errno = 0;
-    int bad =
-        fprintf(o->stats,
-                "%d,%.17g,%d,%d,%d,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d,%.17g,%.17g,%."
-                "17g,%.17g,%d,%d,%.17g,%.17g,%.17g,%.17g",
-                st->step, st->time, st->newton_iterations, st->line_search_steps, st->factorization_fallbacks,
-                st->energy, st->residual, st->converged ? 1 : 0, st->velocity_error, st->time_assembly,
-                st->time_factorization, st->time_solve, st->time_line_search, st->time_total,
-                st->lift_iterations, st->num_contacts, st->min_distance, st->kappa, st->time_ccd,
-                st->time_broad_phase, st->friction_iterations, st->friction_contacts,
-                st->friction_dissipation, st->time_symbolic, st->time_constraint_search, st->time_energy) < 0;
-    for (int i = 0; i < 3 * no && !bad; i++)
-        bad = fprintf(o->stats, ",%.17g", o->object_forces[i]) < 0;
-    if (bad || fputc('\n', o->stats) == EOF || fflush(o->stats) != 0)
-        return ipcc_fail(IPCC_ERR_IO, "output: cannot write '%s': %s", p, strerror(errno ? errno : EIO));
-    o->stats_rows++;
     return IPCC_OK;
 }
 
@@ -689,7 +530,7 @@ ipcc_status ipcc_output_set_contacts(ipcc_output *o, bool enabled) {
     for (int k = 0; k < o->num_frames; k++) {
         char vtu[OUTPUT_NAME_MAX], vtp[OUTPUT_NAME_MAX], contacts[OUTPUT_NAME_MAX];
         output_frame_names(k, vtu, vtp, contacts);
-        bool list = enabled && access(output_path(o, contacts), R_OK) == 0;
+        bool list = enabled && access(ipcc_output_path(o, contacts), R_OK) == 0;
         char **slot = &o->files[OUTPUT_PARTS * k + 2];
         if (list == (*slot != NULL)) continue;
         if (output_set_name(slot, list ? contacts : NULL) != 0)
@@ -697,7 +538,7 @@ ipcc_status ipcc_output_set_contacts(ipcc_output *o, bool enabled) {
         changed = true;
     }
     if (!changed) return IPCC_OK;
-    return ipcc_vtk_write_pvd(output_path(o, OUTPUT_PVD), o->num_frames, OUTPUT_PARTS, o->times,
+    return ipcc_vtk_write_pvd(ipcc_output_path(o, OUTPUT_PVD), o->num_frames, OUTPUT_PARTS, o->times,
                               (const char *const *)o->files);
 }
 
@@ -709,53 +550,6 @@ int ipcc_output_frame_count(const ipcc_output *o) {
 const double *ipcc_output_frame_times(const ipcc_output *o) {
     IPCC_ASSERT(o);
     return o->times;
-}
-
-long ipcc_output_stats_row_count(const ipcc_output *o) {
-    IPCC_ASSERT(o);
-    return o->stats_rows;
-}
-
-/// Cut stats.csv back to its header and first `rows` rows (atomically), and
-/// open it for appending. Keeps fewer rows if the file has fewer.
-static ipcc_status output_cut_stats(ipcc_output *o, long rows) {
-    char *p = malloc(strlen(o->dir) + sizeof "/" OUTPUT_STATS);
-    if (!p) return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory");
-    sprintf(p, "%s/%s", o->dir, OUTPUT_STATS);
-    FILE *in = fopen(p, "rb");
-    if (!in) {
-        ipcc_log(IPCC_LOG_WARNING, "output: '%s' is missing (%s); it restarts with the next step", p,
-                 strerror(errno));
-        free(p);
-        return IPCC_OK; // the next row writes a fresh file and header
-    }
-    ipcc_atomic_file f;
-    ipcc_status s = ipcc_atomic_open(&f, p, "output");
-    long lines = 0, keep = rows + 1, commas = 0; // the header, then the rows; the header's commas
-    char buf[4096];
-    size_t n;
-    while (s == IPCC_OK && lines < keep && (n = fread(buf, 1, sizeof buf, in)) > 0) {
-        size_t take = 0;
-        while (take < n && lines < keep) {
-            commas += lines == 0 && buf[take] == ',';
-            if (buf[take++] == '\n') lines++;
-        }
-        ipcc_atomic_write(&f, buf, take);
-    }
-    // The rows to come have the header's columns (a folder of an older ipcc has no force columns).
-    o->stats_objects = commas + 1 > OUTPUT_FIXED_COLUMNS ? (int)((commas + 1 - OUTPUT_FIXED_COLUMNS) / 3) : 0;
-    fclose(in);
-    if (s == IPCC_OK) s = ipcc_atomic_commit(&f);
-    if (s == IPCC_OK) {
-        o->stats = fopen(p, "ab");
-        if (!o->stats) s = ipcc_fail(IPCC_ERR_IO, "output: cannot append to '%s': %s", p, strerror(errno));
-        o->stats_rows = lines > 0 ? lines - 1 : 0;
-        if (o->stats_rows < rows)
-            ipcc_log(IPCC_LOG_WARNING, "output: '%s' had %ld of the %ld rows of the checkpoint", p,
-                     o->stats_rows, rows);
-    }
-    free(p);
-    return s;
 }
 
 ipcc_status ipcc_output_resume(const char *directory, const ipcc_world *world, int num_frames,
@@ -782,7 +576,7 @@ ipcc_status ipcc_output_resume(const char *directory, const ipcc_world *world, i
             output_set_name(&o->files[OUTPUT_PARTS * k + 1], obstacles ? vtp : NULL) != 0)
             s = ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory resuming in '%s'", directory);
         for (int part = 0; part < (obstacles ? 2 : 1) && s == IPCC_OK; part++) {
-            const char *p = output_path(o, part ? vtp : vtu);
+            const char *p = ipcc_output_path(o, part ? vtp : vtu);
             if (access(p, R_OK) != 0)
                 s = ipcc_fail(IPCC_ERR_IO, "output: cannot continue in '%s': frame %d's file '%s' is missing",
                               directory, k, p);
@@ -790,10 +584,10 @@ ipcc_status ipcc_output_resume(const char *directory, const ipcc_world *world, i
         o->times[k] = times[k];
     }
     if (s == IPCC_OK && num_frames > 0)
-        s = ipcc_vtk_write_pvd(output_path(o, OUTPUT_PVD), num_frames, OUTPUT_PARTS, o->times,
+        s = ipcc_vtk_write_pvd(ipcc_output_path(o, OUTPUT_PVD), num_frames, OUTPUT_PARTS, o->times,
                                (const char *const *)o->files);
     if (s == IPCC_OK) o->num_frames = num_frames;
-    if (s == IPCC_OK && stats_rows > 0) s = output_cut_stats(o, stats_rows);
+    if (s == IPCC_OK && stats_rows > 0) s = ipcc_output_cut_stats(o, stats_rows);
     if (s != IPCC_OK) {
         ipcc_output_destroy(o);
         return s;

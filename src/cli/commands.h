@@ -45,5 +45,7 @@ int ipcc_cli_run(int argc, char **argv);
 int ipcc_cli_resume(int argc, char **argv);
 /// ipcc compare DIR_A DIR_B [--tol X] (compare.c).
 int ipcc_cli_compare(int argc, char **argv);
+/// ipcc check SCENE ... (check.c).
+int ipcc_cli_check(int argc, char **argv);
 
 #endif
