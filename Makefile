@@ -1,8 +1,9 @@
-# Quick start:  make demo   (install missing Debian packages when root, build Release, run the beam scene)
+# Quick start:  make demo   (install missing Debian packages when root, build Release, run examples/demo.json)
 #               make test   (build and run the whole ctest/cmocka suite)
+# make test and make test-sanitize skip the tests labelled "slow" (the full
+# IPC scenes, the long twist, valgrind); make test-all runs them too.
 # make test-sanitize runs the suite once more under ASan + UBSan, in its own
-# build folder (.ci/run does both). Under CI=true warnings are errors and
-# tests labelled "slow" are skipped.
+# build folder (.ci/run does both). Under CI=true warnings are errors.
 
 BUILD_DIR   ?= build
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
@@ -11,13 +12,13 @@ DEPS        := cmake make gcc pkg-config libsuitesparse-dev liblapacke-dev libop
 # plotting and rendering scripts (matplotlib, Xvfb), the GNU parallel recipe
 # of docs/batch-runs.md.
 TEST_DEPS   := python3-vtk9 libgmp-dev python3-matplotlib xvfb xauth parallel
-DEMO_SCENE  ?= examples/beam.json
-DEMO_OUT    ?= out/beam
+DEMO_SCENE  ?= examples/demo.json
+DEMO_OUT    ?= out/demo
 
 ifeq ($(CI),true)
   WERROR      := -DIPCC_WERROR=ON
-  CTEST_FLAGS += -LE slow
 endif
+SLOW_NOTE   := @echo "make: tests labelled slow were skipped (about 20 minutes more on 2 cores); run them with: make test-all"
 
 .PHONY: demo test test-sanitize test-all deps test-deps release debug sanitize bench fuzz clean format
 
@@ -26,11 +27,13 @@ demo: deps release
 	@echo "Open $(DEMO_OUT)/frames.pvd in ParaView."
 
 test: deps test-deps debug
-	cd $(BUILD_DIR)/test && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
+	cd $(BUILD_DIR)/test && ctest --output-on-failure -j $(JOBS) -LE slow $(CTEST_FLAGS)
+	$(SLOW_NOTE)
 
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 test-sanitize: deps test-deps sanitize
-	cd $(BUILD_DIR)/sanitize && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
+	cd $(BUILD_DIR)/sanitize && ctest --output-on-failure -j $(JOBS) -LE slow $(CTEST_FLAGS)
+	$(SLOW_NOTE)
 
 # Everything, including the slow scenes.
 test-all: deps test-deps debug

@@ -18,9 +18,17 @@
 //   - no two deformable surface triangles that share no vertex intersect
 //     (between bodies and within one body);
 //   - no deformable surface triangle touches an obstacle triangle;
-//   - every deformable vertex is strictly on the free side of every half-space.
-// Every coordinate must be finite. Codimensional obstacles (segments,
-// points) are refused: none of these scenes has one.
+//   - every deformable vertex is strictly on the free side of every half-space;
+//   - no deformable surface triangle touches an obstacle segment (a segment
+//     set's edges, or an analytic box's edges);
+//   - every deformable vertex is strictly outside every analytic shape, at
+//     the shape's pose at the frame's time (exp(t [w]x) R0, c0 + t v). This
+//     one is decided in floating point (shape.c's signed distance): its
+//     rounding, about 1e-16 of the shape's size, is far below any gap the
+//     barrier leaves. Curved shapes act on vertices only (README Limits), so
+//     only vertices are checked against them; a box's faces are flat, so
+//     every body triangle is checked exactly against its 12 triangles too.
+// Every coordinate must be finite. Point-set obstacles are refused.
 //
 // --self-test then proves, on the last frame, that each check can fail:
 // it swaps two vertices of a tet (an inversion), moves a second body onto
@@ -38,17 +46,23 @@
 
 #include "exact_intersection.h"
 #include "frames_read.h"
+#include "shape.h"
 
 /// The world's connectivity, and where the frames put each vertex.
 typedef struct checker {
     int nv, nd, nt, nh; ///< vertices, deformable vertices, tets, half-spaces
     const int *tets;
-    int nbf, nof;           ///< deformable and obstacle surface triangles
-    int *body_faces;        ///< 3 * nbf world vertex indices
-    int *obstacle_faces;    ///< 3 * nof
-    double (*hs)[2][3];     ///< nh (point, normal)
-    int num_bodies;         ///< deformable bodies
-    int first[2], count[2]; ///< vertex ranges of deformable bodies 0 and 1
+    int nbf, nof;                 ///< deformable and obstacle surface triangles
+    int *body_faces;              ///< 3 * nbf world vertex indices
+    int *obstacle_faces;          ///< 3 * nof
+    double (*hs)[2][3];           ///< nh (point, normal)
+    int noe;                      ///< obstacle segments
+    int *obstacle_edges;          ///< 2 * noe world vertex indices
+    int ns;                       ///< analytic shapes
+    ipcc_shape *shapes;           ///< ns poses at t = 0
+    double (*shape_motion)[2][3]; ///< ns (velocity, angular velocity)
+    int num_bodies;               ///< deformable bodies
+    int first[2], count[2];       ///< vertex ranges of deformable bodies 0 and 1
     double L;
 } checker;
 
@@ -56,6 +70,9 @@ static void checker_free(checker *c) {
     free(c->body_faces);
     free(c->obstacle_faces);
     free(c->hs);
+    free(c->obstacle_edges);
+    free(c->shapes);
+    free(c->shape_motion);
 }
 
 /// Gather the surfaces; -1 (with a message) for obstacles this checker cannot handle.
@@ -68,27 +85,40 @@ static int checker_init(checker *c, const ipcc_world *w) {
     c->tets = ipcc_world_tets(w);
     c->L = ipcc_world_bbox_diagonal(w);
     const int nb = ipcc_world_num_bodies(w);
-    int total = 0;
+    int total = 0, total_edges = 0;
     for (int b = 0; b < nb; b++) {
-        int nf;
+        int nf, ne;
         ipcc_world_body_surface(w, b, &nf, NULL);
+        ipcc_world_body_edges(w, b, &ne, NULL);
         total += nf;
+        total_edges += ne;
     }
+    c->ns = ipcc_world_num_shapes(w);
     c->body_faces = malloc(sizeof(int) * 3 * (size_t)(total + 1));
     c->obstacle_faces = malloc(sizeof(int) * 3 * (size_t)(total + 1));
+    c->obstacle_edges = malloc(sizeof(int) * 2 * (size_t)(total_edges + 1));
     c->hs = malloc(sizeof *c->hs * (size_t)(c->nh + 1));
-    if (!c->body_faces || !c->obstacle_faces || !c->hs) return fprintf(stderr, "out of memory\n"), -1;
+    c->shapes = malloc(sizeof *c->shapes * (size_t)(c->ns + 1));
+    c->shape_motion = malloc(sizeof *c->shape_motion * (size_t)(c->ns + 1));
+    if (!c->body_faces || !c->obstacle_faces || !c->obstacle_edges || !c->hs || !c->shapes ||
+        !c->shape_motion)
+        return fprintf(stderr, "out of memory\n"), -1;
     for (int b = 0; b < nb; b++) {
         int nf, ne;
         const int *f;
         ipcc_world_body_surface(w, b, &nf, &f);
-        ipcc_world_body_edges(w, b, &ne, NULL);
+        const int *e;
+        ipcc_world_body_edges(w, b, &ne, &e);
         if (ipcc_world_body_is_obstacle(w, b)) {
-            if (nf == 0)
-                return fprintf(stderr,
-                               "obstacle %s has no triangles: codimensional obstacles are not checked\n",
+            if (nf == 0 && ne == 0)
+                return fprintf(stderr, "obstacle %s is a point set: point obstacles are not checked\n",
                                ipcc_world_body_name(w, b)),
                        -1;
+            if (nf == 0) { // a segment set, or a box's edges
+                memcpy(c->obstacle_edges + 2 * c->noe, e, sizeof(int) * 2 * (size_t)ne);
+                c->noe += ne;
+                continue;
+            }
             memcpy(c->obstacle_faces + 3 * c->nof, f, sizeof(int) * 3 * (size_t)nf);
             c->nof += nf;
         } else {
@@ -101,6 +131,14 @@ static int checker_init(checker *c, const ipcc_world *w) {
     }
     for (int h = 0; h < c->nh; h++)
         ipcc_world_half_space(w, h, c->hs[h][0], c->hs[h][1]);
+    for (int i = 0; i < c->ns; i++) {
+        const ipcc_shape_def *d = ipcc_world_shape_def(w, i);
+        c->shapes[i].kind = d->kind;
+        memcpy(c->shapes[i].size, d->size, sizeof d->size);
+        ipcc_world_shape_pose(w, i, c->shapes[i].center, c->shapes[i].rotation);
+        memcpy(c->shape_motion[i][0], d->velocity, sizeof d->velocity);
+        memcpy(c->shape_motion[i][1], d->angular_velocity, sizeof d->angular_velocity);
+    }
     return 0;
 }
 
@@ -153,6 +191,73 @@ static int check_obstacles(const checker *c, const double *x, const char *label)
     return hits;
 }
 
+/// Deformable triangles touching obstacle segments.
+static int check_segments(const checker *c, const double *x, const char *label) {
+    int hits = 0;
+    for (int s = 0; s < c->noe; s++) {
+        const int *e = c->obstacle_edges + 2 * s;
+        for (int f = 0; f < c->nbf; f++) {
+            const int *t = c->body_faces + 3 * f;
+            if (!ipcc_test_segment_triangle_intersect(x + 3 * e[0], x + 3 * e[1], x + 3 * t[0], x + 3 * t[1],
+                                                      x + 3 * t[2]))
+                continue;
+            if (hits++ == 0)
+                printf("%s: body triangle (%d %d %d) touches obstacle segment (%d %d)\n", label, t[0], t[1],
+                       t[2], e[0], e[1]);
+        }
+    }
+    return hits;
+}
+
+/// Shape i's pose at time t: its start pose moved by t v and t w.
+static void shape_at(const checker *c, int i, double t, ipcc_shape *out) {
+    const double vt[3] = {t * c->shape_motion[i][0][0], t * c->shape_motion[i][0][1],
+                          t * c->shape_motion[i][0][2]};
+    const double wt[3] = {t * c->shape_motion[i][1][0], t * c->shape_motion[i][1][1],
+                          t * c->shape_motion[i][1][2]};
+    ipcc_shape_moved(&c->shapes[i], vt, wt, 1.0, out);
+}
+
+/// Deformable vertices on or inside an analytic shape at time t, and body
+/// triangles touching a box's faces.
+static int check_shapes(const checker *c, const double *x, double t, const char *label) {
+    int bad = 0;
+    for (int i = 0; i < c->ns; i++) {
+        ipcc_shape s;
+        shape_at(c, i, t, &s);
+        for (int v = 0; v < c->nd; v++) {
+            double d = ipcc_shape_distance(&s, x + 3 * v, NULL, NULL);
+            if (d > 0) continue;
+            if (bad++ == 0) printf("%s: vertex %d is %g m inside shape %d\n", label, v, -d, i);
+        }
+        if (s.kind != IPCC_SHAPE_BOX) continue;
+        // The box's 8 corners and its 6 faces as 12 triangles.
+        double corner[8][3];
+        for (int k = 0; k < 8; k++) {
+            const double q[3] = {k & 1 ? s.size[0] : -s.size[0], k & 2 ? s.size[1] : -s.size[1],
+                                 k & 4 ? s.size[2] : -s.size[2]};
+            ipcc_shape_to_world(&s, q, corner[k]);
+        }
+        static const int quads[6][4] = {{0, 2, 6, 4}, {1, 3, 7, 5}, {0, 1, 5, 4},
+                                        {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 5, 7, 6}};
+        for (int f = 0; f < c->nbf; f++) {
+            const int *tri = c->body_faces + 3 * f;
+            for (int q = 0; q < 6; q++)
+                for (int h = 0; h < 2; h++) {
+                    const double *a = corner[quads[q][0]], *b = corner[quads[q][1 + h]],
+                                 *d = corner[quads[q][2 + h]];
+                    if (!ipcc_test_triangles_intersect(x + 3 * tri[0], x + 3 * tri[1], x + 3 * tri[2], a, b,
+                                                       d))
+                        continue;
+                    if (bad++ == 0)
+                        printf("%s: body triangle (%d %d %d) touches a face of box %d\n", label, tri[0],
+                               tri[1], tri[2], i);
+                }
+        }
+    }
+    return bad;
+}
+
 /// Deformable vertices on or behind a half-space.
 static int check_half_spaces(const checker *c, const double *x, const char *label) {
     int bad = 0;
@@ -165,10 +270,11 @@ static int check_half_spaces(const checker *c, const double *x, const char *labe
 }
 
 /// Every check; the number of failed ones.
-static int check_all(const checker *c, const double *x, const char *label) {
+static int check_all(const checker *c, const double *x, double t, const char *label) {
     if (check_finite(c, x, label)) return 1;
     return (check_inversion(c, x, label) > 0) + (check_body_pairs(c, x, label) > 0) +
-           (check_obstacles(c, x, label) > 0) + (check_half_spaces(c, x, label) > 0);
+           (check_obstacles(c, x, label) > 0) + (check_half_spaces(c, x, label) > 0) +
+           (check_segments(c, x, label) > 0) + (check_shapes(c, x, t, label) > 0);
 }
 
 /// Add d to vertices [first, first + count).
@@ -186,7 +292,7 @@ static void centroid(const double *x, int first, int count, double out[3]) {
 }
 
 /// Corrupt copies of a good frame; each must be caught by its check. Returns the misses.
-static int self_test(const checker *c, const double *good) {
+static int self_test(const checker *c, const double *good, double t) {
     double *x = malloc(sizeof(double) * 3 * (size_t)c->nv);
     if (!x) return 1;
     int missed = 0, tried = 0;
@@ -249,6 +355,32 @@ static int self_test(const checker *c, const double *good) {
         if (check_half_spaces(c, x, label) == 0)
             missed++, printf("self-test: a body behind a half-space was not caught\n");
     }
+    // The bodies moved so that vertex 0 sits at shape 0's centre (inside it).
+    if (c->ns > 0) {
+        memcpy(x, good, sizeof(double) * 3 * (size_t)c->nv);
+        ipcc_shape s;
+        shape_at(c, 0, t, &s);
+        const double d[3] = {s.center[0] - x[0], s.center[1] - x[1], s.center[2] - x[2]};
+        translate(x, 0, c->nd, d);
+        tried++;
+        if (check_shapes(c, x, t, label) == 0)
+            missed++, printf("self-test: a body in a shape was not caught\n");
+    }
+
+    // A body triangle across an obstacle segment: body 0 moved so that the
+    // centroid of its first surface triangle is the segment's midpoint.
+    if (c->noe > 0) {
+        memcpy(x, good, sizeof(double) * 3 * (size_t)c->nv);
+        const int *e = c->obstacle_edges, *f = c->body_faces;
+        double d[3];
+        for (int k = 0; k < 3; k++)
+            d[k] = 0.5 * (x[3 * e[0] + k] + x[3 * e[1] + k]) -
+                   (x[3 * f[0] + k] + x[3 * f[1] + k] + x[3 * f[2] + k]) / 3;
+        translate(x, 0, c->nd, d);
+        tried++;
+        if (check_segments(c, x, label) == 0)
+            missed++, printf("self-test: a body across an obstacle segment was not caught\n");
+    }
     free(x);
     printf("self-test: %d corruptions, %d caught\n", tried, tried - missed);
     return missed;
@@ -271,7 +403,7 @@ static int check_frames(const checker *c, const double *initial, const char *dir
     }
     double *x = malloc(sizeof(double) * 3 * (size_t)c->nv);
     int failed = 0, status = 0;
-    const bool has_obstacles = c->nv > c->nd || c->nh > 0;
+    const bool has_obstacles = c->nv > c->nd || c->nh > 0 || c->ns > 0;
     if ((list.obstacles != NULL) != has_obstacles) {
         printf("%s: the frames %s obstacle files but the scene %s obstacles\n", list.pvd,
                list.obstacles ? "have" : "have no", has_obstacles ? "has" : "has no");
@@ -285,7 +417,8 @@ static int check_frames(const checker *c, const double *initial, const char *dir
             printf("%s\n", error ? error : "out of memory");
             free(error);
             status = -1;
-        } else if (p.num_points != c->nd || (list.obstacles && o.num_points != want_o)) {
+        } else if (p.num_points != c->nd ||
+                   (list.obstacles && (c->ns > 0 ? o.num_points < want_o : o.num_points != want_o))) {
             printf("%s: %lld body points and %lld obstacle points; the scene has %d and %lld\n",
                    list.bodies[i], (long long)p.num_points, (long long)o.num_points, c->nd,
                    (long long)want_o);
@@ -302,7 +435,7 @@ static int check_frames(const checker *c, const double *initial, const char *dir
             char label[64];
             snprintf(label, sizeof label, "frame %d (t = %g s)", i, list.times[i]);
             if (status == 0) {
-                int bad = check_all(c, x, label);
+                int bad = check_all(c, x, list.times[i], label);
                 failed += bad > 0;
                 if (bad == 0) printf("%s: %d tets positive, surfaces intersection-free\n", label, c->nt);
             }
@@ -310,7 +443,8 @@ static int check_frames(const checker *c, const double *initial, const char *dir
         ipcc_frames_points_free(&p);
         ipcc_frames_points_free(&o);
     }
-    if (status == 0 && failed == 0 && run_self_test && x) failed += self_test(c, x) > 0;
+    if (status == 0 && failed == 0 && run_self_test && x && list.num_frames > 0)
+        failed += self_test(c, x, list.times[list.num_frames - 1]) > 0;
     if (!x) status = -1;
     free(x);
     ipcc_frames_list_free(&list);

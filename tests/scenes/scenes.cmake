@@ -31,3 +31,15 @@ if(TARGET ipcc)
                       ${CMAKE_CURRENT_BINARY_DIR}/scenes_work/compare)
   set_tests_properties(scenes_compare PROPERTIES LABELS scenes ENVIRONMENT "OMP_NUM_THREADS=1" TIMEOUT 300)
 endif()
+
+# The default demo (make demo, examples/demo.json) in full: a user's first
+# run converges every step (exit 0, not 3) and every frame is inversion- and
+# intersection-free.
+if(TARGET ipcc)
+  add_test(NAME demo_scene
+           COMMAND sh -c "rm -rf demo_out && \"$0\" run \"$1\" -o demo_out -q && \"$2\" \"$1\" demo_out"
+                   $<TARGET_FILE:ipcc> ${PROJECT_SOURCE_DIR}/examples/demo.json
+                   $<TARGET_FILE:scene_frames_check>
+           WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(demo_scene PROPERTIES LABELS scenes ENVIRONMENT "OMP_NUM_THREADS=2" TIMEOUT 600)
+endif()
