@@ -104,3 +104,9 @@ set_tests_properties(resting_contact internal_edges PROPERTIES TIMEOUT 600)
 # The architecture: every #include in src/ against docs/design.md's layer
 # table, and no source file over 1000 lines (scripts/check_layers.py).
 add_test(NAME layers COMMAND python3 ${PROJECT_SOURCE_DIR}/scripts/check_layers.py ${PROJECT_SOURCE_DIR})
+
+# make test skips the tests labelled slow, with or without CI=true, and says
+# so; make test-all runs them (issue 19: make test took 22 minutes outside CI).
+add_test(NAME makefile_targets
+         COMMAND sh -c "for ci in '' true; do make -s -n -C \"$0\" test CI=$ci | grep -q -- 'ctest .*-LE slow' || { echo \"make test CI=$ci does not skip the slow tests\"; exit 1; }; make -s -n -C \"$0\" test CI=$ci | grep -q 'make test-all' || { echo 'make test does not say how to run the slow tests'; exit 1; }; done; if make -s -n -C \"$0\" test-all | grep -q -- '-LE slow'; then echo 'make test-all skips the slow tests'; exit 1; fi; echo ok"
+                 ${PROJECT_SOURCE_DIR})
