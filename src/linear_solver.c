@@ -119,7 +119,12 @@ ipcc_linear_solver *ipcc_linear_solver_create(void) {
     // n = 24k): threaded BLAS 549 ms assembly + 298 ms factorization,
     // single-threaded 201 ms + 374 ms. Parallelism belongs in ipcc's own
     // element and contact loops, not in BLAS calls on small supernodes.
+    // OpenBLAS's OpenMP build implements this with omp_set_num_threads(1),
+    // which would put every later parallel region of ipcc on one thread
+    // (overriding --threads and OMP_NUM_THREADS): keep ipcc's setting.
+    const int ipcc_threads = omp_get_max_threads();
     openblas_set_num_threads(1);
+    omp_set_num_threads(ipcc_threads);
     s->common.print = 0;
     s->common.supernodal = CHOLMOD_SUPERNODAL;
     s->common.quick_return_if_not_posdef = 1;
