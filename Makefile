@@ -22,7 +22,7 @@ endif
 .PHONY: demo test test-sanitize test-all deps test-deps release debug sanitize bench fuzz clean format
 
 demo: deps release
-	$(BUILD_DIR)/release/ipcc run $(DEMO_SCENE) -o $(DEMO_OUT)
+	$(BUILD_DIR)/release/ipcc run $(DEMO_SCENE) -o $(DEMO_OUT) --overwrite
 	@echo "Open $(DEMO_OUT)/frames.pvd in ParaView."
 
 test: deps test-deps debug

@@ -88,7 +88,7 @@ static void format_rate(char *out, size_t len, double r) {
 // column is left free: writing there makes some terminals wrap) with a bar
 // of at least BAR_MIN; the bar takes what is left, up to BAR_MAX. At 80
 // columns: a bar of 20, percent, t, steps/s, ETA and Newton iterations
-// (79 characters); from 96 columns also the contacts.
+// (79 characters); from 97 columns also the contacts.
 enum { BAR_MIN = 20, BAR_MAX = 40, NUM_FIELDS = 6, FIELD_MAX = 64 };
 
 /// Width of each field, leading blank included: " 100.0%", " t 12.3456 s",
