@@ -336,6 +336,17 @@ expect 1 "no scene.json" "leftover frames are not resumable" -- resume half
     [ ! -e half/stats.csv.tmp ] &&
     pass "--overwrite clears leftover frames" || fail "--overwrite with leftover frames"
 
+# A folder where nothing can be removed (not as root: root may remove anyway):
+# --overwrite fails on the first file, says nothing was removed, keeps all.
+if [ "$(id -u)" -ne 0 ]; then
+    ls beam | sort >ro_before.txt
+    chmod a-w beam
+    expect 1 "cannot remove 'beam/checkpoint.bin': Permission denied; nothing was removed" \
+        "--overwrite in a read-only folder fails before removing anything" -- run "$SRC/examples/beam.json" --steps 1 -o beam --overwrite
+    chmod u+w beam
+    ls beam | sort | cmp -s - ro_before.txt && pass "read-only folder: the earlier run is complete" || fail "read-only folder changed"
+fi
+
 # --- threads: OMP_NUM_THREADS is the default, --threads wins ------------------
 OMP_NUM_THREADS=1 "$IPCC" run "$SRC/examples/beam.json" --steps 1 -o thr1 >thr.txt 2>&1 &&
     grep -q ', 1 threads -> thr1/' thr.txt && pass "OMP_NUM_THREADS=1 runs 1 thread" || { fail "OMP_NUM_THREADS=1"; cat thr.txt; }
