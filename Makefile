@@ -23,7 +23,7 @@ SLOW_NOTE   := @echo "make: tests labelled slow were skipped (about 20 minutes m
 .PHONY: demo test test-sanitize test-all deps test-deps release debug sanitize bench fuzz clean format
 
 demo: deps release
-	$(BUILD_DIR)/release/ipcc run $(DEMO_SCENE) -o $(DEMO_OUT)
+	$(BUILD_DIR)/release/ipcc run $(DEMO_SCENE) -o $(DEMO_OUT) --overwrite
 	@echo "Open $(DEMO_OUT)/frames.pvd in ParaView."
 
 test: deps test-deps debug

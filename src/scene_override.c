@@ -10,6 +10,12 @@
 // scene without "contact"); a missing array element is an error. The value
 // is JSON (`0.3`, `true`, `[0, 1, 0]`, `"text"`); anything that does not
 // parse as JSON is taken as a string (`--set output.directory=out2`).
+// Blanks around the value are fine, but a JSON value followed by more text
+// (`1e6x`, `0.3 0.5`, `[0,-2,0]]junk`) is an error naming the key and the
+// text: cJSON stops at the end of the first value, and a typo in a sweep
+// must not silently run with that prefix. A string that starts like JSON
+// (`1abc`, `true_name`) must be quoted: `key='"1abc"'`.
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +26,39 @@ static ipcc_status bad(const char *name, const char *ov, const char *what) {
     return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: --set %s: %s", name, ov, what);
 }
 
+// The value of override `ov` (the text after '='): JSON, or a string when
+// it does not start with a JSON value; trailing text after a JSON value is an
+// error.
+static ipcc_status parse_value(const char *name, const char *ov, const char *text, cJSON **out) {
+    const char *end = NULL;
+    cJSON *value = cJSON_ParseWithOpts(text, &end, false);
+    if (!value) {
+        *out = cJSON_CreateString(text);
+        return *out ? IPCC_OK : ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory");
+    }
+    while (*end && isspace((unsigned char)*end))
+        end++;
+    if (*end) {
+        const char *start = text;
+        while (isspace((unsigned char)*start))
+            start++;
+        int value_len = (int)(end - start);
+        while (value_len > 0 && isspace((unsigned char)start[value_len - 1]))
+            value_len--;
+        cJSON_Delete(value);
+        *out = NULL;
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                         "%s: --set %s: unexpected text '%s' after the value '%.*s' (give one JSON value; "
+                         "quote a string as '\"text\"')",
+                         name, ov, end, value_len, start);
+    }
+    *out = value;
+    return IPCC_OK;
+}
+
 // One override "path=value" applied to root.
 static ipcc_status apply_one(const char *name, cJSON *root, const char *ov) {
+    cJSON *value_out;
     const char *eq = strchr(ov, '=');
     if (!eq || eq == ov) return bad(name, ov, "expected key.path=value");
     size_t plen = (size_t)(eq - ov);
@@ -29,9 +66,12 @@ static ipcc_status apply_one(const char *name, cJSON *root, const char *ov) {
     if (!path) return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory");
     memcpy(path, ov, plen);
     path[plen] = '\0';
-    cJSON *value = cJSON_Parse(eq + 1);
-    if (!value) value = cJSON_CreateString(eq + 1);
-    ipcc_status st = IPCC_OK;
+    ipcc_status st = parse_value(name, ov, eq + 1, &value_out);
+    if (st != IPCC_OK) {
+        free(path);
+        return st;
+    }
+    cJSON *value = value_out;
     cJSON *node = root;
     // Split at every '.' (not strtok_r, which would merge "a..b" into "a.b"
     // and drop a leading or trailing '.'): an empty key is an error.

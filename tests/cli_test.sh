@@ -73,6 +73,34 @@ for f in t1/frame_*.vtu; do cmp -s "$f" "t2/$(basename "$f")" || same=0; done
 
 # --- usage -------------------------------------------------------------------
 expect 0 "" "--help" -- --help
+# Every command answers -h / --help with its own usage on stdout, exit 0; the
+# overview lists every command and every option a command's help shows.
+"$IPCC" --help >overview.txt 2>&1
+for c in run resume compare convert check info; do
+    for h in --help -h; do
+        "$IPCC" $c $h >help.txt 2>help.err
+        rc=$?
+        if [ $rc -eq 0 ] && head -n 1 help.txt | grep -q "^usage: ipcc $c " && grep -q '^options:' help.txt &&
+            [ ! -s help.err ]; then
+            pass "ipcc $c $h prints its usage"
+        else
+            fail "ipcc $c $h: exit $rc"; cat help.txt help.err
+        fi
+    done
+    [ "$(grep -cE '^(usage: | +)ipcc [a-z]' help.txt)" -eq 1 ] || fail "ipcc $c --help shows other commands"
+    grep -qE "^(usage: | +)ipcc $c " overview.txt || fail "the overview lacks $c"
+    # Each option of the command's help appears in the overview, with the same text.
+    sed -n '/^options:/,/^$/p' help.txt | grep '^  -' | grep -v -- '--help' | while IFS= read -r line; do
+        grep -qF -- "$line" overview.txt || echo "$c: $line"
+    done >missing.txt
+    [ -s missing.txt ] && { fail "options of ipcc $c --help not in ipcc --help"; cat missing.txt; }
+done
+awk 'length > 80 { bad = 1; print } END { exit bad }' overview.txt && pass "the overview fits 80 columns" ||
+    fail "the overview has lines over 80 columns"
+"$IPCC" run "$SRC/examples/beam.json" --steps 1 -o help_run --help >help.txt 2>&1 && grep -q '^usage: ipcc run' help.txt &&
+    [ ! -e help_run ] && pass "--help after other arguments prints the usage and runs nothing" ||
+    fail "run SCENE --help"
+expect 1 "see ipcc run --help" "an unknown option points to the command's help" -- run "$SRC/examples/beam.json" --bogus
 "$IPCC" --version | grep -q '^ipcc [0-9]' && pass "--version" || fail "--version"
 expect 1 "unknown command" "unknown command" -- frobnicate
 expect 1 "unknown option" "unknown option" -- run "$SRC/examples/beam.json" --bogus
@@ -241,6 +269,21 @@ expect 1 "bodies\[0\].friction: must be >= 0" "--set a bad value names the key" 
 expect 1 "index out of range" "--set past the end of an array" -- check "$SRC/examples/contact_cubes.json" --set 'bodies[7].friction=1'
 expect 1 "needs key.path=value" "--set without =" -- check "$SRC/examples/contact_cubes.json" --set contact
 expect 1 "convert the script first" "--set on an IPC script" -- check scripts/unknown.txt --set contact.dhat=1
+# Text after a valid value is an error naming the key and the text, never the
+# value's prefix (1e6x ran with 1e6, '0.3 0.5' with 0.3); blanks around it are fine.
+expect 1 "--set materials.rubber.youngs_modulus=1e6x: unexpected text 'x' after the value '1e6'" \
+    "--set 1e6x is refused" -- run "$SRC/examples/contact_cubes.json" --steps 1 -o set_bad1 \
+    --set materials.rubber.youngs_modulus=1e6x
+expect 1 "--set contact.friction=0.3 0.5: unexpected text '0.5' after the value '0.3'" \
+    "--set '0.3 0.5' is refused" -- run "$SRC/examples/contact_cubes.json" --steps 1 -o set_bad2 \
+    --set 'contact.friction=0.3 0.5'
+expect 1 "--set bodies\[1\].velocity=\[0,-2,0\]\]junk: unexpected text '\]junk' after the value '\[0,-2,0\]'" \
+    "--set '[0,-2,0]]junk' is refused" -- check "$SRC/examples/contact_cubes.json" --set 'bodies[1].velocity=[0,-2,0]]junk'
+[ -e set_bad1 ] || [ -e set_bad2 ] && fail "a bad --set value created output" || pass "a bad --set value writes nothing"
+"$IPCC" check "$SRC/examples/contact_cubes.json" --set 'contact.dhat= 0.002 ' >set.txt 2>&1 &&
+    grep -q 'd-hat = 0.002 m' set.txt && pass "--set: blanks around the value are fine" || { fail "--set with blanks"; cat set.txt; }
+"$IPCC" check "$SRC/examples/contact_cubes.json" --set 'bodies[1].velocity=[0, -2, 0]' >set.txt 2>&1 &&
+    pass "--set: an array with blanks inside" || { fail "--set array with blanks"; cat set.txt; }
 
 # --- earlier output is never lost --------------------------------------------
 before=$(cksum <beam/frame_000000.vtu)
@@ -250,6 +293,109 @@ expect 1 "intersect" "intersecting scene leaves earlier output" -- run overlap.j
 [ "$(wc -l <beam/stats.csv)" -eq 11 ] && pass "earlier stats intact" || fail "earlier stats changed"
 touch afile
 expect 1 "afile" "output under a regular file" -- run "$SRC/examples/beam.json" --steps 1 -o afile/out
+
+# --- a folder that holds an earlier run: refused without --overwrite ----------
+# (a longer earlier run left its frames beside the new frames.pvd: ParaView's
+# file-series grouping mixed them). beam holds 10 steps, 4 frames.
+echo "my notes" >beam/notes.txt
+mkdir -p beam/sub && echo keep >beam/sub/frame_000009.vtu
+before=$(ls beam | sort | cksum)
+expect 1 "output folder 'beam' holds an earlier run (4 frames, step 10)" "a folder with a run is refused" -- \
+    run "$SRC/examples/beam.json" --steps 2 -o beam -q
+grep -q -- "--overwrite" err.txt && grep -q "choose another folder with -o" err.txt && grep -q "ipcc resume beam" err.txt &&
+    pass "the refusal names --overwrite, -o and resume" || { fail "refusal message"; cat err.txt; }
+[ "$(ls beam | sort | cksum)" = "$before" ] && [ "$(wc -l <beam/stats.csv)" -eq 11 ] &&
+    pass "refused: the earlier run is untouched" || fail "refused run changed the folder"
+expect 1 "holds an earlier run" "an IPC script into a folder with a run is refused" -- \
+    run "$IPCS/tutorialExamples/2cubesFall.txt" --steps 1 -o beam
+expect 1 "syntax.json" "a bad scene with --overwrite fails before removing anything" -- run syntax.json -o beam --overwrite
+[ "$(ls beam | sort | cksum)" = "$before" ] && pass "bad scene + --overwrite: the earlier run is untouched" ||
+    fail "bad scene + --overwrite changed the folder"
+"$IPCC" run "$SRC/examples/beam.json" --steps 2 -o beam --overwrite >ow.txt 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "removed the earlier run in 'beam' (4 frames, step 10; 8 files)" ow.txt &&
+    pass "--overwrite replaces the run and says so" || { fail "--overwrite: exit $rc"; cat ow.txt; }
+# 2 steps at 25 fps: frames 0 and 1, nothing of the 4-frame run left.
+[ "$(ls beam/frame_*.vtu | wc -l)" -eq 2 ] && [ ! -e beam/frame_000002.vtu ] && [ "$(grep -c 'file=' beam/frames.pvd)" -eq 2 ] &&
+    [ "$(wc -l <beam/stats.csv)" -eq 3 ] && pass "--overwrite: no stale frames" || { fail "stale files after --overwrite"; ls beam; }
+[ "$(cat beam/notes.txt)" = "my notes" ] && [ "$(cat beam/sub/frame_000009.vtu)" = keep ] &&
+    pass "--overwrite keeps the user's other files" || fail "--overwrite removed a user's file"
+# Only the files of a run count: a folder of other files, or an empty one, is fine.
+mkdir -p other empty_out && echo data >other/frame_1.vtu && echo x >other/readme.txt
+"$IPCC" run "$SRC/examples/beam.json" --steps 1 -o other -q >/dev/null 2>&1 &&
+    "$IPCC" run "$SRC/examples/beam.json" --steps 1 -o empty_out -q >/dev/null 2>&1 &&
+    [ -f other/frame_000001.vtu ] && [ "$(cat other/frame_1.vtu)" = data ] && pass "a folder without a run needs no --overwrite" ||
+    fail "run into a folder without a run"
+# A removal cut short leaves frames without checkpoint and scene: refused
+# again, not resumable, and --overwrite finishes it.
+mkdir -p half && cp beam/frame_000001.vtu half/frame_000007.vtu && echo x >half/stats.csv.tmp
+expect 1 "'half' holds an earlier run (1 frames)" "leftover frames alone are an earlier run" -- \
+    run "$SRC/examples/beam.json" --steps 1 -o half
+expect 1 "no scene.json" "leftover frames are not resumable" -- resume half
+"$IPCC" run "$SRC/examples/beam.json" --steps 1 -o half --overwrite -q >/dev/null 2>&1 && [ ! -e half/frame_000007.vtu ] &&
+    [ ! -e half/stats.csv.tmp ] &&
+    pass "--overwrite clears leftover frames" || fail "--overwrite with leftover frames"
+
+# A folder where nothing can be removed (not as root: root may remove anyway):
+# --overwrite fails on the first file, says nothing was removed, keeps all.
+if [ "$(id -u)" -ne 0 ]; then
+    ls beam | sort >ro_before.txt
+    chmod a-w beam
+    expect 1 "cannot remove 'beam/checkpoint.bin': Permission denied; nothing was removed" \
+        "--overwrite in a read-only folder fails before removing anything" -- run "$SRC/examples/beam.json" --steps 1 -o beam --overwrite
+    chmod u+w beam
+    ls beam | sort | cmp -s - ro_before.txt && pass "read-only folder: the earlier run is complete" || fail "read-only folder changed"
+fi
+
+# --- threads: OMP_NUM_THREADS is the default, --threads wins ------------------
+OMP_NUM_THREADS=1 "$IPCC" run "$SRC/examples/beam.json" --steps 1 -o thr1 >thr.txt 2>&1 &&
+    grep -q ', 1 threads -> thr1/' thr.txt && pass "OMP_NUM_THREADS=1 runs 1 thread" || { fail "OMP_NUM_THREADS=1"; cat thr.txt; }
+OMP_NUM_THREADS=1 "$IPCC" run "$SRC/examples/beam.json" --steps 1 --threads 3 -o thr3 >thr.txt 2>&1 &&
+    grep -q ', 3 threads -> thr3/' thr.txt && pass "--threads wins over OMP_NUM_THREADS" || { fail "--threads 3"; cat thr.txt; }
+OMP_NUM_THREADS=1 "$IPCC" resume thr1 --steps 2 --threads 2 >thr.txt 2>&1 && grep -q ', 2 threads -> thr1/' thr.txt &&
+    pass "resume --threads" || { fail "resume --threads"; cat thr.txt; }
+
+# --- the progress bar on an 80-column terminal: fixed width, a readable bar ---
+# A pseudo-terminal of COLS columns (TIOCSWINSZ); every redraw of the line
+# (split at \r, CSI K removed) must have the same width, at most COLS - 1,
+# and a bar of at least 20 characters (it shrank to 8-11 at 80 columns).
+cat >pty_bar.py <<'PY'
+import fcntl, os, pty, re, struct, sys, termios
+cols, argv = int(sys.argv[1]), sys.argv[2:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(argv[0], argv)
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
+out = b""
+while True:
+    try:
+        chunk = os.read(fd, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    out += chunk
+_, status = os.waitpid(pid, 0)
+text = out.decode("utf-8", "replace").replace("\x1b[K", "")
+lines = [s for s in re.split(r"[\r\n]", text) if s.startswith("[")]
+bars = [re.match(r"\[([#-]*)\]", s) for s in lines]
+widths = sorted(set(len(s) for s in lines))
+bar_widths = sorted(set(len(m.group(1)) if m else 0 for m in bars))
+print("exit %d, %d redraws, line widths %s, bar widths %s" % (os.waitstatus_to_exitcode(status), len(lines), widths, bar_widths))
+for s in lines[:2] + lines[-1:]:
+    print(repr(s))
+ok = os.waitstatus_to_exitcode(status) == 0 and len(lines) >= 2 and len(widths) == 1 and widths[0] <= cols - 1
+ok = ok and len(bar_widths) == 1 and 20 <= bar_widths[0] <= 40 and "100.0%" in lines[-1] and "steps/s" in lines[-1]
+sys.exit(0 if ok else 1)
+PY
+for cols in 80 120; do
+    if python3 pty_bar.py $cols "$IPCC" run "$SRC/examples/contact_cubes.json" --steps 30 -o bar$cols >bar.txt 2>&1; then
+        pass "progress bar at $cols columns: one width, bar >= 20 ($(head -n 1 bar.txt))"
+    else
+        fail "progress bar at $cols columns"; cat bar.txt
+    fi
+done
+grep -q "contacts" bar.txt && pass "at 120 columns the bar also shows the contacts" || fail "no contacts at 120 columns"
 
 if [ $failures -ne 0 ]; then
     echo "$failures failed"

@@ -1,6 +1,6 @@
 /// The ipcc command's internal interface: its subcommands, one file each
-/// (run.c, compare.c; the small ones live in main.c), and the helpers they
-/// share (main.c). Each subcommand takes the arguments after its name and
+/// (run.c, compare.c, check.c; the small ones live in main.c), the helpers
+/// they share (main.c) and the usage texts (usage.c). Each subcommand takes the arguments after its name and
 /// returns the process exit code.
 #ifndef IPCC_CLI_COMMANDS_H
 #define IPCC_CLI_COMMANDS_H
@@ -27,10 +27,17 @@ extern int ipcc_cli_verbosity;
 int ipcc_cli_fail(int code, const char *what);
 /// Parse a whole decimal integer; 0, or -1 if `s` is not one.
 int ipcc_cli_parse_int(const char *s, long *out);
-/// The usage text.
+/// The overview: every command's synopsis and summary, every option (usage.c).
 void ipcc_cli_usage(FILE *f);
+/// `ipcc NAME --help`: one command's synopsis, options and details (usage.c).
+/// 0, or -1 if NAME is not a command (nothing printed).
+int ipcc_cli_command_usage(const char *name, FILE *f);
+/// True if -h or --help is among command NAME's arguments (not as the value
+/// of an option that takes one, like -o). False for an unknown NAME.
+bool ipcc_cli_wants_help(const char *name, int argc, char **argv);
 /// The options every scene command shares, at argv[*i] (--set, --strict,
-/// -q, -v, an unknown option, the scene path). 1 when consumed, -1 after
+/// -q, -v, an unknown option, the scene path). Help (-h, --help) is handled
+/// before the command runs (ipcc_cli_wants_help). 1 when consumed, -1 after
 /// printing a usage error.
 int ipcc_cli_take_common(int argc, char **argv, int *i, ipcc_scene_options *opt, const char **scene_path);
 /// Load a scene and build its world (with `start`, also the contact

@@ -43,23 +43,6 @@
 #define COMPARE_DEFAULT_TOL 1e-6
 #define COMPARE_TIME_RTOL 1e-9
 
-static void compare_usage(FILE *f) {
-    fputs("usage: ipcc compare DIR_A DIR_B [--tol X] [--length L] [-q]\n"
-          "\n"
-          "Compare two output folders of `ipcc run` frame by frame: for each frame, the largest\n"
-          "vertex position difference |x_A - x_B| relative to L, and the vertex where it occurs\n"
-          "(obstacles separately).\n"
-          "\n"
-          "  --tol X      tolerance on max |x_A - x_B| / L (default 1e-6)\n"
-          "  --length L   L in metres (default: the length_scale field of DIR_A's frame 0, else\n"
-          "               the diagonal of the bounding box of its points)\n"
-          "  -q, --quiet  print the summary only\n"
-          "\n"
-          "exit codes: 0 within tolerance; 5 the outputs differ (over tolerance, different\n"
-          "frame or vertex counts, different frame times); 1 bad usage or unreadable input\n",
-          f);
-}
-
 static int compare_error(char *message) {
     fprintf(stderr, "ipcc: error: compare: %s\n", message ? message : "out of memory");
     free(message);
@@ -263,7 +246,7 @@ int ipcc_cli_compare(int argc, char **argv) {
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-            compare_usage(stdout);
+            ipcc_cli_command_usage("compare", stdout);
             return IPCC_EXIT_OK;
         } else if (!strcmp(arg, "--tol")) {
             if (++i >= argc || !parse_number(argv[i], &tol) || tol < 0)
@@ -287,7 +270,7 @@ int ipcc_cli_compare(int argc, char **argv) {
     }
     if (ndirs != 2) {
         fprintf(stderr, "ipcc: error: compare needs two output folders\n");
-        compare_usage(stderr);
+        ipcc_cli_command_usage("compare", stderr);
         return IPCC_EXIT_USAGE;
     }
 

@@ -3,16 +3,19 @@
 // run.c, compare in compare.c, check in check.c; docs/cli.md documents them all.
 //
 // clang-format off
-//   ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--checkpoint-every N] [--set K=V]... [--strict]
-//            [--profile] [-q|-v]
+//   ipcc run SCENE [-o DIR] [--overwrite] [--steps N] [--threads N] [--checkpoint-every N] [--set K=V]...
+//            [--strict] [--profile] [-q|-v]
 //   ipcc resume DIR [--steps N] [--threads N] [--checkpoint-every N] [--profile] [-q|-v]
 //   ipcc compare DIR_A DIR_B [--tol X] [--length L] [-q]
 //   ipcc convert SCENE -o OUT.json [--set K=V]... [--strict]
 //   ipcc check SCENE [--set K=V]... [--strict]
 //   ipcc info MESH
-//   ipcc --help | --version
+//   ipcc --help | --version | COMMAND --help
 // clang-format on
 //
+// The usage texts (the overview and each command's) live in usage.c;
+// `ipcc COMMAND -h` or `--help` anywhere among the command's arguments prints
+// that command's usage to stdout and exits 0.
 // SCENE is native JSON, or an original IPC script (.txt / .ipc). Exit codes
 // are in commands.h. Everything is validated (scene, meshes, materials,
 // initial state) before the output directory is touched, so a bad run never
@@ -32,60 +35,8 @@
 
 int ipcc_cli_verbosity = 1;
 
-void ipcc_cli_usage(FILE *f) {
-    fputs("usage: ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--checkpoint-every N] [--set K=V]...\n"
-          "                [--strict] [--profile] [-q | -v]\n"
-          "       ipcc resume DIR [--steps N] [--threads N] [--checkpoint-every N] [--profile] [-q | -v]\n"
-          "       ipcc compare DIR_A DIR_B [--tol X] [--length L] [-q]\n"
-          "       ipcc convert SCENE -o OUT.json [--set K=V]... [--strict]\n"
-          "       ipcc check SCENE [--set K=V]... [--strict]\n"
-          "       ipcc info MESH\n"
-          "       ipcc --help | --version\n"
-          "\n"
-          "Simulate soft bodies with Incremental Potential Contact.\n"
-          "\n"
-          "commands:\n"
-          "  run SCENE      simulate a scene and write VTK frames. SCENE is a JSON scene\n"
-          "                 (docs/scene-format.md) or an original IPC script, .txt or .ipc\n"
-          "                 (docs/ipc-compatibility.md)\n"
-          "  resume DIR     continue the run in DIR from its last checkpoint; the frames come\n"
-          "                 out bit-identical to an uninterrupted run\n"
-          "  compare A B    compare two output folders frame by frame (max vertex distance / L)\n"
-          "  convert SCENE  write SCENE (JSON or IPC script) as an equivalent native JSON scene\n"
-          "  check SCENE    validate SCENE without simulating (scene, meshes, materials, initial\n"
-          "                 intersections) and print a summary: bodies, vertices, tets, surface\n"
-          "                 triangles, L, d-hat, kappa\n"
-          "  info MESH      mesh statistics and quality (dihedral angles, aspect ratio), bad tets\n"
-          "\n"
-          "run and resume options:\n"
-          "  -o, --output DIR   output directory (default: the scene's output.directory, or \"out\";\n"
-          "                     output/<script name> for IPC scripts)\n"
-          "  --steps N          stop after N steps in total (default: duration / time_step; IPC\n"
-          "                     scripts: ceil(T / h) as IPC); resume: run on to step N\n"
-          "  --checkpoint-every N  write DIR/checkpoint.bin every N steps (default: the scene's\n"
-          "                     output.checkpoint_every, 10); 0 = only at the start and at exit\n"
-          "  --strict           IPC scripts: an unknown keyword is an error, not a warning\n"
-          "  --set K=V          JSON scenes: set key path K (contact.friction, bodies[0].friction,\n"
-          "                     materials.rubber.youngs_modulus) to the JSON value V before\n"
-          "                     validation; repeatable (also for check and convert)\n"
-          "  --threads N        worker threads (default: OMP_NUM_THREADS, else all cores);\n"
-          "                     results are bit-identical for any N\n"
-          "  --profile          after the summary, print where the time went: assembly, symbolic\n"
-          "                     and numeric factorization, solve, line search, trial energies,\n"
-          "                     CCD, broad phase, constraint search, and the peak memory\n"
-          "  -q, --quiet        print only warnings, errors and the summary\n"
-          "  -v, --verbose      one line per step even on a terminal, and the library's debug\n"
-          "                     messages (for IPC scripts: every ignored keyword, with its line)\n"
-          "\n"
-          "output: DIR/frame_NNNNNN.vtu (one per frame), DIR/frames.pvd (open in ParaView),\n"
-          "        DIR/stats.csv (one row per step), DIR/scene.json (the scene as run),\n"
-          "        DIR/checkpoint.bin (for resume). On a terminal run shows a progress bar,\n"
-          "        elsewhere one line per step. Ctrl-C (SIGINT) or SIGTERM finishes the step,\n"
-          "        writes a checkpoint and exits with code 4.\n"
-          "exit codes: 0 ok, 1 bad usage, input or output, 2 solver failure, 3 unconverged steps,\n"
-          "            4 interrupted (resume it), 5 compare: the outputs differ\n",
-          f);
-}
+/// The subcommand being run, for messages ("see ipcc run --help").
+static const char *command = "";
 
 static void log_to_stderr(ipcc_log_level level, const char *message, void *user) {
     (void)user;
@@ -133,7 +84,7 @@ int ipcc_cli_take_common(int argc, char **argv, int *i, ipcc_scene_options *opt,
     } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
         ipcc_cli_verbosity = 2;
     } else if (a[0] == '-' && a[1]) {
-        return fprintf(stderr, "ipcc: error: unknown option '%s' (see ipcc --help)\n", a), -1;
+        return fprintf(stderr, "ipcc: error: unknown option '%s' (see ipcc %s --help)\n", a, command), -1;
     } else if (!*scene_path) {
         *scene_path = a;
     } else {
@@ -239,7 +190,13 @@ int main(int argc, char **argv) {
     }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        if (argc > 2 && !strcmp(cmd, "help") && ipcc_cli_command_usage(argv[2], stdout) == 0) return 0;
         ipcc_cli_usage(stdout);
+        return 0;
+    }
+    command = cmd;
+    if (ipcc_cli_wants_help(cmd, argc - 2, argv + 2)) {
+        ipcc_cli_command_usage(cmd, stdout);
         return 0;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {

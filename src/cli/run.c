@@ -1,9 +1,14 @@
 // ipcc run and ipcc resume: the simulation loop, its output and its
 // checkpoints.
 //
-//   ipcc run SCENE [-o DIR] [--steps N] [--threads N] [--checkpoint-every N] [--set K=V]... [--strict]
-//            [--profile] [-q|-v]
+//   ipcc run SCENE [-o DIR] [--overwrite] [--steps N] [--threads N] [--checkpoint-every N]
+//            [--set K=V]... [--strict] [--profile] [-q|-v]
 //   ipcc resume DIR [--steps N] [--threads N] [--checkpoint-every N] [--profile] [-q|-v]
+//
+// run validates the scene and its world first, then looks at DIR: a folder
+// holding another run's files is refused unless --overwrite is given, which
+// removes exactly those files (run_folder.c, which also says in what order
+// and why), then the run writes. resume continues the run in DIR as it is.
 //
 // A run folder holds, besides the frames and stats.csv (docs/output.md):
 //   scene.json      the scene as run (overrides applied, IPC scripts
@@ -47,6 +52,7 @@
 #include "commands.h"
 #include "profile.h"
 #include "progress.h"
+#include "run_folder.h"
 
 #define RUN_STATE_VERSION 2
 #define SCENE_FILE "scene.json"
@@ -304,6 +310,7 @@ typedef struct run_options {
     long max_steps;        ///< -1: the scene's
     long checkpoint_every; ///< -1: the scene's
     bool profile;          ///< --profile
+    bool overwrite;        ///< --overwrite (run only): replace an earlier run in the folder
     ipcc_scene_options scene;
 } run_options;
 
@@ -363,6 +370,33 @@ static int start_fresh(run *r, bool record) {
     return IPCC_EXIT_OK;
 }
 
+/// After validation, before anything is written: refuse a folder that holds
+/// another run, or with `overwrite` remove that run's files (only those).
+static int clear_folder(const char *dir, bool overwrite) {
+    ipcc_run_folder found;
+    if (ipcc_run_folder_scan(dir, &found) != 0) return IPCC_EXIT_USAGE;
+    if (found.files == 0) return IPCC_EXIT_OK;
+    char what[96];
+    if (found.step >= 0)
+        snprintf(what, sizeof what, "%d frames, step %ld", found.frames, found.step);
+    else
+        snprintf(what, sizeof what, "%d frames", found.frames);
+    if (!overwrite) {
+        fprintf(stderr,
+                "ipcc: error: output folder '%s' holds an earlier run (%s); nothing was written.\n"
+                "ipcc: pass --overwrite to replace it, choose another folder with -o, or continue it with: "
+                "ipcc resume %s\n",
+                dir, what, dir);
+        return IPCC_EXIT_USAGE;
+    }
+    int removed = ipcc_run_folder_remove(dir);
+    if (removed < 0) return IPCC_EXIT_USAGE;
+    if (ipcc_cli_verbosity >= 1)
+        fprintf(stderr, "ipcc: --overwrite: removed the earlier run in '%s' (%s; %d files)\n", dir, what,
+                removed);
+    return IPCC_EXIT_OK;
+}
+
 int ipcc_cli_run(int argc, char **argv) {
     run_options o = {.max_steps = -1, .checkpoint_every = -1};
     for (int i = 0; i < argc; ++i) {
@@ -372,6 +406,8 @@ int ipcc_cli_run(int argc, char **argv) {
             if (++i >= argc)
                 return fprintf(stderr, "ipcc: error: %s needs a directory\n", a), IPCC_EXIT_USAGE;
             o.dir = argv[i];
+        } else if (!strcmp(a, "--overwrite")) {
+            o.overwrite = true;
         } else if ((k = take_run_option(argc, argv, &i, &o)) != 0) {
             if (k < 0) return IPCC_EXIT_USAGE;
         } else if (ipcc_cli_take_common(argc, argv, &i, &o.scene, &o.scene_path) < 0) {
@@ -380,7 +416,7 @@ int ipcc_cli_run(int argc, char **argv) {
     }
     if (!o.scene_path) {
         fprintf(stderr, "ipcc: error: run needs a scene file\n");
-        ipcc_cli_usage(stderr);
+        ipcc_cli_command_usage("run", stderr);
         return IPCC_EXIT_USAGE;
     }
 
@@ -406,6 +442,8 @@ int ipcc_cli_run(int argc, char **argv) {
         goto done;
     }
     r.scene->num_steps = (int)steps; // the recorded scene says how far this run goes
+    code = clear_folder(r.dir, o.overwrite);
+    if (code != IPCC_EXIT_OK) goto done;
     code = start_fresh(&r, true);
     if (code != IPCC_EXIT_OK) goto done;
     print_header(&r, o.scene_path, 0);
@@ -428,7 +466,7 @@ int ipcc_cli_resume(int argc, char **argv) {
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             ipcc_cli_verbosity = 2;
         } else if (a[0] == '-' && a[1]) {
-            return fprintf(stderr, "ipcc: error: unknown option '%s' (see ipcc --help)\n", a),
+            return fprintf(stderr, "ipcc: error: unknown option '%s' (see ipcc resume --help)\n", a),
                    IPCC_EXIT_USAGE;
         } else if (!o.dir) {
             o.dir = a;
