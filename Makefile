@@ -1,5 +1,5 @@
 # Quick start:  make demo   (install missing Debian packages when root, build Release, run examples/demo.json)
-#               make test   (build and run the whole ctest/cmocka suite)
+#               make test   (build and run the ctest/cmocka suite, without the tests labelled slow)
 # make test and make test-sanitize skip the tests labelled "slow" (the full
 # IPC scenes, the long twist, valgrind); make test-all runs them too.
 # make test-sanitize runs the suite once more under ASan + UBSan, in its own

@@ -22,7 +22,7 @@
 // records; docs/output.md has the table):
 //
 //   char[8]  magic "IPCCCKPT"
-//   u32      format version (1)
+//   u32      format version (2; version 1, without the shapes, is still read)
 //   u32      byte-order mark 0x01020304 as written by the host
 //   u64      world fingerprint (ipcc_world_fingerprint)
 //   i32      vertices n, i32 Dirichlet conditions nd

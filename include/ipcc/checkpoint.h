@@ -3,8 +3,9 @@
 ///
 /// A checkpoint holds what the next steps depend on: positions, velocities,
 /// accelerations, the time and step count, the barrier stiffness kappa, the
-/// state of every prescribed motion (pivots, scripted stops), and the
-/// contact and friction forces of the last step (reported in frames). The
+/// state of every prescribed motion (pivots, scripted stops), the pose of
+/// every analytic shape, and the contact and friction forces of the last
+/// step (reported in frames). The
 /// rest of the world (meshes, materials, parameters) comes from the scene,
 /// so a checkpoint is loaded into a world built from the same scene; a
 /// fingerprint of that setup is checked and a mismatch is refused. The

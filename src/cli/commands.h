@@ -15,7 +15,7 @@ enum {
     IPCC_EXIT_OK = 0,
     IPCC_EXIT_USAGE = 1,       ///< bad usage, bad input, or an output that cannot be written
     IPCC_EXIT_SOLVER = 2,      ///< the solver failed (frames and checkpoint up to the last good step stay)
-    IPCC_EXIT_UNCONVERGED = 3, ///< the run finished but some steps hit newton.max_iterations
+    IPCC_EXIT_UNCONVERGED = 3, ///< the run finished but some steps did not converge
     IPCC_EXIT_INTERRUPTED = 4, ///< SIGINT/SIGTERM: stopped after a step with a checkpoint; ipcc resume DIR
     IPCC_EXIT_DIFFERENT = 5,   ///< ipcc compare: the outputs differ beyond the tolerance
 };
