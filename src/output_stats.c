@@ -70,7 +70,8 @@ static ipcc_status output_object_forces(ipcc_output *o, const ipcc_world *w, con
         (!o->report && !(o->report = ipcc_contact_report_create())))
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", p);
     // Half-spaces and shapes need the contact records; bodies only the per-vertex forces.
-    if (no > ipcc_world_num_bodies(w) && ipcc_world_contacts(w, o->report, NULL) < 0)
+    if (ipcc_world_num_half_spaces(w) + ipcc_world_num_shapes(w) > 0 &&
+        ipcc_world_contacts(w, o->report, NULL) < 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", p);
     ipcc_contact_report_object_forces(o->report, w, o->object_forces);
     return IPCC_OK;

@@ -320,6 +320,12 @@ IPCC_API double ipcc_world_velocity_tolerance(const ipcc_world *world);
 IPCC_API double ipcc_world_elastic_energy(const ipcc_world *world);
 /// True if body b is a kinematic mesh obstacle (ipcc_world_add_obstacle).
 IPCC_API bool ipcc_world_body_is_obstacle(const ipcc_world *world, int body);
+/// The analytic shape whose sharp features body b is, else -1. From
+/// ipcc_world_start(), each box's 12 edges and each cylinder's two rims are
+/// a segment-set obstacle body the world adds after every other body
+/// (named "<shape> (edges)" / "<shape> (rims)"); it is part of the shape,
+/// not an obstacle of its own (the contact report counts it as the shape).
+IPCC_API int ipcc_world_body_shape(const ipcc_world *world, int body);
 /// Vertices of the deformable bodies: they come first, [0, count), before
 /// every obstacle vertex.
 IPCC_API int ipcc_world_num_deformable_vertices(const ipcc_world *world);
