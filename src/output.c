@@ -22,8 +22,9 @@
 // (shape_mesh.c, 48 x 24 segments; viewing only) at its current pose, with
 // the velocity of its material points. A cell array `object_id` gives each
 // cell's object in the contact report's numbering (contact_report.h:
-// bodies, then half-spaces, then shapes; VTK's cell order is verts, lines,
-// polys), and the String field data `object_names` their names.
+// bodies, then half-spaces, then shapes, a box's edges with their box;
+// VTK's cell order is verts, lines, polys), and the String field data
+// `object_names` their names.
 //
 // With contacts on (ipcc_output_set_contacts), contacts_000000.vtp, ...
 // hold the contact report of each frame's state (ipcc_world_contacts): one

@@ -17,7 +17,8 @@
 // - reading energies changes no later step, and they are the same with 1
 //   and 3 threads;
 // - stats.csv carries them after time_energy, by name, bit for bit; an
-//   older stats.csv (without them) resumes without them.
+//   older stats.csv (without them) resumes without them, and one with a
+//   box's "(edges)" columns keeps them, filled.
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -394,6 +395,69 @@ static void test_stats_columns(void **state) {
     ipcc_test_remove_tree(dir);
 }
 
+/// A run folder of an older ipcc with a box obstacle: its stats.csv has no
+/// energy columns and a force column set per body, the box's edges
+/// ("table (edges)") apart from the box. Resumed, rows keep that layout:
+/// the cube's force, the edges' (their vertices' forces) and the box
+/// surface's, which add up to zero.
+static void test_resume_older_box_columns(void **state) {
+    (void)state;
+    char dir[64] = "/tmp/ipcc_test_energy_XXXXXX", path[128];
+    assert_non_null(mkdtemp(dir));
+    ipcc_world_def wd = ipcc_default_world_def();
+    wd.contact.dhat = 1e-3;
+    const double at[3] = {-0.05, 5e-4, -0.05};
+    ipcc_world *w = cube_world(&wd, 0.1, at, NULL, NULL);
+    ipcc_shape_def sd = ipcc_default_shape_def();
+    sd.name = "table";
+    sd.kind = IPCC_SHAPE_BOX;
+    sd.center[0] = -1.0025, sd.center[1] = -0.1; // its edge under the cube: faces and edges both push
+    sd.size[0] = sd.size[2] = 1;
+    sd.size[1] = 0.1;
+    assert_int_equal(ipcc_world_add_shape(w, &sd, NULL), IPCC_OK);
+    ipcc_step_stats st;
+    assert_true(ipcc_world_step(w, &st) >= 0);
+    snprintf(path, sizeof path, "%s/stats.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,residual,converged,"
+            "velocity_error,time_assembly,time_factorization,time_solve,time_line_search,time_total,lift_"
+            "iterations,num_contacts,min_distance,kappa,time_ccd,time_broad_phase,friction_iterations,"
+            "friction_contacts,friction_dissipation,time_symbolic,time_constraint_search,time_energy");
+    static const char *const names[3] = {"cube", "table (edges)", "table"};
+    for (int o = 0; o < 3; o++)
+        fprintf(f, ",contact_force_x:%s,contact_force_y:%s,contact_force_z:%s", names[o], names[o], names[o]);
+    fprintf(f, "\n1");
+    for (int k = 1; k < 35; k++)
+        fprintf(f, ",0");
+    fprintf(f, "\n");
+    fclose(f);
+    ipcc_output *out = NULL;
+    assert_int_equal(ipcc_output_resume(dir, w, 0, NULL, 1, &out), IPCC_OK);
+    assert_int_equal(ipcc_output_write_stats(out, w, &st), IPCC_OK);
+    ipcc_output_destroy(out);
+    char *csv = ipcc_test_read_file(path, NULL);
+    const char *row = strchr(strchr(csv, '\n') + 1, '\n') + 1;
+    assert_int_equal(count_fields(row), 35);
+    double fc[3] = {0, 0, 0}, fe[3] = {0, 0, 0};
+    int first, count;
+    ipcc_world_body_vertices(w, 1, &first, &count); // the edges' vertices
+    for (int i = 0; i < ipcc_world_num_vertices(w); i++)
+        for (int k = 0; k < 3; k++)
+            (i < first ? fc : fe)[k] += ipcc_world_contact_forces(w)[3 * i + k];
+    assert_true(fc[1] > 0 && fe[1] < 0);
+    for (int k = 0; k < 3; k++) {
+        assert_near(field(row, 26 + k), fc[k], 0, 1e-12);
+        assert_near(field(row, 29 + k), fe[k], 0, 1e-12);
+        assert_near(field(row, 26 + k) + field(row, 29 + k) + field(row, 32 + k), 0, 1e-9 * fc[1], 0);
+    }
+    assert_true(field(row, 33) < 0); // the box's faces take a part too
+    free(csv);
+    ipcc_world_destroy(w);
+    ipcc_test_remove_tree(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_free_fall),
@@ -403,6 +467,7 @@ int main(void) {
         cmocka_unit_test(test_barrier_when_contact),
         cmocka_unit_test(test_energies_change_nothing),
         cmocka_unit_test(test_stats_columns),
+        cmocka_unit_test(test_resume_older_box_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
