@@ -4,13 +4,16 @@
     scripts/plot_stats.py OUTDIR [-o FILE.png] [--size WxH]
 
 Reads OUTDIR/stats.csv (written by `ipcc run SCENE -o OUTDIR`, columns in
-docs/output.md) and writes one PNG (default OUTDIR/stats.png) with five
-panels against simulated time: incremental potential energy; Newton
-iterations and line-search evaluations (unconverged steps marked); minimum
-contact distance (log scale, steps with nothing to measure left out);
-active contacts; wall time per step, split into assembly, factorization,
-solve, line search and the rest, with CCD and broad phase (which are part
-of those) drawn over it.
+docs/output.md) and writes one PNG (default OUTDIR/stats.png) with six
+panels against simulated time: the energies of the state (kinetic, elastic,
+gravitational, barrier and their total, and the energy friction has
+dissipated so far; see energy_series()); incremental potential energy;
+Newton iterations and line-search evaluations (unconverged steps marked);
+minimum contact distance (log scale, steps with nothing to measure left
+out); active contacts; wall time per step, split into assembly,
+factorization, solve, line search and the rest, with CCD and broad phase
+(which are part of those) drawn over it. A stats.csv of an older ipcc,
+without the energy columns, gets a note in the energy panel instead.
 
 Needs Debian's python3-matplotlib (it brings numpy). Renders with the Agg
 backend: no display is needed.
@@ -29,7 +32,11 @@ REQUIRED = ("time", "energy", "newton_iterations", "line_search_steps",
             "num_contacts", "min_distance", "time_total")
 OPTIONAL = ("step", "converged", "time_assembly", "time_factorization",
             "time_solve", "time_line_search", "time_ccd", "time_broad_phase",
-            "friction_contacts")
+            "friction_contacts", "friction_dissipation")
+# The state's energies (J; ipcc_world_energies): all four or none. "nan"
+# (a row written without the world) and "inf" (an inverted element's
+# elastic energy) are allowed: the plot leaves a gap there.
+ENERGIES = ("kinetic_energy", "elastic_energy", "gravitational_energy", "barrier_energy")
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -77,6 +84,8 @@ def read_stats(path):
                 raise InputError("%s line 1: header lacks column(s) %s (is this an ipcc stats.csv?)"
                                  % (path, ", ".join(missing)))
             index = {c: header.index(c) for c in REQUIRED + OPTIONAL if c in header}
+            if all(c in header for c in ENERGIES):
+                index.update({c: header.index(c) for c in ENERGIES})
             data = {c: [] for c in index}
             for row in reader:
                 line = reader.line_num
@@ -92,7 +101,9 @@ def read_stats(path):
                     except ValueError:
                         raise InputError("%s line %d, column '%s': '%s' is not a number"
                                          % (path, line, c, text))
-                    if math.isnan(v) or (math.isinf(v) and c != "min_distance"):
+                    if c in ENERGIES:
+                        v = v if math.isfinite(v) else float("nan")
+                    elif math.isnan(v) or (math.isinf(v) and c != "min_distance"):
                         raise InputError("%s line %d, column '%s': '%s' is not a finite number"
                                          % (path, line, c, text))
                     data[c].append(v)
@@ -105,6 +116,34 @@ def read_stats(path):
     return data
 
 
+def energy_series(data):
+    """The energy panel's curves, J per step, or None without the energy columns.
+
+    kinetic, elastic, barrier: as in stats.csv. gravitational: relative to
+    its value at the first row (stats.csv's is -sum m g.x, zero at the
+    origin: only its changes mean something). total: kinetic + elastic +
+    gravitational + barrier (with that gravitational), which an integrator
+    without damping or friction keeps: implicit Euler loses some of it,
+    Newmark keeps it. dissipated: friction_dissipation summed over the
+    steps so far (the work friction has taken); total + dissipated is then
+    what is kept, up to the integrator's own dissipation.
+    """
+    if not all(c in data for c in ENERGIES):
+        return None
+    g0 = next((g for g in data["gravitational_energy"] if math.isfinite(g)), 0.0)
+    out = {"kinetic": data["kinetic_energy"], "elastic": data["elastic_energy"],
+           "barrier": data["barrier_energy"],
+           "gravitational": [g - g0 for g in data["gravitational_energy"]]}
+    out["total"] = [k + e + g + b for k, e, g, b in
+                    zip(out["kinetic"], out["elastic"], out["gravitational"], out["barrier"])]
+    dissipated, run = [], 0.0
+    for d in data.get("friction_dissipation", [0.0] * len(data["time"])):
+        run += d
+        dissipated.append(run)
+    out["dissipated"] = dissipated
+    return out
+
+
 def plot(data, title, out_path, size):
     import matplotlib
     matplotlib.use("Agg")
@@ -112,16 +151,33 @@ def plot(data, title, out_path, size):
 
     t = data["time"]
     dpi = 100
-    fig, axes = plt.subplots(5, 1, sharex=True, figsize=(size[0] / dpi, size[1] / dpi), dpi=dpi)
+    fig, axes = plt.subplots(6, 1, sharex=True, figsize=(size[0] / dpi, size[1] / dpi), dpi=dpi)
     marker = "." if len(t) <= 200 else None
     style = dict(marker=marker, markersize=4, linewidth=1.2)
 
     ax = axes[0]
-    ax.plot(t, data["energy"], color="tab:blue", **style)
-    ax.set_ylabel("incremental\npotential (J)")
     ax.set_title(title, fontsize=11)
+    energies = energy_series(data)
+    if energies:
+        for key, label, color in (("kinetic", "kinetic", "tab:blue"), ("elastic", "elastic", "tab:orange"),
+                                  ("gravitational", "gravitational (from the first step's)", "tab:green"),
+                                  ("barrier", "barrier", "tab:red")):
+            ax.plot(t, energies[key], color=color, label=label, linewidth=1.0)
+        ax.plot(t, energies["total"], color="black", label="total", linewidth=1.8)
+        if any(energies["dissipated"]):
+            ax.plot(t, energies["dissipated"], color="tab:brown", linestyle="--", linewidth=1.2,
+                    label="dissipated by friction (cumulative)")
+        ax.legend(loc="upper left", fontsize=7, ncol=3)
+    else:
+        ax.text(0.5, 0.5, "no energy columns (a stats.csv of an older ipcc)",
+                transform=ax.transAxes, ha="center", va="center", color="gray")
+    ax.set_ylabel("energy (J)")
 
     ax = axes[1]
+    ax.plot(t, data["energy"], color="tab:blue", **style)
+    ax.set_ylabel("incremental\npotential (J)")
+
+    ax = axes[2]
     ax.plot(t, data["newton_iterations"], color="tab:blue", label="Newton iterations", **style)
     ax.plot(t, data["line_search_steps"], color="tab:orange", label="line-search evaluations", **style)
     if "converged" in data:
@@ -133,7 +189,7 @@ def plot(data, title, out_path, size):
     ax.set_ylim(bottom=0)
     ax.legend(loc="upper right", fontsize=8)
 
-    ax = axes[2]
+    ax = axes[3]
     pts = [(ti, d) for ti, d in zip(t, data["min_distance"]) if math.isfinite(d) and d > 0]
     if pts:
         ax.plot([p[0] for p in pts], [p[1] for p in pts], color="tab:green", **style)
@@ -143,7 +199,7 @@ def plot(data, title, out_path, size):
                 transform=ax.transAxes, ha="center", va="center", color="gray")
     ax.set_ylabel("min contact\ndistance (m)")
 
-    ax = axes[3]
+    ax = axes[4]
     ax.plot(t, data["num_contacts"], color="tab:purple", label="active contacts", **style)
     if "friction_contacts" in data and any(data["friction_contacts"]):
         ax.plot(t, data["friction_contacts"], color="tab:brown", label="with friction", **style)
@@ -151,7 +207,7 @@ def plot(data, title, out_path, size):
     ax.set_ylabel("contacts")
     ax.set_ylim(bottom=0)
 
-    ax = axes[4]
+    ax = axes[5]
     total = data["time_total"]
     parts = [(c, lbl) for c, lbl in (("time_assembly", "assembly"),
                                      ("time_factorization", "factorization"),
@@ -183,8 +239,8 @@ def plot(data, title, out_path, size):
 def main(argv):
     ap = ArgumentParser(
         prog=PROG,
-        description="Plot an ipcc run's stats.csv (energy, Newton iterations, min distance, "
-                    "contacts, time per step) to a PNG.")
+        description="Plot an ipcc run's stats.csv (energies, incremental potential, Newton iterations, "
+                    "min distance, contacts, time per step) to a PNG.")
     ap.add_argument("outdir", metavar="OUTDIR", help="output folder of `ipcc run SCENE -o OUTDIR`")
     ap.add_argument("-o", "--output", metavar="FILE.png", help="PNG to write (default OUTDIR/stats.png)")
     ap.add_argument("--size", type=parse_size, default=(1000, 1400), metavar="WxH",

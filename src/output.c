@@ -22,8 +22,9 @@
 // (shape_mesh.c, 48 x 24 segments; viewing only) at its current pose, with
 // the velocity of its material points. A cell array `object_id` gives each
 // cell's object in the contact report's numbering (contact_report.h:
-// bodies, then half-spaces, then shapes; VTK's cell order is verts, lines,
-// polys), and the String field data `object_names` their names.
+// bodies, then half-spaces, then shapes, a box's edges with their box;
+// VTK's cell order is verts, lines, polys), and the String field data
+// `object_names` their names.
 //
 // With contacts on (ipcc_output_set_contacts), contacts_000000.vtp, ...
 // hold the contact report of each frame's state (ipcc_world_contacts): one
@@ -358,16 +359,16 @@ static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, c
             ipcc_world_body_vertices(w, b, &first_v, &count);
             int cells = pass == 0 ? (n == 0 && ne == 0 ? count : 0) : pass == 1 ? (n == 0 ? ne : 0) : n;
             for (int c = 0; c < cells; c++)
-                *id++ = b;
+                *id++ = ipcc_world_contact_object_of_body(w, b);
         }
     for (int i = 0; i < nh; i++)
-        id[0] = id[1] = nb + i, id += 2;
+        id[0] = id[1] = ipcc_world_contact_object_of_half_space(w, i), id += 2;
     for (int i = 0; i < ns; i++) {
         int p, t;
         ipcc_shape_mesh_size(ipcc_world_shape_def(w, i)->kind, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG,
                              &p, &t);
         for (int c = 0; c < t; c++)
-            *id++ = nb + nh + i;
+            *id++ = ipcc_world_contact_object_of_shape(w, i);
     }
     IPCC_ASSERT(id - o->cell_objects == ncells);
     const char *names[1] = {"velocity"};

@@ -13,7 +13,10 @@
 #define OUTPUT_STATS "stats.csv"
 #define OUTPUT_NAME_MAX 32 // room for "obstacles_%06d.vtp" with any int and the probe name
 #define OUTPUT_PARTS 3     // datasets per time step: 0 = frame_*.vtu, 1 = obstacles_*.vtp, 2 = contacts_*.vtp
-#define OUTPUT_FIXED_COLUMNS 25 // stats.csv's columns before the per-object forces
+#define OUTPUT_BASE_COLUMNS                                                                                  \
+    26 // stats.csv's columns step ... time_energy (all an older ipcc wrote before the forces)
+#define OUTPUT_ENERGY_COLUMNS 10 // then kinetic_energy ... angular_momentum_z (ipcc_world_energies)
+#define OUTPUT_FIXED_COLUMNS (OUTPUT_BASE_COLUMNS + OUTPUT_ENERGY_COLUMNS) // before the per-object forces
 
 struct ipcc_output {
     char *dir;      ///< the folder, without trailing '/'
@@ -50,9 +53,10 @@ struct ipcc_output {
     int names_cap;
     const char **name_list; ///< pointers into names
     int name_list_cap;
-    FILE *stats;       ///< stats.csv, open after the first row
-    long stats_rows;   ///< rows in stats.csv (written by this output, or kept by a resume)
-    int stats_objects; ///< objects with force columns in stats.csv's header (0: none), once it exists
+    FILE *stats;         ///< stats.csv, open after the first row
+    long stats_rows;     ///< rows in stats.csv (written by this output, or kept by a resume)
+    int stats_objects;   ///< objects with force columns in stats.csv's header (0: none), once it exists
+    bool stats_energies; ///< stats.csv's header has the energy columns (a resumed older file has not)
 };
 
 /// o->dir + '/' + name in o's scratch path (valid until the next call).

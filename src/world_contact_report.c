@@ -28,13 +28,18 @@
 // segments, the vertex pair, the half-space's plane, the shape's exact
 // surface at its current pose).
 //
+// Objects. One per thing of the scene: the bodies, the half-spaces, the
+// shapes. A box's edges and a cylinder's rims are a segment-set body of the
+// world (world_shapes.c) but part of their shape here: their contacts name
+// the shape, their forces count as the shape's.
+//
 // Forces per object. A body's total is the sum over its vertices of the
 // world's per-vertex barrier and friction forces (exact: they are what the
-// step used). Half-spaces and shapes have no vertices: each receives the
-// opposite of the forces its contacts' records exert on the bodies'
-// vertices (the barrier's gradient with respect to the vertex is
-// 2 sqrt(d) b'(d) times the unit normal, so the record's normal force is
-// exactly the vertex's).
+// step used); a shape's feature body adds its sum to its shape's. Half-spaces
+// and shapes' surfaces have no vertices: each receives the opposite of the
+// forces its contacts' records exert on the bodies' vertices (the barrier's
+// gradient with respect to the vertex is 2 sqrt(d) b'(d) times the unit
+// normal, so the record's normal force is exactly the vertex's).
 //
 // The report is the caller's buffer, so reading contacts allocates nothing
 // in the world; the candidate search at x does not change any later step
@@ -94,15 +99,42 @@ static ipcc_contact_type public_type(ipcc_contact_kind kind) {
     return IPCC_CONTACT_POINT_POINT;
 }
 
+// Bodies that are objects of their own: every body but the shapes' feature
+// bodies, which ipcc_world_shapes_start() adds after all others.
+static int body_objects(const ipcc_world *w) {
+    int nb = w->num_bodies;
+    while (nb > 0 && w->bodies[nb - 1].shape >= 0)
+        nb--;
+    return nb;
+}
+
 int ipcc_world_num_contact_objects(const ipcc_world *w) {
     IPCC_ASSERT(w);
-    return w->num_bodies + w->num_half_spaces + w->num_shapes;
+    return body_objects(w) + w->num_half_spaces + w->num_shapes;
+}
+
+int ipcc_world_contact_object_of_body(const ipcc_world *w, int b) {
+    IPCC_ASSERT(w && b >= 0 && b < w->num_bodies);
+    const int nbo = body_objects(w), shape = w->bodies[b].shape;
+    IPCC_ASSERT((shape >= 0) == (b >= nbo)); // feature bodies come last
+    return shape >= 0 ? nbo + w->num_half_spaces + shape : b;
+}
+
+int ipcc_world_contact_object_of_half_space(const ipcc_world *w, int h) {
+    IPCC_ASSERT(w && h >= 0 && h < w->num_half_spaces);
+    return body_objects(w) + h;
+}
+
+int ipcc_world_contact_object_of_shape(const ipcc_world *w, int s) {
+    IPCC_ASSERT(w && s >= 0 && s < w->num_shapes);
+    return body_objects(w) + w->num_half_spaces + s;
 }
 
 int ipcc_world_contact_object_name(const ipcc_world *w, int id, char *buf, size_t size) {
     IPCC_ASSERT(w && id >= 0 && id < ipcc_world_num_contact_objects(w) && (buf || size == 0));
-    if (id < w->num_bodies) return snprintf(buf, size, "%s", w->bodies[id].name);
-    id -= w->num_bodies;
+    const int nbo = body_objects(w);
+    if (id < nbo) return snprintf(buf, size, "%s", w->bodies[id].name);
+    id -= nbo;
     if (id < w->num_half_spaces) return snprintf(buf, size, "half-space %d", id);
     return snprintf(buf, size, "%s", w->shapes[id - w->num_half_spaces].name);
 }
@@ -125,11 +157,12 @@ static bool on_shape(int kind) {
     return kind == IPCC_CONTACT_PS || kind == IPCC_CONTACT_ST || kind == IPCC_CONTACT_SE;
 }
 
-// The unified id of the second side of a constraint.
+// The unified id of the second side of a constraint (a shape's feature body
+// names its shape).
 static int object_b(const ipcc_world *w, ipcc_contact_kind kind, const int *vertices, int obstacle) {
-    if (kind == IPCC_CONTACT_PH) return w->num_bodies + obstacle;
-    if (on_shape(kind)) return w->num_bodies + w->num_half_spaces + obstacle;
-    return body_of_vertex(w, vertices[kind == IPCC_CONTACT_EE ? 2 : 1]);
+    if (kind == IPCC_CONTACT_PH) return ipcc_world_contact_object_of_half_space(w, obstacle);
+    if (on_shape(kind)) return ipcc_world_contact_object_of_shape(w, obstacle);
+    return ipcc_world_contact_object_of_body(w, body_of_vertex(w, vertices[kind == IPCC_CONTACT_EE ? 2 : 1]));
 }
 
 // Sort key of a constraint: kind, its vertices, obstacle.
@@ -250,7 +283,7 @@ static void active_record(const ipcc_world *w, const ipcc_contact_info *in, doub
     r->active = true;
     for (int i = 0; i < 4; ++i)
         r->vertices[i] = i < nv ? in->vertices[i] : -1;
-    r->object_a = in->body[0];
+    r->object_a = ipcc_world_contact_object_of_body(w, in->body[0]);
     r->object_b = object_b(w, in->kind, in->vertices, in->obstacle);
     r->normal_force = in->normal_force / s;
     for (int i = 0; i < na; ++i)
@@ -308,7 +341,7 @@ int ipcc_world_contacts(const ipcc_world *w, ipcc_contact_report *rep, const ipc
             r->type = public_type((ipcc_contact_kind)kind);
             for (int i = 0; i < 4; ++i)
                 r->vertices[i] = i < want.nv ? vertices[i] : -1;
-            r->object_a = body_of_vertex(w, vertices[0]);
+            r->object_a = ipcc_world_contact_object_of_body(w, body_of_vertex(w, vertices[0]));
             r->object_b = object_b(w, (ipcc_contact_kind)kind, vertices, obstacle);
             measure_features(w, (ipcc_contact_kind)kind, vertices, obstacle, w->x, r);
             n++;
@@ -326,16 +359,20 @@ void ipcc_contact_report_object_forces(const ipcc_contact_report *rep, const ipc
     const int nb = w->num_bodies, no = ipcc_world_num_contact_objects(w);
     memset(forces, 0, sizeof(double) * 3 * (size_t)no);
     const double *fc = w->contact_force, *ff = w->friction_force;
-    for (int b = 0; b < nb; ++b) {
+    for (int b = 0; b < nb; ++b) { // a feature body's forces go to its shape
         const ipcc_body *body = &w->bodies[b];
+        double *f = forces + 3 * ipcc_world_contact_object_of_body(w, b);
         for (int i = body->first_vertex; i < body->first_vertex + body->num_vertices; ++i)
             for (int d = 0; d < 3; ++d)
-                forces[3 * b + d] += (fc ? fc[3 * i + d] : 0) + (ff ? ff[3 * i + d] : 0);
+                f[d] += (fc ? fc[3 * i + d] : 0) + (ff ? ff[3 * i + d] : 0);
     }
-    if (no == nb) return;
+    if (w->num_half_spaces + w->num_shapes == 0) return;
+    // Half-spaces and shapes (their surfaces; their features were counted as vertices above).
     for (int k = 0; k < rep->count; ++k) {
         const ipcc_contact_record *r = &rep->records[k];
-        if (r->object_b < nb) continue;
+        if (!(r->type == IPCC_CONTACT_POINT_HALF_SPACE || r->type == IPCC_CONTACT_POINT_SHAPE ||
+              r->type == IPCC_CONTACT_TRIANGLE_SHAPE || r->type == IPCC_CONTACT_EDGE_SHAPE))
+            continue;
         for (int d = 0; d < 3; ++d)
             forces[3 * r->object_b + d] -= r->normal_force * r->normal[d] + r->friction_force[d];
     }

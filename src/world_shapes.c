@@ -151,6 +151,11 @@ void ipcc_world_shapes_free(ipcc_world *w) {
 
 int ipcc_world_num_shapes(const ipcc_world *w) { return w->num_shapes; }
 
+int ipcc_world_body_shape(const ipcc_world *w, int body) {
+    IPCC_ASSERT(w && body >= 0 && body < w->num_bodies);
+    return w->bodies[body].shape;
+}
+
 const ipcc_shape_def *ipcc_world_shape_def(const ipcc_world *w, int i) {
     IPCC_ASSERT(i >= 0 && i < w->num_shapes);
     return &w->shapes[i];

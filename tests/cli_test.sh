@@ -159,8 +159,12 @@ if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import vtk" 2>/dev/null; then
     /usr/bin/python3 "$SRC/tests/vtk_check.py" --contacts contacts 5 - - &&
         pass "VTK reads the shapes and the contacts" || fail "VTK check of shapes and contacts"
 fi
-head -n 1 contacts/stats.csv | grep -q ',time_energy,contact_force_x:block,contact_force_y:block,contact_force_z:block,contact_force_x:crate (edges),.*,contact_force_z:half-space 0,.*contact_force_x:ball,.*,contact_force_z:crate$' &&
-    pass "stats.csv: force columns per object after the usual ones" || { fail "stats.csv force columns"; head -n 1 contacts/stats.csv; }
+head -n 1 contacts/stats.csv | grep -q ',time_energy,kinetic_energy,elastic_energy,gravitational_energy,barrier_energy,momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z,contact_force_x:block,contact_force_y:block,contact_force_z:block,contact_force_x:half-space 0,.*,contact_force_z:half-space 0,.*contact_force_x:ball,.*,contact_force_z:crate$' &&
+    pass "stats.csv: energy columns, then force columns per object after the usual ones" || { fail "stats.csv energy and force columns"; head -n 1 contacts/stats.csv; }
+# One object, one name, one force: the crate (a box: a shape and its 12
+# edges) has three columns, and no "crate (edges)".
+[ "$(head -n 1 contacts/stats.csv | tr , '\n' | grep -c 'crate')" -eq 3 ] &&
+    pass "stats.csv: a box obstacle has one set of force columns" || { fail "stats.csv box columns"; head -n 1 contacts/stats.csv; }
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "contact_force_y:block") b = i; if ($i == "contact_force_y:half-space 0") h = i }; next }
          { s = $b + $h; if (!($b > 0) || s * s > 1e-18 * $b * $b) bad = 1 } END { exit bad || NR != 5 }' contacts/stats.csv &&
     pass "stats.csv: the slope takes the block's force, reversed" || { fail "stats.csv forces"; cat contacts/stats.csv; }
@@ -240,11 +244,33 @@ expect 1 "convert needs" "convert without -o" -- convert scripts/unknown.txt
 
 # --- check and info -----------------------------------------------------------
 "$IPCC" check "$SRC/examples/contact_cubes.json" >chk.txt 2>&1 && pass "check exits 0" || { fail "check"; cat chk.txt; }
-grep -q 'total: 2 bodies, 152 vertices, 432 tets, 240 surface triangles, 1 half-spaces' chk.txt &&
+grep -q 'total: 2 bodies, 152 vertices, 432 tets, 240 surface triangles; 0 mesh obstacles (0 vertices, 0 triangles), 1 half-spaces, 0 shapes' chk.txt &&
     pass "check prints the totals" || { fail "check totals"; cat chk.txt; }
 grep -q 'L = 0.45 m, d-hat = 0.00045 m' chk.txt && grep -q 'kappa in \[' chk.txt && pass "check prints L, d-hat, kappa" ||
     fail "check L/d-hat/kappa"
 [ -e out ] && fail "check wrote output" || pass "check writes nothing"
+# Every thing of a scene once: a body, a mesh obstacle, a half-space, a
+# sphere and a box (whose edges are part of it, not an obstacle).
+cat >things.json <<JSON
+{"time_step": 0.01, "steps": 1,
+ "materials": {"soft": {"model": "neo_hookean", "density": 1000, "youngs_modulus": 1e5, "poisson_ratio": 0.4}},
+ "bodies": [{"name": "cube", "mesh": {"box": {"size": [0.1, 0.1, 0.1], "cells": [2, 2, 2]}}, "material": "soft",
+   "translation": [0, 0.001, 0]}],
+ "obstacles": [{"type": "half_space", "normal": [0, 1, 0]},
+   {"type": "mesh", "name": "pusher", "path": "$SRC/meshes/pusher.obj", "translation": [-0.5, 0.01, -0.15]},
+   {"type": "sphere", "name": "ball", "center": [1, 0.5, 0], "radius": 0.3},
+   {"type": "box", "name": "crate", "center": [-1, 0.5, 0], "half_extents": [0.3, 0.2, 0.1]}]}
+JSON
+"$IPCC" check things.json >chk3.txt 2>&1 && pass "check a scene with every kind of obstacle" || { fail "check obstacles"; cat chk3.txt; }
+grep -q '^  body  *cube  *27 vertices  *48 tets  *48 surface triangles$' chk3.txt &&
+    grep -q '^  obstacle  *pusher  *8 vertices  *0 tets  *12 surface triangles$' chk3.txt &&
+    grep -q '^  half-space  *half-space 0  *point (0, 0, 0), normal (0, 1, 0)$' chk3.txt &&
+    grep -q '^  sphere  *ball  *radius 0.3 m, centre (1, 0.5, 0)$' chk3.txt &&
+    grep -q '^  box  *crate  *half-extents 0.3 x 0.2 x 0.1 m, centre (-1, 0.5, 0)$' chk3.txt &&
+    [ "$(grep -c '^  [a-z]' chk3.txt)" -eq 6 ] && ! grep -q 'edges' chk3.txt &&
+    pass "check lists each body, obstacle, half-space and shape once" || { fail "check listing"; cat chk3.txt; }
+grep -q 'total: 1 bodies, 27 vertices, 48 tets, 48 surface triangles; 1 mesh obstacles (8 vertices, 12 triangles), 1 half-spaces, 2 shapes$' chk3.txt &&
+    pass "check counts bodies, obstacles, half-spaces and shapes apart" || { fail "check totals with obstacles"; cat chk3.txt; }
 expect 1 "intersect" "check refuses intersecting bodies" -- check overlap.json
 expect 1 "bodies\[0\].friction" "check names a bad key" -- check badmu.json
 expect 1 "unknown keyword 'frobnicate'" "check --strict on an IPC script" -- check scripts/unknown.txt --strict

@@ -10,6 +10,8 @@
 #     unshare can make one) stops the run with a clear error and exit 1; the
 #     frames listed in frames.pvd and the checkpoint stay intact: copied to
 #     a roomy folder, the run resumes to the same bit-identical end;
+#     (3b) a folder of an older ipcc (stats.csv without the energy columns)
+#     resumes without them;
 #  4. resume of a finished run does nothing; resume errors (not a folder,
 #     not a run folder, a corrupted checkpoint) are clear, with exit 1;
 #  5. on a terminal (via script(1)) run draws a progress bar; in a pipe it
@@ -36,8 +38,8 @@ fail() {
 }
 
 # Rows of stats.csv without the wall-clock columns (10-14, 19-20, 24-26),
-# which differ between runs by nature; the per-object contact forces (27-)
-# are kept.
+# which differ between runs by nature; the energies and momenta (27-36) and
+# the per-object contact forces (37-) are kept.
 steady_stats() {
     cut -d, -f1-9,15-18,21-23,27- "$1/stats.csv"
 }
@@ -95,7 +97,8 @@ OMP_NUM_THREADS=1 "$ipcc" run "$scene" -o ref --steps $steps --checkpoint-every 
 [ -e ref/scene.json ] || fail "run wrote no scene.json"
 [ -e ref/checkpoint.bin ] || fail "run wrote no checkpoint.bin"
 [ -e ref/contacts_000001.vtp ] || fail "run wrote no contacts_NNNNNN.vtp"
-head -n 1 ref/stats.csv | cut -d, -f27 | grep -q '^contact_force_x:lower$' || fail "stats.csv has no force columns"
+head -n 1 ref/stats.csv | cut -d, -f27 | grep -q '^kinetic_energy$' || fail "stats.csv has no energy columns"
+head -n 1 ref/stats.csv | cut -d, -f37 | grep -q '^contact_force_x:lower$' || fail "stats.csv has no force columns"
 
 # 1. SIGKILL at several points, then resume.
 for rows in 0 1 6 13 21; do
@@ -146,6 +149,19 @@ if unshare -rm sh full.sh 2>/dev/null || unshare -m sh full.sh 2>/dev/null; then
 else
     echo "skipped: disk full (cannot mount a tmpfs in a private namespace here)"
 fi
+
+# 3b. A folder of an older ipcc, whose stats.csv has no energy columns
+# (27-36), resumes without them: every row has the header's columns, and
+# the rest matches the uninterrupted run.
+run_and_signal old 5 INT
+cut -d, -f1-26,37- old/stats.csv >old/stats.cut && mv old/stats.cut old/stats.csv
+resume old || { fail "resume of an older folder exited $?"; cat old.resume.err; }
+if head -n 1 old/stats.csv | grep -q kinetic_energy; then fail "older folder: energy columns appeared"; fi
+awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || NR != '$steps' + 1 }' old/stats.csv ||
+    fail "older folder: rows whose columns are not the header's"
+cut -d, -f1-9,15-18,21-23,37- ref/stats.csv >ref.old
+cut -d, -f1-9,15-18,21-23,27- old/stats.csv >dir.old
+cmp -s ref.old dir.old || fail "older folder: stats.csv differs from the uninterrupted run"
 
 # 4. Resume of a finished run; resume errors.
 "$ipcc" resume ref >done.out 2>&1 || fail "resume of a finished run exited $?"

@@ -18,7 +18,10 @@
 //   edges (no edge-edge mollifier, whose force along the edges no record
 //   would carry);
 // - a cube on a static box shape: point-shape records naming the shape,
-//   their second point on the shape's surface;
+//   their second point on the shape's surface; the box's edges are no
+//   object of their own;
+// - a cube half over a box's edge: records of the box's faces and of its
+//   edges both name the box, whose force is the cube's, reversed;
 // - a cube thrown up off a rough floor: at the end of the step no
 //   constraint is active, but the step's friction contacts are reported,
 //   inactive, with normal force 0, their current distance, and the
@@ -293,15 +296,22 @@ static void test_cube_on_shape(void **state) {
     ipcc_contact_report *r = ipcc_contact_report_create();
     for (int s = 0; s < 2; s++)
         assert_true(ipcc_world_step(w, NULL) >= 0);
-    // Bodies: the cube and the table's edges; then the half-space, then the shape.
-    const int nb = ipcc_world_num_bodies(w), shape_id = nb + 1;
+    // Bodies: the cube and the table's edges; objects: the cube, the
+    // half-space, the table (its edges are part of it).
+    const int nb = ipcc_world_num_bodies(w), shape_id = 2;
     assert_int_equal(nb, 2);
-    assert_int_equal(ipcc_world_num_contact_objects(w), 4);
+    assert_int_equal(ipcc_world_body_shape(w, 0), -1);
+    assert_int_equal(ipcc_world_body_shape(w, 1), 0);
+    assert_int_equal(ipcc_world_num_contact_objects(w), 3);
+    assert_int_equal(ipcc_world_contact_object_of_body(w, 0), 0);
+    assert_int_equal(ipcc_world_contact_object_of_body(w, 1), shape_id);
+    assert_int_equal(ipcc_world_contact_object_of_half_space(w, 0), 1);
+    assert_int_equal(ipcc_world_contact_object_of_shape(w, 0), shape_id);
     char name[32];
     ipcc_world_contact_object_name(w, shape_id, name, sizeof name);
     assert_string_equal(name, "table");
     ipcc_world_contact_object_name(w, 1, name, sizeof name);
-    assert_string_equal(name, "table (edges)");
+    assert_string_equal(name, "half-space 0");
     int m;
     const ipcc_contact_record *rec = contacts(w, r, &m);
     assert_int_equal(m, 9);
@@ -320,12 +330,60 @@ static void test_cube_on_shape(void **state) {
     }
     body_sum(w, 0, ipcc_world_contact_forces(w), fc);
     assert_vec_near(sum, fc, 1e-9);
-    double forces[12];
+    double forces[9];
     ipcc_contact_report_object_forces(r, w, forces);
     const double minus[3] = {-fc[0], -fc[1], -fc[2]}, zero[3] = {0, 0, 0};
     assert_vec_near(forces + 3 * shape_id, minus, 1e-9);
-    assert_memory_equal(forces + 3, zero, sizeof zero); // the edges and the far half-space: nothing
-    assert_memory_equal(forces + 6, zero, sizeof zero);
+    assert_memory_equal(forces + 3, zero, sizeof zero); // the far half-space: nothing
+    ipcc_contact_report_destroy(r);
+    ipcc_world_destroy(w);
+}
+
+/// A cube half over the edge of a box table: the table's faces push the
+/// cube's vertices (point-shape records) and its edge pushes the cube's
+/// bottom edges and triangles (records against the edges' segment set).
+/// Both name the table, one object: its force is the cube's, reversed (on
+/// eaf50a8 the edges were an object "table (edges)" with a part of it).
+static void test_cube_over_box_edge(void **state) {
+    (void)state;
+    ipcc_world_def wd = ipcc_default_world_def();
+    wd.contact.dhat = 1e-3;
+    ipcc_world *w = cube_world(&wd, 0, 5e-4, 0, 0, NULL); // x in [-0.05, 0.05]
+    ipcc_shape_def sd = ipcc_default_shape_def();
+    sd.name = "table";
+    sd.kind = IPCC_SHAPE_BOX;
+    sd.center[0] = -1.0025, sd.center[1] = -0.1; // top at y = 0, its edge at x = -0.0025, along z
+    sd.size[0] = sd.size[2] = 1;
+    sd.size[1] = 0.1;
+    assert_int_equal(ipcc_world_add_shape(w, &sd, NULL), IPCC_OK);
+    ipcc_contact_report *r = ipcc_contact_report_create();
+    assert_true(ipcc_world_step(w, NULL) >= 0);
+    assert_int_equal(ipcc_world_num_bodies(w), 2); // the cube and the table's edges
+    assert_int_equal(ipcc_world_num_contact_objects(w), 2);
+    char name[32];
+    for (int id = 0; id < 2; id++) {
+        ipcc_world_contact_object_name(w, id, name, sizeof name);
+        assert_string_equal(name, id == 0 ? "cube" : "table");
+    }
+    int m, on_face = 0, on_edge = 0;
+    const ipcc_contact_record *rec = contacts(w, r, &m);
+    for (int k = 0; k < m; k++) {
+        const bool face = rec[k].type == IPCC_CONTACT_POINT_SHAPE;
+        on_face += face;
+        on_edge += !face;
+        // The table's corners meet the cube's triangles as first side: a record names the table once.
+        assert_true((rec[k].object_a == 0 && rec[k].object_b == 1) ||
+                    (!face && rec[k].object_a == 1 && rec[k].object_b == 0));
+    }
+    assert_true(on_face > 0);
+    assert_true(on_edge > 0);
+    double forces[6], fc[3];
+    ipcc_contact_report_object_forces(r, w, forces);
+    body_sum(w, 0, ipcc_world_contact_forces(w), fc);
+    assert_true(fc[1] > 0);
+    assert_vec_near(forces, fc, 1e-12);
+    const double minus[3] = {-fc[0], -fc[1], -fc[2]};
+    assert_vec_near(forces + 3, minus, 1e-9); // faces and edges together
     ipcc_contact_report_destroy(r);
     ipcc_world_destroy(w);
 }
@@ -408,6 +466,7 @@ int main(void) {
         cmocka_unit_test(test_friction_on_slope),
         cmocka_unit_test(test_cube_on_cube),
         cmocka_unit_test(test_cube_on_shape),
+        cmocka_unit_test(test_cube_over_box_edge),
         cmocka_unit_test(test_friction_contact_after_separation),
         cmocka_unit_test(test_reports_change_nothing),
     };

@@ -3,12 +3,18 @@
 /// and the total contact force on every body and obstacle. See
 /// docs/output.md ("Contact reports") for the file the CLI writes from them.
 ///
-/// Objects. A contact's two sides are named by unified object ids:
-///   b                         body b (deformable bodies and mesh obstacles,
-///                             ipcc_world_num_bodies() of them),
-///   num_bodies + h            half-space h,
-///   num_bodies + num_half_spaces + s   analytic shape s.
-/// ipcc_world_contact_object_name() gives each a name.
+/// Objects. A contact's two sides are named by unified object ids, one per
+/// thing of the scene:
+///   b                         body b (deformable bodies and mesh obstacles:
+///                             the nb bodies that are no shape's features),
+///   nb + h                    half-space h,
+///   nb + num_half_spaces + s  analytic shape s, its sharp features included.
+/// A box's edges and a cylinder's rims are a segment-set body the world adds
+/// at start (ipcc_world_body_shape()); they are not objects of their own:
+/// their contacts name the shape and their forces count as the shape's, so
+/// a box is one object with one name and one force. The
+/// ipcc_world_contact_object_of_*() functions map bodies, half-spaces and
+/// shapes to their ids; ipcc_world_contact_object_name() names each.
 #ifndef IPCC_CONTACT_REPORT_H
 #define IPCC_CONTACT_REPORT_H
 
@@ -78,12 +84,23 @@ IPCC_API void ipcc_contact_report_destroy(ipcc_contact_report *report);
 IPCC_API int ipcc_world_contacts(const ipcc_world *world, ipcc_contact_report *report,
                                  const ipcc_contact_record **records);
 
-/// Objects a contact can name: bodies + half-spaces + shapes.
+/// Objects a contact can name: bodies (without the shapes' feature bodies)
+/// + half-spaces + shapes. The same before and after ipcc_world_start().
 IPCC_API int ipcc_world_num_contact_objects(const ipcc_world *world);
+
+/// The object id of body b (0 <= b < ipcc_world_num_bodies()): b itself,
+/// or, for an analytic shape's feature body (ipcc_world_body_shape() >= 0),
+/// the shape's id.
+IPCC_API int ipcc_world_contact_object_of_body(const ipcc_world *world, int body);
+/// The object id of half-space h.
+IPCC_API int ipcc_world_contact_object_of_half_space(const ipcc_world *world, int half_space);
+/// The object id of analytic shape s.
+IPCC_API int ipcc_world_contact_object_of_shape(const ipcc_world *world, int shape);
 
 /// The name of object `id` into buf (snprintf's rules: truncated to size - 1
 /// bytes and NUL-terminated; buf may be NULL when size is 0): a body's name,
-/// "half-space <h>" for half-space h (they have no name), a shape's name.
+/// "half-space <h>" for half-space h (they have no name), a shape's name
+/// (a box's, never "<box> (edges)").
 /// Returns the length of the full name.
 IPCC_API int ipcc_world_contact_object_name(const ipcc_world *world, int id, char *buf, size_t size);
 
@@ -96,8 +113,9 @@ IPCC_API const char *ipcc_contact_type_name(ipcc_contact_type type);
 /// Total contact force (barrier + friction, N) on every object of w, 3 per
 /// object (ipcc_world_num_contact_objects() of them, xyz): for a body the
 /// sum of ipcc_world_contact_forces() and ipcc_world_friction_forces() over
-/// its vertices; for a half-space or a shape the opposite of the forces its
-/// contacts in `report` exert on the bodies. `report` must hold
+/// its vertices; for a half-space the opposite of the forces its contacts in
+/// `report` exert on the bodies; for a shape the same, plus the per-vertex
+/// forces on its feature body (a box's edges, a cylinder's rims). `report` must hold
 /// ipcc_world_contacts() of the current state (it is not read when the world
 /// has no half-space and no shape). Over all objects the forces sum to zero
 /// (every contact force has its reaction), up to rounding.

@@ -318,8 +318,42 @@ IPCC_API double ipcc_world_bbox_diagonal(const ipcc_world *world);
 IPCC_API double ipcc_world_velocity_tolerance(const ipcc_world *world);
 /// Total elastic (strain) energy of the current state, J (+inf if inverted).
 IPCC_API double ipcc_world_elastic_energy(const ipcc_world *world);
+
+/// Energies and momenta of a world's current state (ipcc_world_energies).
+/// Sums over the deformable bodies' vertices with their lumped masses m_i,
+/// positions x_i and velocities v_i; mesh obstacles, half-spaces and shapes
+/// are kinematic (zero mass, prescribed motion) and take no part, except
+/// through the barrier. Their sum kinetic + elastic + gravitational +
+/// barrier is what an integrator without damping or friction would keep
+/// constant (docs/output.md, "stats.csv").
+typedef struct ipcc_energies {
+    double kinetic;       ///< 1/2 sum_i m_i |v_i|^2, J
+    double elastic;       ///< strain energy, as ipcc_world_elastic_energy(), J (+inf if inverted)
+    double gravitational; ///< -sum_i m_i g . x_i, J (0 for a body at the origin)
+    /// The contact potential kappa sum_k b(d_k) / s over the constraints
+    /// within d̂ (s: h^2 for implicit Euler, beta h^2 for Newmark, 1 for
+    /// static, so that its gradient is ipcc_world_contact_forces()), J; 0
+    /// without contact; > 0 exactly when some constraint is within d̂.
+    double barrier;
+    double linear_momentum[3];  ///< sum_i m_i v_i, kg m/s
+    double angular_momentum[3]; ///< sum_i x_i x m_i v_i, about the origin, kg m^2/s
+} ipcc_energies;
+
+/// The energies and momenta of the current state into *out. Sums run in
+/// vertex (tet, constraint) order: the same for any thread count. The
+/// barrier term searches the contacts at the current state afresh (as
+/// ipcc_world_contacts() does), which changes no later step. Fails only
+/// when out of memory (IPCC_ERR_NO_MEMORY; *out then holds every term but
+/// the barrier, which is NaN).
+IPCC_API ipcc_status ipcc_world_energies(const ipcc_world *world, ipcc_energies *out);
 /// True if body b is a kinematic mesh obstacle (ipcc_world_add_obstacle).
 IPCC_API bool ipcc_world_body_is_obstacle(const ipcc_world *world, int body);
+/// The analytic shape whose sharp features body b is, else -1. From
+/// ipcc_world_start(), each box's 12 edges and each cylinder's two rims are
+/// a segment-set obstacle body the world adds after every other body
+/// (named "<shape> (edges)" / "<shape> (rims)"); it is part of the shape,
+/// not an obstacle of its own (the contact report counts it as the shape).
+IPCC_API int ipcc_world_body_shape(const ipcc_world *world, int body);
 /// Vertices of the deformable bodies: they come first, [0, count), before
 /// every obstacle vertex.
 IPCC_API int ipcc_world_num_deformable_vertices(const ipcc_world *world);

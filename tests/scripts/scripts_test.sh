@@ -2,7 +2,9 @@
 # scripts/plot_stats.py and scripts/render.py on a real run with contact
 # (examples/contact_cubes.json, 10 steps: the cubes touch the ground from
 # step 6): the PNGs exist, have the requested size, are not blank, and the
-# rendered body is in the middle of the picture; then the error cases.
+# rendered body is in the middle of the picture; plot_stats.py's energy
+# curves match stats.csv's columns, and an older stats.csv (without them)
+# still plots; then the error cases.
 # Skipped (exit 77) when /usr/bin/python3 lacks matplotlib or VTK, or when
 # there is neither a display nor xvfb-run (+ xauth) to render with.
 #   usage: scripts_test.sh IPCC_BINARY SOURCE_DIR WORK_DIR
@@ -70,6 +72,41 @@ check_png "plot_stats.py -o small.png --size 600x800" small.png 600 800
 # The body check can fail: the plot has no body in its centre.
 "$PY" "$CHECK" small.png 600 800 --body $WHITE >/dev/null 2>&1 && fail "png_check --body accepts a plot" ||
     pass "png_check --body rejects an image without a body"
+
+# The energy panel's curves (plot_stats.energy_series), against stats.csv's
+# own columns: the total is kinetic + elastic + barrier + gravitational
+# (relative to the first row's), the friction dissipated is the running sum
+# of friction_dissipation, and the barrier energy is > 0 exactly in the
+# steps with contacts.
+cat >energy_check.py <<'PY'
+import csv, math, sys
+sys.path.insert(0, sys.argv[1])
+import plot_stats
+data = plot_stats.read_stats(sys.argv[2])
+e = plot_stats.energy_series(data)
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert e is not None and len(e["total"]) == len(rows) == 10, "one value per row"
+g0 = float(rows[0]["gravitational_energy"])
+run = 0.0
+for r, total, dissipated in zip(rows, e["total"], e["dissipated"]):
+    k, el, g, b = (float(r[c]) for c in ("kinetic_energy", "elastic_energy", "gravitational_energy", "barrier_energy"))
+    assert abs(total - (k + el + (g - g0) + b)) <= 1e-12 * (abs(g) + k + el + b), (total, k, el, g, b)
+    run += float(r["friction_dissipation"])
+    assert dissipated == run
+    assert (b > 0) == (int(r["num_contacts"]) > 0), (b, r["num_contacts"])
+    assert k > 0 and el >= 0
+print("energies of %d rows" % len(rows))
+PY
+"$PY" energy_check.py "$SRC/scripts" run/stats.csv >check.txt 2>&1 && pass "plot_stats.py's energy curves ($(cat check.txt))" ||
+    { fail "plot_stats.py's energy curves"; cat check.txt; }
+# A stats.csv of an older ipcc (no energy columns, 27-36) still plots; rows
+# written without the world ("nan" energies) too.
+mkdir -p older nanrows
+cut -d, -f1-26,37- run/stats.csv >older/stats.csv
+"$PY" "$PLOT" older >plot.txt 2>&1 && pass "plot_stats.py on an older stats.csv" || { fail "plot_stats.py older"; cat plot.txt; }
+check_png "stats.png of an older stats.csv" older/stats.png 1000 1400
+awk -F, 'BEGIN { OFS = "," } NR > 1 && NR < 4 { for (i = 27; i <= 30; i++) $i = "nan" } { print }' run/stats.csv >nanrows/stats.csv
+"$PY" "$PLOT" nanrows >plot.txt 2>&1 && pass "plot_stats.py with nan energies" || { fail "plot_stats.py nan energies"; cat plot.txt; }
 
 # --- render.py -------------------------------------------------------------------
 "$PY" "$RENDER" run --size 320x240 >render.txt 2>&1 || { fail "render.py"; cat render.txt; }
