@@ -202,6 +202,12 @@ ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_contact
             if (ipcc_collision_vertex_free(&c->mesh, v) &&
                 !(ipcc_contact_plane_signed(c->planes + 6 * h, c->xc + 3 * v) > 0)) {
                 describe_vertex(w, c, v, va, sizeof va);
+                const char *name = w->half_space_names ? w->half_space_names[h] : NULL;
+                if (name)
+                    return ipcc_fail(
+                        IPCC_ERR_INFEASIBLE,
+                        "initial state: body \"%s\" touches or crosses half-space \"%s\" (vertex %s)",
+                        body_name(w, c->mesh.group[v]), name, va);
                 return ipcc_fail(IPCC_ERR_INFEASIBLE,
                                  "initial state: body \"%s\" touches or crosses half-space %d (vertex %s)",
                                  body_name(w, c->mesh.group[v]), h, va);

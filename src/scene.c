@@ -982,6 +982,8 @@ void ipcc_scene_destroy(ipcc_scene *scene) {
     free(scene->obstacle_paths);
     ipcc_scene_free_shapes(scene);
     free((void *)scene->world.tolerances);
+    for (int i = 0; scene->half_spaces && i < scene->num_half_spaces; i++)
+        free((void *)scene->half_spaces[i].name);
     free(scene->half_spaces);
     free(scene->path);
     free(scene->output_directory);

@@ -52,11 +52,15 @@ ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_con
 
 static ipcc_status parse_half_space(const parser *p, const cJSON *obj, const char *path,
                                     ipcc_half_space_def *h) {
-    static const char *const keys[] = {"type", "point", "normal", "friction", NULL};
+    static const char *const keys[] = {"type", "name", "point", "normal", "friction", NULL};
+    *h = ipcc_default_half_space_def(); // friction not set: contact.friction, or 0; no name
     ipcc_status st = ipcc_scene_check_object(p, obj, path, keys);
     if (st != IPCC_OK) return st;
     char sub[PATH_LEN];
-    *h = ipcc_default_half_space_def(); // friction not set: contact.friction, or 0
+    const char *name = NULL;
+    if ((st = ipcc_scene_get_string(p, obj, path, "name", &name)) != IPCC_OK) return st;
+    if (name && !(h->name = ipcc_scene_copy_string(name)))
+        return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, path, "out of memory");
     if ((st = ipcc_scene_get_vec3(p, obj, path, "point", h->point)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "normal", h->normal)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_number(p, obj, path, "friction", NON_NEGATIVE, &h->friction)) != IPCC_OK)

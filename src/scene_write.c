@@ -618,6 +618,10 @@ static void write_half_space(writer *w, const ipcc_scene *s, int i) {
     begin(w, false, true, 0);
     key(w, "type");
     string_value(w, "half_space");
+    if (h->name) {
+        key(w, "name");
+        string_value(w, h->name);
+    }
     key_vec3(w, "point", h->point);
     key_vec3(w, "normal", h->normal);
     if (h->friction >= 0 || isnan(h->friction)) key_number(w, "friction", h->friction); // < 0: not set

@@ -143,6 +143,9 @@ void ipcc_world_destroy(ipcc_world *w) {
     free(w->contact_force);
     free(w->friction_force);
     free(w->half_space_friction);
+    for (int h = 0; h < w->num_half_spaces; h++)
+        free(w->half_space_names[h]);
+    free(w->half_space_names);
     ipcc_world_shapes_free(w);
     ipcc_friction_destroy(w->friction);
     ipcc_contact_destroy(w->contact);
@@ -233,6 +236,7 @@ static ipcc_contact_setup contact_setup(const ipcc_world *w, ipcc_collision_body
                                 .tet_body = w->tet_body,
                                 .num_half_spaces = w->num_half_spaces,
                                 .half_spaces = w->half_spaces,
+                                .half_space_names = (const char *const *)w->half_space_names,
                                 .num_shapes = w->num_shapes,
                                 .shape_poses = w->shape_pose,
                                 .shape_defs = w->shapes,

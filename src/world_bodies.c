@@ -401,25 +401,33 @@ ipcc_status ipcc_world_add_obstacle(ipcc_world *w, const ipcc_obstacle_def *def,
 ipcc_status ipcc_world_add_half_space(ipcc_world *w, const ipcc_half_space_def *def, int *half_space_index) {
     IPCC_ASSERT(w && def);
     IPCC_CHECK_DEF(def, "ipcc_half_space_def: initialise it with ipcc_default_half_space_def()");
+    char name[128]; // "half-space 2", or "half-space \"floor\"", in messages
+    if (def->name)
+        snprintf(name, sizeof name, "half-space \"%s\"", def->name);
+    else
+        snprintf(name, sizeof name, "half-space %d", w->num_half_spaces);
     if (w->started)
-        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "half-space %d: must be added before the first step",
-                         w->num_half_spaces);
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: must be added before the first step", name);
     const double *point = def->point, *normal = def->normal;
     double friction = def->friction;
     double len = sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
     if (!finite3(point) || !finite3(normal) || !(len > 0) || !isfinite(len))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
-                         "half-space %d: point and normal must be finite and the normal non-zero",
-                         w->num_half_spaces);
+                         "%s: point and normal must be finite and the normal non-zero", name);
     if (isnan(friction) || !isfinite(friction))
-        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "half-space %d: friction must be finite (got %g)",
-                         w->num_half_spaces, friction);
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: friction must be finite (got %g)", name, friction);
     if (friction < 0) friction = -1; // not set
+    char *copy = NULL;
     if (ipcc_reserve((void **)&w->half_spaces, &w->cap_half_spaces, 6 * (w->num_half_spaces + 1),
                      sizeof(double)) != 0 ||
         ipcc_reserve((void **)&w->half_space_friction, &w->cap_half_space_friction, w->num_half_spaces + 1,
-                     sizeof(double)) != 0)
+                     sizeof(double)) != 0 ||
+        ipcc_reserve((void **)&w->half_space_names, &w->cap_half_space_names, w->num_half_spaces + 1,
+                     sizeof(char *)) != 0 ||
+        (def->name && !(copy = malloc(strlen(def->name) + 1))))
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory");
+    if (copy) strcpy(copy, def->name);
+    w->half_space_names[w->num_half_spaces] = copy; // NULL: unnamed
     w->half_space_friction[w->num_half_spaces] = friction;
     if (half_space_index) *half_space_index = w->num_half_spaces;
     double *h = w->half_spaces + 6 * w->num_half_spaces++;

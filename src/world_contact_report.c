@@ -135,7 +135,9 @@ int ipcc_world_contact_object_name(const ipcc_world *w, int id, char *buf, size_
     const int nbo = body_objects(w);
     if (id < nbo) return snprintf(buf, size, "%s", w->bodies[id].name);
     id -= nbo;
-    if (id < w->num_half_spaces) return snprintf(buf, size, "half-space %d", id);
+    if (id < w->num_half_spaces)
+        return w->half_space_names[id] ? snprintf(buf, size, "%s", w->half_space_names[id])
+                                       : snprintf(buf, size, "half-space %d", id);
     return snprintf(buf, size, "%s", w->shapes[id - w->num_half_spaces].name);
 }
 

@@ -110,6 +110,8 @@ struct ipcc_world {
     double *half_spaces;         ///< 6 * num_half_spaces
     double *half_space_friction; ///< num_half_spaces Coulomb coefficients
     int cap_half_space_friction;
+    char **half_space_names; ///< num_half_spaces names (owned; NULL: unnamed, "half-space <i>")
+    int cap_half_space_names;
     int n_deformable;               ///< vertices of deformable bodies, [0, n_deformable)
     struct ipcc_contact *contact;   ///< barrier contact state (contact.c), from the first step
     double *contact_force;          ///< 3n, N, at the end of the last step

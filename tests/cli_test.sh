@@ -179,6 +179,18 @@ sed 's/"translation": \[0.5, 0.5, 0.5\]/"translation": [0, 1, 0]/' overlap.json 
 expect 1 "touch" "touching bodies are refused" -- run touching.json -o touching
 sed 's/"duration": 0.1,/"duration": 0.1, "obstacles": [{"type": "half_space", "point": [0, 0.5, 0]}],/' overlap.json | sed 's/"translation": \[0.5, 0.5, 0.5\]/"translation": [3, 0, 0]/' >below.json
 expect 1 "half-space 0" "a body crossing a half-space is refused" -- run below.json -o below
+# A named half-space: its name in the refusal, in ipcc check, in stats.csv's
+# force columns, and through ipcc convert.
+sed 's/"type": "half_space", "point": \[0, 0.5, 0\]/"type": "half_space", "name": "floor", "point": [0, 0.5, 0]/' below.json >below_named.json
+expect 1 'crosses half-space "floor"' "a body crossing a named half-space is refused by name" -- run below_named.json -o below_named
+sed 's/"point": \[0, 0.5, 0\]/"point": [0, -0.5, 0]/' below_named.json >named.json
+"$IPCC" check named.json >named_check.txt 2>&1 && grep -q '^  half-space  *floor  *point (0, -0.5, 0)' named_check.txt &&
+    pass "ipcc check names the half-space" || { fail "ipcc check of a named half-space"; cat named_check.txt; }
+"$IPCC" run named.json --steps 1 -o named -q >/dev/null 2>&1 &&
+    head -n 1 named/stats.csv | grep -q ',contact_force_x:floor,contact_force_y:floor,contact_force_z:floor' &&
+    pass "stats.csv names the half-space's force columns" || { fail "stats.csv of a named half-space"; head -n 1 named/stats.csv; }
+"$IPCC" convert named.json -o named_conv.json >/dev/null 2>&1 && grep -q '"name": "floor"' named_conv.json &&
+    pass "ipcc convert keeps the half-space's name" || { fail "convert of a named half-space"; cat named_conv.json; }
 sed 's/"type": "half_space", "point": \[0, 0.5, 0\]/"type": "mesh", "path": "m\/none.obj"/' below.json >noobj.json
 expect 1 "none.obj" "missing obstacle file names it" -- run noobj.json -o noobj
 sed 's/"type": "half_space"/"type": "halfspace"/' below.json >badtype.json

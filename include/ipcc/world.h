@@ -204,6 +204,7 @@ typedef struct ipcc_half_space_def {
     double friction;    ///< Coulomb coefficient (>= 0): with contact.friction >= 0 it applies to its
                         ///< contacts as is (IPC's rule), else it is mixed with the body's by the
                         ///< geometric mean; < 0: not set (contact.friction, or 0) (-1)
+    const char *name;   ///< used in messages, reports and stats.csv; copied (NULL: "half-space <i>")
     int internal_value; ///< internal: set by ipcc_default_half_space_def(), do not set
 } ipcc_half_space_def;
 
