@@ -58,9 +58,10 @@
 #include "atomic_file.h"
 #include "core.h"
 #include "ipcc/contact_report.h"
-#include "shape_mesh.h"
 #include "output_internal.h"
+#include "shape_mesh.h"
 #include "vtk.h"
+#include "world_fields.h"
 
 const char *ipcc_output_path(ipcc_output *o, const char *name) {
     sprintf(o->path, "%s/%s", o->dir, name);
@@ -386,7 +387,7 @@ static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, c
         {.name = "object_names", .count = ipcc_world_num_contact_objects(w), .values = o->name_list}};
     const ipcc_vtk_data data = {
         .num_cell_arrays = 1, .cell_arrays = cell_arrays, .num_field_strings = 1, .field_strings = strings};
-    return ipcc_vtk_write_polydata(path, &surface, &codim, &data);
+    return ipcc_vtk_write_polydata_encoded(path, &surface, &codim, &data, o->codec);
 }
 
 /// Write the contacts of the current state (ipcc_world_contacts) to `path`:
@@ -452,7 +453,7 @@ static ipcc_status output_write_contacts(ipcc_output *o, const ipcc_world *w, co
                                 .field_values = values,
                                 .num_field_strings = 2,
                                 .field_strings = strings};
-    return ipcc_vtk_write_polydata(path, &surface, &cells, &data);
+    return ipcc_vtk_write_polydata_encoded(path, &surface, &cells, &data, o->codec);
 }
 
 ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
@@ -479,6 +480,20 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing frame %d to '%s'", k, o->dir);
     for (int i = 0; i < 3 * nd; i++)
         o->displacement[i] = x[i] - rest[i];
+    if (ipcc_reserve((void **)&o->tet_fields, &o->tet_fields_cap, 12 * nt + 1, sizeof(double)) != 0 ||
+        (!o->uncompressed && !o->codec && !(o->codec = ipcc_vtk_codec_create(IPCC_VTK_DEFAULT_LEVEL))))
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing frame %d to '%s'", k, o->dir);
+    double *J = o->tet_fields, *cauchy = J + nt, *von_mises = cauchy + 9 * (size_t)nt;
+    double *energy = von_mises + nt;
+    ipcc_world_tet_fields(world, J, cauchy, von_mises, energy);
+    const ipcc_vtk_array point_arrays[1] = {
+        {.name = "mass", .components = 1, .doubles = ipcc_world_masses(world)}};
+    const ipcc_vtk_array cell_arrays[4] = {
+        {.name = "volume_ratio", .components = 1, .doubles = J},
+        {.name = "cauchy_stress", .components = IPCC_CAUCHY_COMPONENTS, .doubles = cauchy},
+        {.name = "von_mises", .components = 1, .doubles = von_mises},
+        {.name = "energy_density", .components = 1, .doubles = energy},
+    };
 
     const char *point_names[4] = {"velocity", "displacement", "contact_force", "friction_force"};
     const double *point_fields[4] = {ipcc_world_velocities(world), o->displacement,
@@ -501,8 +516,12 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
         .num_field_values = 2,
         .field_value_names = field_names,
         .field_values = field_values,
+        .num_point_arrays = 1,
+        .point_arrays = point_arrays,
+        .num_cell_arrays = 4,
+        .cell_arrays = cell_arrays,
     };
-    ipcc_status s = ipcc_vtk_write_vtu(ipcc_output_path(o, vtu), &frame);
+    ipcc_status s = ipcc_vtk_write_vtu_encoded(ipcc_output_path(o, vtu), &frame, o->codec);
     if (s != IPCC_OK) return s;
     if (obstacles) {
         s = output_write_obstacles(o, world, ipcc_output_path(o, vtp));
@@ -540,6 +559,15 @@ ipcc_status ipcc_output_set_contacts(ipcc_output *o, bool enabled) {
     if (!changed) return IPCC_OK;
     return ipcc_vtk_write_pvd(ipcc_output_path(o, OUTPUT_PVD), o->num_frames, OUTPUT_PARTS, o->times,
                               (const char *const *)o->files);
+}
+
+void ipcc_output_set_compress(ipcc_output *o, bool enabled) {
+    IPCC_ASSERT(o);
+    o->uncompressed = !enabled;
+    if (!enabled) { // the codec made for compression is no longer wanted
+        ipcc_vtk_codec_destroy(o->codec);
+        o->codec = NULL;
+    }
 }
 
 int ipcc_output_frame_count(const ipcc_output *o) {
@@ -618,6 +646,8 @@ void ipcc_output_destroy(ipcc_output *o) {
     free(o->name_list);
     free(o->times);
     free(o->displacement);
+    free(o->tet_fields);
+    ipcc_vtk_codec_destroy(o->codec);
     free(o->dir);
     free(o->path);
     free(o);

@@ -26,7 +26,11 @@ struct ipcc_output {
     int files_cap;
     double *displacement; ///< 3 * num_deformable_vertices scratch
     int displacement_cap;
-    double *obstacle_points; ///< 3 * points of the .vtp
+    double *tet_fields; ///< 12 * num_tets scratch: J, Cauchy stress (9), von Mises, energy density
+    int tet_fields_cap;
+    bool uncompressed;            ///< ipcc_output_set_compress(false): raw appended data
+    struct ipcc_vtk_codec *codec; ///< the frames' encoder (vtk.c), made by the first frame
+    double *obstacle_points;      ///< 3 * points of the .vtp
     int obstacle_points_cap;
     double *obstacle_velocity; ///< 3 * points of the .vtp
     int obstacle_velocity_cap;

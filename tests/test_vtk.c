@@ -60,7 +60,8 @@ static ipcc_vtk_frame sample_frame(void) {
     static const double *const pfields[2] = {velocity, displacement};
     static const char *const cnames[1] = {"body_id"};
     static const int *const cfields[1] = {body_id};
-    ipcc_vtk_frame f = {5, points, 2, tets, 2, pnames, pfields, 1, cnames, cfields, 0, NULL, NULL};
+    ipcc_vtk_frame f = {5,       points, 2,    tets, 2, pnames, pfields, 1,   cnames,
+                        cfields, 0,      NULL, NULL, 0, NULL,   0,       NULL};
     return f;
 }
 
@@ -182,7 +183,7 @@ static void test_vtu_large_streams_in_chunks(void **state) {
     }
     const char *cn[1] = {"body_id"};
     const int *cf[1] = {b};
-    ipcc_vtk_frame f = {NP, x, NT, t, 0, NULL, NULL, 1, cn, cf, 0, NULL, NULL};
+    ipcc_vtk_frame f = {NP, x, NT, t, 0, NULL, NULL, 1, cn, cf, 0, NULL, NULL, 0, NULL, 0, NULL};
     char dir[64], path[128];
     make_temp_dir(dir);
     snprintf(path, sizeof path, "%s/big.vtu", dir);
@@ -219,7 +220,7 @@ static void test_vtu_escapes_names(void **state) {
     (void)state;
     const char *pn[1] = {"a<b&\"c\""};
     const double *pf[1] = {velocity};
-    ipcc_vtk_frame f = {5, points, 2, tets, 1, pn, pf, 0, NULL, NULL, 0, NULL, NULL};
+    ipcc_vtk_frame f = {5, points, 2, tets, 1, pn, pf, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, NULL};
     char dir[64], path[128];
     make_temp_dir(dir);
     snprintf(path, sizeof path, "%s/esc.vtu", dir);
@@ -233,7 +234,7 @@ static void test_vtu_escapes_names(void **state) {
 static void test_vtu_bad_index(void **state) {
     (void)state;
     const int bad[4] = {0, 1, 2, 5};
-    ipcc_vtk_frame f = {5, points, 1, bad, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, NULL};
+    ipcc_vtk_frame f = {5, points, 1, bad, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, NULL};
     char dir[64], path[128];
     make_temp_dir(dir);
     snprintf(path, sizeof path, "%s/bad.vtu", dir);
@@ -651,7 +652,7 @@ static void test_target_intact_when_write_fails(void **state) {
     for (int c = 0; c < NT; c++)
         for (int k = 0; k < 4; k++)
             t[4 * c + k] = c + k;
-    ipcc_vtk_frame f = {NP, x, NT, t, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, NULL};
+    ipcc_vtk_frame f = {NP, x, NT, t, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, NULL};
     char dir[64], path[128], tmp[160];
     make_temp_dir(dir);
     snprintf(path, sizeof path, "%s/frame.vtu", dir);

@@ -91,7 +91,8 @@ int main(int argc, char **argv) {
     const int *cfields[1] = {body};
     const char *fnames[2] = {"TimeValue", "length_scale"};
     double fvalues[2] = {0, 1.5};
-    ipcc_vtk_frame frame = {NP, x, NT, t, 3, pnames, pfields, 1, cnames, cfields, 2, fnames, fvalues};
+    ipcc_vtk_frame frame = {NP,      x, NT,     t,       3, pnames, pfields, 1,   cnames,
+                            cfields, 2, fnames, fvalues, 0, NULL,   0,       NULL};
     const char *onames[1] = {"velocity"};
     const double *ofields[1] = {ov};
     ipcc_vtk_surface obstacles = {OP, ox, OF, otri, 1, onames, ofields};
