@@ -132,6 +132,7 @@ ipcc_status ipcc_output_create(const char *directory, ipcc_output **out) {
     }
     memcpy(o->dir, directory, n);
     o->dir[n] = '\0';
+    o->compress_level = IPCC_VTK_DEFAULT_LEVEL;
     if (n == 1 && o->dir[0] == '/') o->dir[0] = '\0'; // "/" + "/name" must not become "//name"
     ipcc_status s = o->dir[0] ? output_make_dirs(o->dir) : IPCC_OK;
     if (s == IPCC_OK) s = output_probe(o);
@@ -481,7 +482,7 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
     for (int i = 0; i < 3 * nd; i++)
         o->displacement[i] = x[i] - rest[i];
     if (ipcc_reserve((void **)&o->tet_fields, &o->tet_fields_cap, 12 * nt + 1, sizeof(double)) != 0 ||
-        (!o->uncompressed && !o->codec && !(o->codec = ipcc_vtk_codec_create(IPCC_VTK_DEFAULT_LEVEL))))
+        (o->compress_level > 0 && !o->codec && !(o->codec = ipcc_vtk_codec_create(o->compress_level))))
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing frame %d to '%s'", k, o->dir);
     double *J = o->tet_fields, *cauchy = J + nt, *von_mises = cauchy + 9 * (size_t)nt;
     double *energy = von_mises + nt;
@@ -563,11 +564,11 @@ ipcc_status ipcc_output_set_contacts(ipcc_output *o, bool enabled) {
 
 void ipcc_output_set_compress(ipcc_output *o, bool enabled) {
     IPCC_ASSERT(o);
-    o->uncompressed = !enabled;
-    if (!enabled) { // the codec made for compression is no longer wanted
-        ipcc_vtk_codec_destroy(o->codec);
-        o->codec = NULL;
-    }
+    const int level = enabled ? IPCC_VTK_DEFAULT_LEVEL : 0;
+    if (level == o->compress_level) return;
+    o->compress_level = level;
+    ipcc_vtk_codec_destroy(o->codec); // the next frame makes one for the new level, if any
+    o->codec = NULL;
 }
 
 int ipcc_output_frame_count(const ipcc_output *o) {

@@ -41,7 +41,7 @@ frames=$(ls beam/frame_*.vtu | wc -l)
 [ "$frames" -eq 4 ] && pass "4 frames at 25 fps" || fail "frame count $frames"
 ls beam/*.tmp >/dev/null 2>&1 && fail "temporary files left" || pass "no temporary files"
 if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import vtk" 2>/dev/null; then
-    /usr/bin/python3 "$SRC/tests/vtk_check.py" beam 4 - - && pass "VTK reads the frames" || fail "VTK check"
+    /usr/bin/python3 "$SRC/tests/vtk_check.py" --fields beam 4 - - && pass "VTK reads the frames" || fail "VTK check"
 elif [ "${CI:-}" = true ]; then
     fail "/usr/bin/python3 with vtk is missing under CI (.ci/run installs python3-vtk9)"
 else
