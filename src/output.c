@@ -6,7 +6,13 @@
 // file, so a bad --output path fails before any simulation time is spent.
 //
 // Frames are frame_000000.vtu, frame_000001.vtu, ... (see vtk.c for the
-// format and the atomic write). A .vtu holds the deformable vertices only,
+// format, its zlib compression and the atomic write). Every .vtu and .vtp is
+// compressed through one codec the output keeps (level IPCC_VTK_DEFAULT_LEVEL),
+// or written raw after ipcc_output_set_compress(false). Besides positions,
+// velocities, displacements and forces, a .vtu holds each vertex's lumped
+// mass and each tet's analysis fields (world_fields.c: J, Cauchy stress, von
+// Mises stress, energy density) in a buffer that persists and grows.
+// A .vtu holds the deformable vertices only,
 // [0, ipcc_world_num_deformable_vertices), which come before every obstacle
 // vertex, and every tet (tets only reference deformable vertices). When the
 // world has a kinematic mesh obstacle or a half-space, obstacles_000000.vtp,
@@ -39,8 +45,9 @@
 // status is returned, the count is unchanged and the next call retries the
 // same index (overwriting whatever the failed attempt left).
 //
-// The world is read only through its public accessors (the contact report
-// included). The displacement buffer (x - rest), the obstacle surface and
+// The world is read through its public accessors (the contact report
+// included) and, for the analysis fields, world_fields.h. The displacement
+// and tet field buffers, the compression codec, the obstacle surface and
 // contact buffers and the report persist and grow; nothing else is
 // allocated per frame beyond the list of times and names.
 //
