@@ -1,14 +1,17 @@
 // VTK XML writers: UnstructuredGrid (.vtu) frames, PolyData (.vtp) surfaces
 // and a Collection (.pvd).
 //
-// This is the only file that knows VTK's formats. A .vtu or .vtp is written
-// as version 1.0 with header_type="UInt64" and every array in one raw
-// appended block: after the '_' that opens <AppendedData encoding="raw">,
+// This is the only file that knows VTK's formats (and the only zlib
+// writer). A .vtu or .vtp is written as version 1.0 with
+// header_type="UInt64" and every array in one appended block, raw or
+// compressed (below). Raw: after the '_' that opens <AppendedData encoding="raw">,
 // each array is a UInt64 byte count followed by that many bytes, and each
 // DataArray's `offset` counts bytes from the first byte after the '_'. The
 // data are in the host's byte order, which byte_order declares (probed at run
 // time), so double arrays go to the file untouched and a reader sees the same
-// bits. Block order in a .vtu: field data (one Float64 each), point fields, cell fields, Points (Float64 x3),
+// bits. Block order in a .vtu: field data (one Float64 each), point fields
+// (Float64 x3), further point arrays, cell fields (Int32), further cell
+// arrays (Int32 or Float64, any number of components), Points (Float64 x3),
 // connectivity (Int64), offsets (Int64), types (UInt8, 10 = VTK_TETRA). In a
 // .vtp: point fields, Points, then the connectivity and offsets (Int64) of
 // the Verts (one point each: offsets 1, 2, 3, ...), of the Lines (two points
@@ -45,7 +48,9 @@
 //
 // Integer arrays that need conversion (int -> Int64 connectivity, the
 // generated offsets and types, int -> Int32 cell fields) are streamed through
-// a fixed stack buffer, so a frame allocates nothing proportional to the mesh.
+// a fixed stack buffer, so a raw frame allocates nothing proportional to the
+// mesh; a compressed one uses the codec's buffer, which grows to the largest
+// file and is then reused.
 //
 // Atomicity (atomic_file.c): everything is written to "<path>.tmp" in the same folder,
 // flushed, fsync'ed, closed and only then rename()d over <path>, so a reader
