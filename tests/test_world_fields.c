@@ -110,7 +110,9 @@ static const unsigned char *raw_array(const char *buf, size_t size, const char *
 static int components(const char *buf, const char *name) {
     char key[64];
     snprintf(key, sizeof key, "Name=\"%s\"", name);
-    const char *tag = strstr(buf, key), *end = strstr(tag, "/>"), *c = strstr(tag, "NumberOfComponents=\"");
+    const char *tag = strstr(buf, key);
+    if (!tag) fail_msg("no array \"%s\"", name);
+    const char *end = strstr(tag, "/>"), *c = strstr(tag, "NumberOfComponents=\"");
     return c && c < end ? atoi(c + 20) : 1;
 }
 
