@@ -7,7 +7,7 @@
 
 BUILD_DIR   ?= build
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
-DEPS        := cmake make gcc pkg-config libsuitesparse-dev liblapacke-dev libopenblas-dev libcmocka-dev libcjson-dev
+DEPS        := cmake make gcc pkg-config libsuitesparse-dev liblapacke-dev libopenblas-dev libcmocka-dev libcjson-dev zlib1g-dev
 # Tests: VTK's own readers (vtk_check.py), exact arithmetic (GMP), the
 # plotting and rendering scripts (matplotlib, Xvfb), the GNU parallel recipe
 # of docs/batch-runs.md.

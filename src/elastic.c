@@ -647,6 +647,13 @@ double ipcc_elastic_tet_energy(ipcc_material_model model, double mu, double lamb
     return volume * ipcc_elastic_energy_density(model, mu, lambda, F);
 }
 
+double ipcc_elastic_tet_stress(ipcc_material_model model, double mu, double lambda, const double Dm_inv[9],
+                               const double x[12], double F[9], double P[9]) {
+    ipcc_tet_deformation_gradient(x, Dm_inv, F);
+    ipcc_elastic_stress(model, mu, lambda, F, P);
+    return ipcc_elastic_energy_density(model, mu, lambda, F);
+}
+
 // g_{a,i} = V sum_j P_ij G_aj
 static void tet_gradient_from_stress(double volume, const double G[12], const double P[9], double g[12]) {
     for (int a = 0; a < 4; ++a)

@@ -6,7 +6,13 @@
 // file, so a bad --output path fails before any simulation time is spent.
 //
 // Frames are frame_000000.vtu, frame_000001.vtu, ... (see vtk.c for the
-// format and the atomic write). A .vtu holds the deformable vertices only,
+// format, its zlib compression and the atomic write). Every .vtu and .vtp is
+// compressed through one codec the output keeps (level IPCC_VTK_DEFAULT_LEVEL),
+// or written raw after ipcc_output_set_compress(false). Besides positions,
+// velocities, displacements and forces, a .vtu holds each vertex's lumped
+// mass and each tet's analysis fields (world_fields.c: J, Cauchy stress, von
+// Mises stress, energy density) in a buffer that persists and grows.
+// A .vtu holds the deformable vertices only,
 // [0, ipcc_world_num_deformable_vertices), which come before every obstacle
 // vertex, and every tet (tets only reference deformable vertices). When the
 // world has a kinematic mesh obstacle or a half-space, obstacles_000000.vtp,
@@ -40,8 +46,9 @@
 // status is returned, the count is unchanged and the next call retries the
 // same index (overwriting whatever the failed attempt left).
 //
-// The world is read only through its public accessors (the contact report
-// included). The displacement buffer (x - rest), the obstacle surface and
+// The world is read through its public accessors (the contact report
+// included) and, for the analysis fields, world_fields.h. The displacement
+// and tet field buffers, the compression codec, the obstacle surface and
 // contact buffers and the report persist and grow; nothing else is
 // allocated per frame beyond the list of times and names.
 //
@@ -59,9 +66,10 @@
 #include "atomic_file.h"
 #include "core.h"
 #include "ipcc/contact_report.h"
-#include "shape_mesh.h"
 #include "output_internal.h"
+#include "shape_mesh.h"
 #include "vtk.h"
+#include "world_fields.h"
 
 const char *ipcc_output_path(ipcc_output *o, const char *name) {
     sprintf(o->path, "%s/%s", o->dir, name);
@@ -132,6 +140,7 @@ ipcc_status ipcc_output_create(const char *directory, ipcc_output **out) {
     }
     memcpy(o->dir, directory, n);
     o->dir[n] = '\0';
+    o->compress_level = IPCC_VTK_DEFAULT_LEVEL;
     if (n == 1 && o->dir[0] == '/') o->dir[0] = '\0'; // "/" + "/name" must not become "//name"
     ipcc_status s = o->dir[0] ? output_make_dirs(o->dir) : IPCC_OK;
     if (s == IPCC_OK) s = output_probe(o);
@@ -387,7 +396,7 @@ static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, c
         {.name = "object_names", .count = ipcc_world_num_contact_objects(w), .values = o->name_list}};
     const ipcc_vtk_data data = {
         .num_cell_arrays = 1, .cell_arrays = cell_arrays, .num_field_strings = 1, .field_strings = strings};
-    return ipcc_vtk_write_polydata(path, &surface, &codim, &data);
+    return ipcc_vtk_write_polydata_encoded(path, &surface, &codim, &data, o->codec);
 }
 
 /// Write the contacts of the current state (ipcc_world_contacts) to `path`:
@@ -453,7 +462,7 @@ static ipcc_status output_write_contacts(ipcc_output *o, const ipcc_world *w, co
                                 .field_values = values,
                                 .num_field_strings = 2,
                                 .field_strings = strings};
-    return ipcc_vtk_write_polydata(path, &surface, &cells, &data);
+    return ipcc_vtk_write_polydata_encoded(path, &surface, &cells, &data, o->codec);
 }
 
 ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
@@ -480,6 +489,20 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing frame %d to '%s'", k, o->dir);
     for (int i = 0; i < 3 * nd; i++)
         o->displacement[i] = x[i] - rest[i];
+    if (ipcc_reserve((void **)&o->tet_fields, &o->tet_fields_cap, 12 * nt + 1, sizeof(double)) != 0 ||
+        (o->compress_level > 0 && !o->codec && !(o->codec = ipcc_vtk_codec_create(o->compress_level))))
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing frame %d to '%s'", k, o->dir);
+    double *J = o->tet_fields, *cauchy = J + nt, *von_mises = cauchy + 9 * (size_t)nt;
+    double *energy = von_mises + nt;
+    ipcc_world_tet_fields(world, J, cauchy, von_mises, energy);
+    const ipcc_vtk_array point_arrays[1] = {
+        {.name = "mass", .components = 1, .doubles = ipcc_world_masses(world)}};
+    const ipcc_vtk_array cell_arrays[4] = {
+        {.name = "volume_ratio", .components = 1, .doubles = J},
+        {.name = "cauchy_stress", .components = IPCC_CAUCHY_COMPONENTS, .doubles = cauchy},
+        {.name = "von_mises", .components = 1, .doubles = von_mises},
+        {.name = "energy_density", .components = 1, .doubles = energy},
+    };
 
     const char *point_names[4] = {"velocity", "displacement", "contact_force", "friction_force"};
     const double *point_fields[4] = {ipcc_world_velocities(world), o->displacement,
@@ -502,8 +525,12 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
         .num_field_values = 2,
         .field_value_names = field_names,
         .field_values = field_values,
+        .num_point_arrays = 1,
+        .point_arrays = point_arrays,
+        .num_cell_arrays = 4,
+        .cell_arrays = cell_arrays,
     };
-    ipcc_status s = ipcc_vtk_write_vtu(ipcc_output_path(o, vtu), &frame);
+    ipcc_status s = ipcc_vtk_write_vtu_encoded(ipcc_output_path(o, vtu), &frame, o->codec);
     if (s != IPCC_OK) return s;
     if (obstacles) {
         s = output_write_obstacles(o, world, ipcc_output_path(o, vtp));
@@ -541,6 +568,15 @@ ipcc_status ipcc_output_set_contacts(ipcc_output *o, bool enabled) {
     if (!changed) return IPCC_OK;
     return ipcc_vtk_write_pvd(ipcc_output_path(o, OUTPUT_PVD), o->num_frames, OUTPUT_PARTS, o->times,
                               (const char *const *)o->files);
+}
+
+void ipcc_output_set_compress(ipcc_output *o, bool enabled) {
+    IPCC_ASSERT(o);
+    const int level = enabled ? IPCC_VTK_DEFAULT_LEVEL : 0;
+    if (level == o->compress_level) return;
+    o->compress_level = level;
+    ipcc_vtk_codec_destroy(o->codec); // the next frame makes one for the new level, if any
+    o->codec = NULL;
 }
 
 int ipcc_output_frame_count(const ipcc_output *o) {
@@ -619,6 +655,8 @@ void ipcc_output_destroy(ipcc_output *o) {
     free(o->name_list);
     free(o->times);
     free(o->displacement);
+    free(o->tet_fields);
+    ipcc_vtk_codec_destroy(o->codec);
     free(o->dir);
     free(o->path);
     free(o);

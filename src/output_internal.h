@@ -29,7 +29,12 @@ struct ipcc_output {
     int files_cap;
     double *displacement; ///< 3 * num_deformable_vertices scratch
     int displacement_cap;
-    double *obstacle_points; ///< 3 * points of the .vtp
+    double *tet_fields; ///< 12 * num_tets scratch: J, Cauchy stress (9), von Mises, energy density
+    int tet_fields_cap;
+    int compress_level;           ///< zlib level of the .vtu/.vtp data, 0 = raw (IPCC_VTK_DEFAULT_LEVEL;
+                                  ///< ipcc_output_set_compress; bench/frames_bench.c sets others)
+    struct ipcc_vtk_codec *codec; ///< the frames' encoder (vtk.c) at that level, made by the next frame
+    double *obstacle_points;      ///< 3 * points of the .vtp
     int obstacle_points_cap;
     double *obstacle_velocity; ///< 3 * points of the .vtp
     int obstacle_velocity_cap;

@@ -458,7 +458,7 @@ static ipcc_status parse_newton(const parser *p, const cJSON *obj, ipcc_world_de
 }
 
 static ipcc_status parse_output(const parser *p, const cJSON *obj, ipcc_scene *scene) {
-    static const char *const keys[] = {"directory", "fps", "checkpoint_every", "contacts", NULL};
+    static const char *const keys[] = {"directory", "fps", "checkpoint_every", "contacts", "compress", NULL};
     ipcc_status st = ipcc_scene_check_object(p, obj, "output", keys);
     if (st != IPCC_OK) return st;
     const char *dir = NULL;
@@ -473,6 +473,9 @@ static ipcc_status parse_output(const parser *p, const cJSON *obj, ipcc_scene *s
         return st;
     if ((st = ipcc_scene_get_bool(p, obj, "output", "contacts", &scene->output_contacts)) != IPCC_OK)
         return st;
+    bool compress = !scene->output_uncompressed;
+    if ((st = ipcc_scene_get_bool(p, obj, "output", "compress", &compress)) != IPCC_OK) return st;
+    scene->output_uncompressed = !compress;
     return ipcc_scene_get_number(p, obj, "output", "fps", NON_NEGATIVE, &scene->output_fps);
 }
 

@@ -443,6 +443,8 @@ static void write_world(writer *w, const ipcc_scene *s) {
     key_number(w, "checkpoint_every", s->checkpoint_every);
     key(w, "contacts");
     bool_value(w, s->output_contacts);
+    key(w, "compress");
+    bool_value(w, !s->output_uncompressed);
     end(w);
 }
 

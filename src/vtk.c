@@ -1,14 +1,17 @@
 // VTK XML writers: UnstructuredGrid (.vtu) frames, PolyData (.vtp) surfaces
 // and a Collection (.pvd).
 //
-// This is the only file that knows VTK's formats. A .vtu or .vtp is written
-// as version 1.0 with header_type="UInt64" and every array in one raw
-// appended block: after the '_' that opens <AppendedData encoding="raw">,
+// This is the only file that knows VTK's formats (and the only zlib
+// writer). A .vtu or .vtp is written as version 1.0 with
+// header_type="UInt64" and every array in one appended block, raw or
+// compressed (below). Raw: after the '_' that opens <AppendedData encoding="raw">,
 // each array is a UInt64 byte count followed by that many bytes, and each
 // DataArray's `offset` counts bytes from the first byte after the '_'. The
 // data are in the host's byte order, which byte_order declares (probed at run
 // time), so double arrays go to the file untouched and a reader sees the same
-// bits. Block order in a .vtu: field data (one Float64 each), point fields, cell fields, Points (Float64 x3),
+// bits. Block order in a .vtu: field data (one Float64 each), point fields
+// (Float64 x3), further point arrays, cell fields (Int32), further cell
+// arrays (Int32 or Float64, any number of components), Points (Float64 x3),
 // connectivity (Int64), offsets (Int64), types (UInt8, 10 = VTK_TETRA). In a
 // .vtp: point fields, Points, then the connectivity and offsets (Int64) of
 // the Verts (one point each: offsets 1, 2, 3, ...), of the Lines (two points
@@ -21,13 +24,33 @@
 // polys) and FieldData (Float64 values, and String arrays: each value's
 // bytes and a NUL, the block's size the total), whose blocks come first.
 //
+// Compression (an ipcc_vtk_codec of level 1..9): the VTKFile element says
+// compressor="vtkZLibDataCompressor" and each array's block is no longer a
+// byte count and the bytes but VTK's compressed layout (VTK file formats,
+// "VTK XML Formats" on the Kitware wiki: compressed appended data), all
+// UInt64 words:
+//   [nblocks][blocksize][last_blocksize][csize_0]...[csize_{nblocks-1}]
+// followed by the nblocks zlib streams (compress()'s format), block b
+// holding bytes [b blocksize, (b + 1) blocksize) of the raw array.
+// blocksize is VTK's 32768, last_blocksize the raw size of the last block
+// when it is partial and 0 when it is full, and an empty array is
+// [0][32768][0]. The offsets of the DataArray tags count these encoded
+// blocks, whose sizes are only known after compressing, so a compressed file
+// is built in two passes over the same block-writing code: first every array
+// is compressed into the codec's buffer (remembering each one's encoded
+// size), then the XML is written with those offsets and the buffer after
+// it. Raw files take one pass: the blocks are streamed straight to the file.
+// The codec's buffer, block staging and z_stream persist between files.
+//
 // A .pvd lists datasets by time step and part: ParaView's PVD reader turns
 // the parts of one time step into the blocks of one multiblock dataset, so a
 // frame's bodies (.vtu, part 0) and obstacles (.vtp, part 1) show together.
 //
 // Integer arrays that need conversion (int -> Int64 connectivity, the
 // generated offsets and types, int -> Int32 cell fields) are streamed through
-// a fixed stack buffer, so a frame allocates nothing proportional to the mesh.
+// a fixed stack buffer, so a raw frame allocates nothing proportional to the
+// mesh; a compressed one uses the codec's buffer, which grows to the largest
+// file and is then reused.
 //
 // Atomicity (atomic_file.c): everything is written to "<path>.tmp" in the same folder,
 // flushed, fsync'ed, closed and only then rename()d over <path>, so a reader
@@ -47,19 +70,193 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include "atomic_file.h"
 #include "core.h"
 
 #define VTK_TETRA 10
 #define VTK_TRIANGLE 5
-#define VTK_CHUNK 512 // elements per conversion chunk (4 KiB of Int64)
+#define VTK_CHUNK 512    // elements per conversion chunk (4 KiB of Int64)
+#define VTK_BLOCK 32768u // raw bytes per compressed block (VTK's default)
 
 typedef ipcc_atomic_file vtk_file;
+
+struct ipcc_vtk_codec {
+    int level;            ///< 0 raw, 1..9 zlib
+    z_stream z;           ///< deflate state, reset per block
+    bool z_ready;         ///< deflateInit succeeded
+    unsigned char *block; ///< VTK_BLOCK bytes staging the block being filled
+    unsigned char *data;  ///< the file's encoded appended data (pass 1)
+    size_t data_size, data_cap;
+    uint64_t *sizes; ///< encoded bytes of each array, in file order
+    size_t num_sizes, sizes_cap;
+};
+
+ipcc_vtk_codec *ipcc_vtk_codec_create(int level) {
+    IPCC_ASSERT(level >= 0 && level <= 9);
+    ipcc_vtk_codec *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->level = level;
+    if (level == 0) return c;
+    c->block = malloc(VTK_BLOCK);
+    c->z_ready = c->block && deflateInit(&c->z, level) == Z_OK;
+    if (!c->z_ready) {
+        ipcc_vtk_codec_destroy(c);
+        return NULL;
+    }
+    return c;
+}
+
+void ipcc_vtk_codec_destroy(ipcc_vtk_codec *c) {
+    if (!c) return;
+    if (c->z_ready) deflateEnd(&c->z);
+    free(c->block);
+    free(c->data);
+    free(c->sizes);
+    free(c);
+}
+
+/// Where array blocks go: straight to the file (raw), or compressed into
+/// the codec's buffer (pass 1 of a compressed file).
+typedef struct vtk_enc {
+    vtk_file *f;       ///< raw: the file
+    ipcc_vtk_codec *c; ///< compressed: the codec, else NULL
+    size_t next_size;  ///< the tags' pass: index of the next array's encoded size
+    // The array being compressed:
+    size_t header_at;     ///< its header's byte offset in c->data
+    uint64_t raw_bytes;   ///< its raw size
+    uint64_t done;        ///< raw bytes received so far
+    size_t filled;        ///< bytes in c->block
+    uint64_t block_index; ///< next block number
+    bool failed;          ///< out of memory or a zlib error: the file is not written
+} vtk_enc;
+
+static bool enc_grow(vtk_enc *e, size_t extra) {
+    ipcc_vtk_codec *c = e->c;
+    if (c->data_cap - c->data_size >= extra) return true;
+    size_t cap = c->data_cap ? c->data_cap : 1 << 16;
+    while (cap - c->data_size < extra)
+        cap *= 2;
+    unsigned char *d = realloc(c->data, cap);
+    if (!d) {
+        e->failed = true;
+        return false;
+    }
+    c->data = d;
+    c->data_cap = cap;
+    return true;
+}
+
+static void enc_set_word(vtk_enc *e, size_t at, uint64_t v) { memcpy(e->c->data + at, &v, sizeof v); }
+
+/// Compress n raw bytes (one block) onto c->data and record its size in the header.
+static void enc_compress(vtk_enc *e, const unsigned char *src, size_t n) {
+    ipcc_vtk_codec *c = e->c;
+    if (e->failed || !enc_grow(e, deflateBound(&c->z, (uLong)n))) return;
+    if (deflateReset(&c->z) != Z_OK) {
+        e->failed = true;
+        return;
+    }
+    c->z.next_in = (Bytef *)(uintptr_t)src; // zlib does not write its input
+    c->z.avail_in = (uInt)n;
+    c->z.next_out = c->data + c->data_size;
+    c->z.avail_out = (uInt)(c->data_cap - c->data_size);
+    if (deflate(&c->z, Z_FINISH) != Z_STREAM_END) {
+        e->failed = true;
+        return;
+    }
+    enc_set_word(e, e->header_at + 8 * (3 + (size_t)e->block_index), (uint64_t)c->z.total_out);
+    c->data_size += c->z.total_out;
+    e->block_index++;
+}
+
+/// Start an array of `bytes` raw bytes: its byte count (raw) or its
+/// compression header (nblocks, blocksize, last_blocksize, then one word per
+/// block filled in as the blocks are compressed).
+static void enc_begin(vtk_enc *e, uint64_t bytes) {
+    if (!e->c) {
+        ipcc_atomic_write(e->f, &bytes, sizeof bytes);
+        return;
+    }
+    const uint64_t nblocks = (bytes + VTK_BLOCK - 1) / VTK_BLOCK;
+    e->raw_bytes = bytes;
+    e->done = 0;
+    e->filled = 0;
+    e->block_index = 0;
+    e->header_at = e->c->data_size;
+    if (e->failed || !enc_grow(e, 8 * (3 + (size_t)nblocks))) return;
+    enc_set_word(e, e->header_at, nblocks);
+    enc_set_word(e, e->header_at + 8, VTK_BLOCK);
+    enc_set_word(e, e->header_at + 16, bytes % VTK_BLOCK);
+    e->c->data_size += 8 * (3 + (size_t)nblocks);
+}
+
+/// Raw bytes of the current array.
+static void vtk_put(vtk_enc *e, const void *data, size_t bytes) {
+    if (!e->c) {
+        ipcc_atomic_write(e->f, data, bytes);
+        return;
+    }
+    const unsigned char *p = data;
+    e->done += bytes;
+    IPCC_ASSERT(e->done <= e->raw_bytes);
+    while (bytes > 0 && !e->failed) {
+        if (e->filled == 0 && bytes >= VTK_BLOCK) { // a whole block straight from the source
+            enc_compress(e, p, VTK_BLOCK);
+            p += VTK_BLOCK, bytes -= VTK_BLOCK;
+            continue;
+        }
+        size_t m = VTK_BLOCK - e->filled < bytes ? VTK_BLOCK - e->filled : bytes;
+        memcpy(e->c->block + e->filled, p, m);
+        e->filled += m, p += m, bytes -= m;
+        if (e->filled == VTK_BLOCK) {
+            enc_compress(e, e->c->block, VTK_BLOCK);
+            e->filled = 0;
+        }
+    }
+}
+
+/// End the current array: compress its partial last block and record its encoded size.
+static void enc_end(vtk_enc *e) {
+    if (!e->c || e->failed) return;
+    IPCC_ASSERT(e->done == e->raw_bytes);
+    if (e->filled > 0) enc_compress(e, e->c->block, e->filled);
+    e->filled = 0;
+    if (e->failed) return;
+    ipcc_vtk_codec *c = e->c;
+    if (c->num_sizes == c->sizes_cap) {
+        size_t cap = c->sizes_cap ? 2 * c->sizes_cap : 32;
+        uint64_t *s = realloc(c->sizes, cap * sizeof *s);
+        if (!s) {
+            e->failed = true;
+            return;
+        }
+        c->sizes = s;
+        c->sizes_cap = cap;
+    }
+    c->sizes[c->num_sizes++] = c->data_size - e->header_at;
+}
+
+/// The bytes an array of `bytes` raw bytes takes in the appended data.
+static uint64_t enc_size(vtk_enc *e, uint64_t bytes) {
+    if (!e->c) return sizeof(uint64_t) + bytes;
+    IPCC_ASSERT(e->next_size < e->c->num_sizes);
+    return e->c->sizes[e->next_size++];
+}
+
+/// One whole array from contiguous bytes.
+static void enc_array(vtk_enc *e, const void *data, uint64_t bytes) {
+    enc_begin(e, bytes);
+    vtk_put(e, data, (size_t)bytes);
+    enc_end(e);
+}
 
 static const char *host_byte_order(void) {
     const uint16_t probe = 1;
@@ -67,8 +264,6 @@ static const char *host_byte_order(void) {
     memcpy(&first, &probe, 1);
     return first ? "LittleEndian" : "BigEndian";
 }
-
-static void vtk_put(vtk_file *f, const void *data, size_t bytes) { ipcc_atomic_write(f, data, bytes); }
 
 #define vtk_printf ipcc_atomic_printf
 
@@ -85,16 +280,14 @@ static void vtk_put_escaped(vtk_file *f, const char *s) {
         case '\'': ent = "&apos;"; break;
         default: continue;
         }
-        vtk_put(f, run, (size_t)(s - run));
-        vtk_put(f, ent, strlen(ent));
+        ipcc_atomic_write(f, run, (size_t)(s - run));
+        ipcc_atomic_write(f, ent, strlen(ent));
         run = s + 1;
     }
-    vtk_put(f, run, (size_t)(s - run));
+    ipcc_atomic_write(f, run, (size_t)(s - run));
 }
 
-static void vtk_put_header(vtk_file *f, uint64_t bytes) { vtk_put(f, &bytes, sizeof bytes); }
-
-static void vtk_put_ints_as_int64(vtk_file *f, const int *v, int64_t n) {
+static void vtk_put_ints_as_int64(vtk_enc *f, const int *v, int64_t n) {
     int64_t buf[VTK_CHUNK];
     for (int64_t i = 0; i < n; i += VTK_CHUNK) {
         int64_t m = n - i < VTK_CHUNK ? n - i : VTK_CHUNK;
@@ -104,7 +297,7 @@ static void vtk_put_ints_as_int64(vtk_file *f, const int *v, int64_t n) {
     }
 }
 
-static void vtk_put_ints_as_int32(vtk_file *f, const int *v, int64_t n) {
+static void vtk_put_ints_as_int32(vtk_enc *f, const int *v, int64_t n) {
     int32_t buf[VTK_CHUNK];
     for (int64_t i = 0; i < n; i += VTK_CHUNK) {
         int64_t m = n - i < VTK_CHUNK ? n - i : VTK_CHUNK;
@@ -116,7 +309,7 @@ static void vtk_put_ints_as_int32(vtk_file *f, const int *v, int64_t n) {
 
 /// offsets[c] = size * (c + 1): the end of cell c in the connectivity array,
 /// for `num_cells` cells of `size` vertices each.
-static void vtk_put_offsets(vtk_file *f, int64_t num_cells, int64_t size) {
+static void vtk_put_offsets(vtk_enc *f, int64_t num_cells, int64_t size) {
     int64_t buf[VTK_CHUNK];
     for (int64_t i = 0; i < num_cells; i += VTK_CHUNK) {
         int64_t m = num_cells - i < VTK_CHUNK ? num_cells - i : VTK_CHUNK;
@@ -126,7 +319,7 @@ static void vtk_put_offsets(vtk_file *f, int64_t num_cells, int64_t size) {
     }
 }
 
-static void vtk_put_tet_types(vtk_file *f, int64_t num_tets) {
+static void vtk_put_tet_types(vtk_enc *f, int64_t num_tets) {
     uint8_t buf[VTK_CHUNK];
     memset(buf, VTK_TETRA, sizeof buf);
     for (int64_t i = 0; i < num_tets; i += VTK_CHUNK) {
@@ -135,19 +328,105 @@ static void vtk_put_tet_types(vtk_file *f, int64_t num_tets) {
     }
 }
 
-/// One <DataArray .../> line; advances *offset past its block (header + data).
-static void vtk_put_array_tag(vtk_file *f, const char *type, const char *name, int comps, uint64_t bytes,
-                              uint64_t *offset) {
-    vtk_printf(f, "        <DataArray type=\"%s\"", type);
+/// The XML pass: the file and the running offset of the next appended block.
+typedef struct vtk_xml {
+    vtk_file *f;
+    vtk_enc *e;      ///< gives each array's encoded size (enc_size)
+    uint64_t offset; ///< from the first byte after '_'
+} vtk_xml;
+
+/// One <DataArray .../> line for an array of `bytes` raw bytes; advances the offset past its block.
+static void vtk_put_array_tag(vtk_xml *x, const char *type, const char *name, int comps, uint64_t bytes) {
+    vtk_printf(x->f, "        <DataArray type=\"%s\"", type);
     if (name) {
-        vtk_printf(f, " Name=\"");
-        vtk_put_escaped(f, name);
-        vtk_printf(f, "\"");
+        vtk_printf(x->f, " Name=\"");
+        vtk_put_escaped(x->f, name);
+        vtk_printf(x->f, "\"");
     }
-    if (comps > 1) vtk_printf(f, " NumberOfComponents=\"%d\"", comps);
-    vtk_printf(f, " format=\"appended\" offset=\"%llu\"/>\n", (unsigned long long)*offset);
-    *offset += sizeof(uint64_t) + bytes;
+    if (comps > 1) vtk_printf(x->f, " NumberOfComponents=\"%d\"", comps);
+    vtk_printf(x->f, " format=\"appended\" offset=\"%llu\"/>\n", (unsigned long long)x->offset);
+    x->offset += enc_size(x->e, bytes);
 }
+
+/// A FieldData array tag (`element` DataArray or Array) of `tuples` values in `bytes` raw bytes.
+static void vtk_put_field_tag(vtk_xml *x, const char *element, const char *type, const char *name, int tuples,
+                              uint64_t bytes) {
+    vtk_printf(x->f, "      <%s type=\"%s\" Name=\"", element, type);
+    vtk_put_escaped(x->f, name);
+    vtk_printf(x->f, "\" NumberOfTuples=\"%d\" format=\"appended\" offset=\"%llu\"/>\n", tuples,
+               (unsigned long long)x->offset);
+    x->offset += enc_size(x->e, bytes);
+}
+
+static void vtk_check_arrays(int n, const ipcc_vtk_array *a, int64_t tuples) {
+    IPCC_ASSERT(n >= 0 && (a || n == 0));
+    for (int k = 0; k < n; k++)
+        IPCC_ASSERT(a[k].name && a[k].components >= 1 && (a[k].ints || a[k].doubles || tuples == 0));
+}
+
+static uint64_t vtk_array_bytes(const ipcc_vtk_array *a, int64_t tuples) {
+    return (uint64_t)tuples * (uint64_t)a->components * (a->ints ? sizeof(int32_t) : sizeof(double));
+}
+
+static void vtk_put_array_tags(vtk_xml *x, int n, const ipcc_vtk_array *a, int64_t tuples) {
+    for (int k = 0; k < n; k++)
+        vtk_put_array_tag(x, a[k].ints ? "Int32" : "Float64", a[k].name, a[k].components,
+                          vtk_array_bytes(&a[k], tuples));
+}
+
+static void vtk_put_array_blocks(vtk_enc *e, int n, const ipcc_vtk_array *a, int64_t tuples) {
+    for (int k = 0; k < n; k++) {
+        uint64_t bytes = vtk_array_bytes(&a[k], tuples);
+        enc_begin(e, bytes);
+        if (a[k].ints)
+            vtk_put_ints_as_int32(e, a[k].ints, tuples * a[k].components);
+        else
+            vtk_put(e, a[k].doubles, (size_t)bytes);
+        enc_end(e);
+    }
+}
+
+/// Every appended block of a file, in the order of its tags.
+typedef void (*vtk_blocks_fn)(vtk_enc *e, const void *what);
+/// The XML between <VTKFile> and <AppendedData>.
+typedef void (*vtk_xml_fn)(vtk_xml *x, const void *what);
+
+/// Write a VTK XML file of `type` atomically: its XML (xml) and its
+/// appended blocks (blocks), raw or compressed by `codec` (see the preamble).
+static ipcc_status vtk_write_file(const char *path, const char *type, ipcc_vtk_codec *codec, vtk_xml_fn xml,
+                                  vtk_blocks_fn blocks, const void *what) {
+    vtk_enc e = {0};
+    const bool compressed = codec && codec->level > 0;
+    if (compressed) { // pass 1: every block compressed into the codec's buffer
+        e.c = codec;
+        codec->data_size = 0;
+        codec->num_sizes = 0;
+        blocks(&e, what);
+        if (e.failed)
+            return ipcc_fail(IPCC_ERR_NO_MEMORY, "vtk: cannot write '%s': out of memory compressing its data",
+                             path);
+    }
+    vtk_file f;
+    ipcc_status s = ipcc_atomic_open(&f, path, "vtk");
+    if (s != IPCC_OK) return s;
+    vtk_xml x = {&f, &e, 0};
+    vtk_printf(&f, "<?xml version=\"1.0\"?>\n");
+    vtk_printf(&f, "<VTKFile type=\"%s\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\"%s>\n", type,
+               host_byte_order(), compressed ? " compressor=\"vtkZLibDataCompressor\"" : "");
+    xml(&x, what);
+    vtk_printf(&f, "  <AppendedData encoding=\"raw\">\n   _");
+    if (compressed) {
+        IPCC_ASSERT(e.next_size == codec->num_sizes);
+        ipcc_atomic_write(&f, codec->data, codec->data_size);
+    } else {
+        e.f = &f;
+        blocks(&e, what);
+    }
+    vtk_printf(&f, "\n  </AppendedData>\n</VTKFile>\n");
+    return ipcc_atomic_commit(&f);
+}
+
+// --- .vtu --------------------------------------------------------------------
 
 static ipcc_status vtk_check_frame(const char *path, const ipcc_vtk_frame *fr) {
     IPCC_ASSERT(fr->num_points >= 0 && fr->num_tets >= 0);
@@ -158,6 +437,8 @@ static ipcc_status vtk_check_frame(const char *path, const ipcc_vtk_frame *fr) {
         IPCC_ASSERT(fr->point_field_names[k] && (fr->point_fields[k] || fr->num_points == 0));
     for (int k = 0; k < fr->num_cell_fields; k++)
         IPCC_ASSERT(fr->cell_field_names[k] && (fr->cell_fields[k] || fr->num_tets == 0));
+    vtk_check_arrays(fr->num_point_arrays, fr->point_arrays, fr->num_points);
+    vtk_check_arrays(fr->num_cell_arrays, fr->cell_arrays, fr->num_tets);
     for (int64_t i = 0; i < 4 * (int64_t)fr->num_tets; i++) {
         if (fr->tets[i] < 0 || fr->tets[i] >= fr->num_points)
             return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
@@ -167,78 +448,75 @@ static ipcc_status vtk_check_frame(const char *path, const ipcc_vtk_frame *fr) {
     return IPCC_OK;
 }
 
+static void vtu_xml(vtk_xml *x, const void *what) {
+    const ipcc_vtk_frame *fr = what;
+    const int64_t np = fr->num_points, nt = fr->num_tets;
+    const uint64_t point_bytes = (uint64_t)np * 3 * sizeof(double);
+    vtk_printf(x->f, "  <UnstructuredGrid>\n");
+    if (fr->num_field_values > 0) {
+        vtk_printf(x->f, "    <FieldData>\n");
+        for (int k = 0; k < fr->num_field_values; k++)
+            vtk_put_field_tag(x, "DataArray", "Float64", fr->field_value_names[k], 1, sizeof(double));
+        vtk_printf(x->f, "    </FieldData>\n");
+    }
+    vtk_printf(x->f, "    <Piece NumberOfPoints=\"%lld\" NumberOfCells=\"%lld\">\n", (long long)np,
+               (long long)nt);
+    vtk_printf(x->f, "      <PointData>\n");
+    for (int k = 0; k < fr->num_point_fields; k++)
+        vtk_put_array_tag(x, "Float64", fr->point_field_names[k], 3, point_bytes);
+    vtk_put_array_tags(x, fr->num_point_arrays, fr->point_arrays, np);
+    vtk_printf(x->f, "      </PointData>\n      <CellData>\n");
+    for (int k = 0; k < fr->num_cell_fields; k++)
+        vtk_put_array_tag(x, "Int32", fr->cell_field_names[k], 1, (uint64_t)nt * sizeof(int32_t));
+    vtk_put_array_tags(x, fr->num_cell_arrays, fr->cell_arrays, nt);
+    vtk_printf(x->f, "      </CellData>\n      <Points>\n");
+    vtk_put_array_tag(x, "Float64", "Points", 3, point_bytes);
+    vtk_printf(x->f, "      </Points>\n      <Cells>\n");
+    vtk_put_array_tag(x, "Int64", "connectivity", 1, (uint64_t)nt * 4 * sizeof(int64_t));
+    vtk_put_array_tag(x, "Int64", "offsets", 1, (uint64_t)nt * sizeof(int64_t));
+    vtk_put_array_tag(x, "UInt8", "types", 1, (uint64_t)nt);
+    vtk_printf(x->f, "      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n");
+}
+
+static void vtu_blocks(vtk_enc *e, const void *what) {
+    const ipcc_vtk_frame *fr = what;
+    const int64_t np = fr->num_points, nt = fr->num_tets;
+    const uint64_t point_bytes = (uint64_t)np * 3 * sizeof(double);
+    for (int k = 0; k < fr->num_field_values; k++)
+        enc_array(e, &fr->field_values[k], sizeof(double));
+    for (int k = 0; k < fr->num_point_fields; k++)
+        enc_array(e, fr->point_fields[k], point_bytes);
+    vtk_put_array_blocks(e, fr->num_point_arrays, fr->point_arrays, np);
+    for (int k = 0; k < fr->num_cell_fields; k++) {
+        enc_begin(e, (uint64_t)nt * sizeof(int32_t));
+        vtk_put_ints_as_int32(e, fr->cell_fields[k], nt);
+        enc_end(e);
+    }
+    vtk_put_array_blocks(e, fr->num_cell_arrays, fr->cell_arrays, nt);
+    enc_array(e, fr->points, point_bytes);
+    enc_begin(e, (uint64_t)nt * 4 * sizeof(int64_t));
+    vtk_put_ints_as_int64(e, fr->tets, 4 * nt);
+    enc_end(e);
+    enc_begin(e, (uint64_t)nt * sizeof(int64_t));
+    vtk_put_offsets(e, nt, 4);
+    enc_end(e);
+    enc_begin(e, (uint64_t)nt);
+    vtk_put_tet_types(e, nt);
+    enc_end(e);
+}
+
 ipcc_status ipcc_vtk_write_vtu(const char *path, const ipcc_vtk_frame *frame) {
+    return ipcc_vtk_write_vtu_encoded(path, frame, NULL);
+}
+
+ipcc_status ipcc_vtk_write_vtu_encoded(const char *path, const ipcc_vtk_frame *frame, ipcc_vtk_codec *codec) {
     IPCC_ASSERT(path && frame);
     ipcc_status s = vtk_check_frame(path, frame);
     if (s != IPCC_OK) return s;
-    const int64_t np = frame->num_points, nt = frame->num_tets;
-    const uint64_t point_bytes = (uint64_t)np * 3 * sizeof(double);
-    const uint64_t cell_i32_bytes = (uint64_t)nt * sizeof(int32_t);
-    const uint64_t conn_bytes = (uint64_t)nt * 4 * sizeof(int64_t);
-    const uint64_t offs_bytes = (uint64_t)nt * sizeof(int64_t);
-    const uint64_t type_bytes = (uint64_t)nt;
-
-    vtk_file f;
-    s = ipcc_atomic_open(&f, path, "vtk");
-    if (s != IPCC_OK) return s;
-
-    uint64_t offset = 0;
-    vtk_printf(&f, "<?xml version=\"1.0\"?>\n");
-    vtk_printf(
-        &f, "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n",
-        host_byte_order());
-    vtk_printf(&f, "  <UnstructuredGrid>\n");
-    if (frame->num_field_values > 0) {
-        vtk_printf(&f, "    <FieldData>\n");
-        for (int k = 0; k < frame->num_field_values; k++) {
-            vtk_printf(&f, "      <DataArray type=\"Float64\" Name=\"");
-            vtk_put_escaped(&f, frame->field_value_names[k]);
-            vtk_printf(&f, "\" NumberOfTuples=\"1\" format=\"appended\" offset=\"%llu\"/>\n",
-                       (unsigned long long)offset);
-            offset += sizeof(uint64_t) + sizeof(double);
-        }
-        vtk_printf(&f, "    </FieldData>\n");
-    }
-    vtk_printf(&f, "    <Piece NumberOfPoints=\"%lld\" NumberOfCells=\"%lld\">\n", (long long)np,
-               (long long)nt);
-    vtk_printf(&f, "      <PointData>\n");
-    for (int k = 0; k < frame->num_point_fields; k++)
-        vtk_put_array_tag(&f, "Float64", frame->point_field_names[k], 3, point_bytes, &offset);
-    vtk_printf(&f, "      </PointData>\n      <CellData>\n");
-    for (int k = 0; k < frame->num_cell_fields; k++)
-        vtk_put_array_tag(&f, "Int32", frame->cell_field_names[k], 1, cell_i32_bytes, &offset);
-    vtk_printf(&f, "      </CellData>\n      <Points>\n");
-    vtk_put_array_tag(&f, "Float64", "Points", 3, point_bytes, &offset);
-    vtk_printf(&f, "      </Points>\n      <Cells>\n");
-    vtk_put_array_tag(&f, "Int64", "connectivity", 1, conn_bytes, &offset);
-    vtk_put_array_tag(&f, "Int64", "offsets", 1, offs_bytes, &offset);
-    vtk_put_array_tag(&f, "UInt8", "types", 1, type_bytes, &offset);
-    vtk_printf(&f, "      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n");
-    vtk_printf(&f, "  <AppendedData encoding=\"raw\">\n   _");
-
-    for (int k = 0; k < frame->num_field_values; k++) {
-        vtk_put_header(&f, sizeof(double));
-        vtk_put(&f, &frame->field_values[k], sizeof(double));
-    }
-    for (int k = 0; k < frame->num_point_fields; k++) {
-        vtk_put_header(&f, point_bytes);
-        vtk_put(&f, frame->point_fields[k], (size_t)point_bytes);
-    }
-    for (int k = 0; k < frame->num_cell_fields; k++) {
-        vtk_put_header(&f, cell_i32_bytes);
-        vtk_put_ints_as_int32(&f, frame->cell_fields[k], nt);
-    }
-    vtk_put_header(&f, point_bytes);
-    vtk_put(&f, frame->points, (size_t)point_bytes);
-    vtk_put_header(&f, conn_bytes);
-    vtk_put_ints_as_int64(&f, frame->tets, 4 * nt);
-    vtk_put_header(&f, offs_bytes);
-    vtk_put_offsets(&f, nt, 4);
-    vtk_put_header(&f, type_bytes);
-    vtk_put_tet_types(&f, nt);
-    vtk_printf(&f, "\n  </AppendedData>\n</VTKFile>\n");
-    return ipcc_atomic_commit(&f);
+    return vtk_write_file(path, "UnstructuredGrid", codec, vtu_xml, vtu_blocks, frame);
 }
+
+// --- .vtp --------------------------------------------------------------------
 
 static ipcc_status vtk_check_surface(const char *path, const ipcc_vtk_surface *sf) {
     IPCC_ASSERT(sf->num_points >= 0 && sf->num_triangles >= 0 && sf->num_point_fields >= 0);
@@ -273,19 +551,21 @@ static ipcc_status vtk_check_codim(const char *path, int num_points, const ipcc_
 }
 
 /// One cell section (<Verts>, <Lines> or <Polys>) of `n` cells of `size` points: its two array tags.
-static void vtk_put_cell_section(vtk_file *f, const char *section, int64_t n, int size, uint64_t *offset) {
-    vtk_printf(f, "      <%s>\n", section);
-    vtk_put_array_tag(f, "Int64", "connectivity", 1, (uint64_t)n * (uint64_t)size * sizeof(int64_t), offset);
-    vtk_put_array_tag(f, "Int64", "offsets", 1, (uint64_t)n * sizeof(int64_t), offset);
-    vtk_printf(f, "      </%s>\n", section);
+static void vtk_put_cell_section(vtk_xml *x, const char *section, int64_t n, int size) {
+    vtk_printf(x->f, "      <%s>\n", section);
+    vtk_put_array_tag(x, "Int64", "connectivity", 1, (uint64_t)n * (uint64_t)size * sizeof(int64_t));
+    vtk_put_array_tag(x, "Int64", "offsets", 1, (uint64_t)n * sizeof(int64_t));
+    vtk_printf(x->f, "      </%s>\n", section);
 }
 
 /// The appended blocks of that section.
-static void vtk_put_cell_blocks(vtk_file *f, const int *cells, int64_t n, int size) {
-    vtk_put_header(f, (uint64_t)n * (uint64_t)size * sizeof(int64_t));
-    vtk_put_ints_as_int64(f, cells, size * n);
-    vtk_put_header(f, (uint64_t)n * sizeof(int64_t));
-    vtk_put_offsets(f, n, size);
+static void vtk_put_cell_blocks(vtk_enc *e, const int *cells, int64_t n, int size) {
+    enc_begin(e, (uint64_t)n * (uint64_t)size * sizeof(int64_t));
+    vtk_put_ints_as_int64(e, cells, size * n);
+    enc_end(e);
+    enc_begin(e, (uint64_t)n * sizeof(int64_t));
+    vtk_put_offsets(e, n, size);
+    enc_end(e);
 }
 
 ipcc_status ipcc_vtk_write_vtp(const char *path, const ipcc_vtk_surface *surface) {
@@ -297,34 +577,6 @@ ipcc_status ipcc_vtk_write_vtp_codim(const char *path, const ipcc_vtk_surface *s
     return ipcc_vtk_write_polydata(path, surface, codim, NULL);
 }
 
-static void vtk_check_arrays(int n, const ipcc_vtk_array *a, int64_t tuples) {
-    IPCC_ASSERT(n >= 0 && (a || n == 0));
-    for (int k = 0; k < n; k++)
-        IPCC_ASSERT(a[k].name && a[k].components >= 1 && (a[k].ints || a[k].doubles || tuples == 0));
-}
-
-static uint64_t vtk_array_bytes(const ipcc_vtk_array *a, int64_t tuples) {
-    return (uint64_t)tuples * (uint64_t)a->components * (a->ints ? sizeof(int32_t) : sizeof(double));
-}
-
-static void vtk_put_array_tags(vtk_file *f, int n, const ipcc_vtk_array *a, int64_t tuples,
-                               uint64_t *offset) {
-    for (int k = 0; k < n; k++)
-        vtk_put_array_tag(f, a[k].ints ? "Int32" : "Float64", a[k].name, a[k].components,
-                          vtk_array_bytes(&a[k], tuples), offset);
-}
-
-static void vtk_put_array_blocks(vtk_file *f, int n, const ipcc_vtk_array *a, int64_t tuples) {
-    for (int k = 0; k < n; k++) {
-        uint64_t bytes = vtk_array_bytes(&a[k], tuples);
-        vtk_put_header(f, bytes);
-        if (a[k].ints)
-            vtk_put_ints_as_int32(f, a[k].ints, tuples * a[k].components);
-        else
-            vtk_put(f, a[k].doubles, (size_t)bytes);
-    }
-}
-
 /// Bytes of a String array's block: every value and its terminating NUL.
 static uint64_t vtk_strings_bytes(const ipcc_vtk_strings *s) {
     uint64_t n = 0;
@@ -334,42 +586,84 @@ static uint64_t vtk_strings_bytes(const ipcc_vtk_strings *s) {
 }
 
 /// <FieldData>: one Float64 tuple per value, then the String arrays.
-static void vtk_put_field_data(vtk_file *f, const ipcc_vtk_data *d, uint64_t *offset) {
+static void vtk_put_field_data(vtk_xml *x, const ipcc_vtk_data *d) {
     if (d->num_field_values + d->num_field_strings == 0) return;
-    vtk_printf(f, "    <FieldData>\n");
-    for (int k = 0; k < d->num_field_values; k++) {
-        vtk_printf(f, "      <DataArray type=\"Float64\" Name=\"");
-        vtk_put_escaped(f, d->field_value_names[k]);
-        vtk_printf(f, "\" NumberOfTuples=\"1\" format=\"appended\" offset=\"%llu\"/>\n",
-                   (unsigned long long)*offset);
-        *offset += sizeof(uint64_t) + sizeof(double);
-    }
+    vtk_printf(x->f, "    <FieldData>\n");
+    for (int k = 0; k < d->num_field_values; k++)
+        vtk_put_field_tag(x, "DataArray", "Float64", d->field_value_names[k], 1, sizeof(double));
     for (int k = 0; k < d->num_field_strings; k++) {
         const ipcc_vtk_strings *s = &d->field_strings[k];
-        vtk_printf(f, "      <Array type=\"String\" Name=\"");
-        vtk_put_escaped(f, s->name);
-        vtk_printf(f, "\" NumberOfTuples=\"%d\" format=\"appended\" offset=\"%llu\"/>\n", s->count,
-                   (unsigned long long)*offset);
-        *offset += sizeof(uint64_t) + vtk_strings_bytes(s);
+        vtk_put_field_tag(x, "Array", "String", s->name, s->count, vtk_strings_bytes(s));
     }
-    vtk_printf(f, "    </FieldData>\n");
+    vtk_printf(x->f, "    </FieldData>\n");
 }
 
-static void vtk_put_field_blocks(vtk_file *f, const ipcc_vtk_data *d) {
-    for (int k = 0; k < d->num_field_values; k++) {
-        vtk_put_header(f, sizeof(double));
-        vtk_put(f, &d->field_values[k], sizeof(double));
-    }
+static void vtk_put_field_blocks(vtk_enc *e, const ipcc_vtk_data *d) {
+    for (int k = 0; k < d->num_field_values; k++)
+        enc_array(e, &d->field_values[k], sizeof(double));
     for (int k = 0; k < d->num_field_strings; k++) {
         const ipcc_vtk_strings *s = &d->field_strings[k];
-        vtk_put_header(f, vtk_strings_bytes(s));
+        enc_begin(e, vtk_strings_bytes(s));
         for (int i = 0; i < s->count; i++)
-            vtk_put(f, s->values[i], strlen(s->values[i]) + 1);
+            vtk_put(e, s->values[i], strlen(s->values[i]) + 1);
+        enc_end(e);
     }
+}
+
+/// A .vtp's content, for its two passes.
+typedef struct vtp_parts {
+    const ipcc_vtk_surface *surface;
+    const ipcc_vtk_codim *cd;
+    const ipcc_vtk_data *d;
+    int64_t np, nf, nl, nv, ncells;
+} vtp_parts;
+
+static void vtp_xml(vtk_xml *x, const void *what) {
+    const vtp_parts *p = what;
+    const uint64_t point_bytes = (uint64_t)p->np * 3 * sizeof(double);
+    vtk_printf(x->f, "  <PolyData>\n");
+    vtk_put_field_data(x, p->d);
+    vtk_printf(x->f,
+               "    <Piece NumberOfPoints=\"%lld\" NumberOfVerts=\"%lld\" NumberOfLines=\"%lld\" "
+               "NumberOfStrips=\"0\" NumberOfPolys=\"%lld\">\n",
+               (long long)p->np, (long long)p->nv, (long long)p->nl, (long long)p->nf);
+    vtk_printf(x->f, "      <PointData>\n");
+    for (int k = 0; k < p->surface->num_point_fields; k++)
+        vtk_put_array_tag(x, "Float64", p->surface->point_field_names[k], 3, point_bytes);
+    vtk_put_array_tags(x, p->d->num_point_arrays, p->d->point_arrays, p->np);
+    vtk_printf(x->f, "      </PointData>\n      <CellData>\n");
+    vtk_put_array_tags(x, p->d->num_cell_arrays, p->d->cell_arrays, p->ncells);
+    vtk_printf(x->f, "      </CellData>\n      <Points>\n");
+    vtk_put_array_tag(x, "Float64", "Points", 3, point_bytes);
+    vtk_printf(x->f, "      </Points>\n");
+    if (p->nv > 0) vtk_put_cell_section(x, "Verts", p->nv, 1);
+    if (p->nl > 0) vtk_put_cell_section(x, "Lines", p->nl, 2);
+    vtk_put_cell_section(x, "Polys", p->nf, 3);
+    vtk_printf(x->f, "    </Piece>\n  </PolyData>\n");
+}
+
+static void vtp_blocks(vtk_enc *e, const void *what) {
+    const vtp_parts *p = what;
+    const uint64_t point_bytes = (uint64_t)p->np * 3 * sizeof(double);
+    vtk_put_field_blocks(e, p->d);
+    for (int k = 0; k < p->surface->num_point_fields; k++)
+        enc_array(e, p->surface->point_fields[k], point_bytes);
+    vtk_put_array_blocks(e, p->d->num_point_arrays, p->d->point_arrays, p->np);
+    vtk_put_array_blocks(e, p->d->num_cell_arrays, p->d->cell_arrays, p->ncells);
+    enc_array(e, p->surface->points, point_bytes);
+    if (p->nv > 0) vtk_put_cell_blocks(e, p->cd->verts, p->nv, 1);
+    if (p->nl > 0) vtk_put_cell_blocks(e, p->cd->lines, p->nl, 2);
+    vtk_put_cell_blocks(e, p->surface->triangles, p->nf, 3);
 }
 
 ipcc_status ipcc_vtk_write_polydata(const char *path, const ipcc_vtk_surface *surface,
                                     const ipcc_vtk_codim *codim, const ipcc_vtk_data *data) {
+    return ipcc_vtk_write_polydata_encoded(path, surface, codim, data, NULL);
+}
+
+ipcc_status ipcc_vtk_write_polydata_encoded(const char *path, const ipcc_vtk_surface *surface,
+                                            const ipcc_vtk_codim *codim, const ipcc_vtk_data *data,
+                                            ipcc_vtk_codec *codec) {
     IPCC_ASSERT(path && surface);
     const ipcc_vtk_codim none = {0, NULL, 0, NULL};
     const ipcc_vtk_codim *cd = codim ? codim : &none;
@@ -378,59 +672,16 @@ ipcc_status ipcc_vtk_write_polydata(const char *path, const ipcc_vtk_surface *su
     ipcc_status s = vtk_check_surface(path, surface);
     if (s == IPCC_OK) s = vtk_check_codim(path, surface->num_points, cd);
     if (s != IPCC_OK) return s;
-    const int64_t np = surface->num_points, nf = surface->num_triangles;
-    const int64_t nl = cd->num_lines, nv = cd->num_verts, ncells = nv + nl + nf;
-    const uint64_t point_bytes = (uint64_t)np * 3 * sizeof(double);
-    vtk_check_arrays(d->num_point_arrays, d->point_arrays, np);
-    vtk_check_arrays(d->num_cell_arrays, d->cell_arrays, ncells);
+    vtp_parts p = {surface,       cd, d, surface->num_points, surface->num_triangles, cd->num_lines,
+                   cd->num_verts, 0};
+    p.ncells = p.nv + p.nl + p.nf;
+    vtk_check_arrays(d->num_point_arrays, d->point_arrays, p.np);
+    vtk_check_arrays(d->num_cell_arrays, d->cell_arrays, p.ncells);
     IPCC_ASSERT(d->num_field_values >= 0 && d->num_field_strings >= 0);
     for (int k = 0; k < d->num_field_strings; k++)
         for (int i = 0; i < d->field_strings[k].count; i++)
             IPCC_ASSERT(d->field_strings[k].name && d->field_strings[k].values[i]);
-
-    vtk_file f;
-    s = ipcc_atomic_open(&f, path, "vtk");
-    if (s != IPCC_OK) return s;
-
-    uint64_t offset = 0;
-    vtk_printf(&f, "<?xml version=\"1.0\"?>\n");
-    vtk_printf(&f, "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\">\n",
-               host_byte_order());
-    vtk_printf(&f, "  <PolyData>\n");
-    vtk_put_field_data(&f, d, &offset);
-    vtk_printf(&f,
-               "    <Piece NumberOfPoints=\"%lld\" NumberOfVerts=\"%lld\" NumberOfLines=\"%lld\" "
-               "NumberOfStrips=\"0\" NumberOfPolys=\"%lld\">\n",
-               (long long)np, (long long)nv, (long long)nl, (long long)nf);
-    vtk_printf(&f, "      <PointData>\n");
-    for (int k = 0; k < surface->num_point_fields; k++)
-        vtk_put_array_tag(&f, "Float64", surface->point_field_names[k], 3, point_bytes, &offset);
-    vtk_put_array_tags(&f, d->num_point_arrays, d->point_arrays, np, &offset);
-    vtk_printf(&f, "      </PointData>\n      <CellData>\n");
-    vtk_put_array_tags(&f, d->num_cell_arrays, d->cell_arrays, ncells, &offset);
-    vtk_printf(&f, "      </CellData>\n      <Points>\n");
-    vtk_put_array_tag(&f, "Float64", "Points", 3, point_bytes, &offset);
-    vtk_printf(&f, "      </Points>\n");
-    if (nv > 0) vtk_put_cell_section(&f, "Verts", nv, 1, &offset);
-    if (nl > 0) vtk_put_cell_section(&f, "Lines", nl, 2, &offset);
-    vtk_put_cell_section(&f, "Polys", nf, 3, &offset);
-    vtk_printf(&f, "    </Piece>\n  </PolyData>\n");
-    vtk_printf(&f, "  <AppendedData encoding=\"raw\">\n   _");
-
-    vtk_put_field_blocks(&f, d);
-    for (int k = 0; k < surface->num_point_fields; k++) {
-        vtk_put_header(&f, point_bytes);
-        vtk_put(&f, surface->point_fields[k], (size_t)point_bytes);
-    }
-    vtk_put_array_blocks(&f, d->num_point_arrays, d->point_arrays, np);
-    vtk_put_array_blocks(&f, d->num_cell_arrays, d->cell_arrays, ncells);
-    vtk_put_header(&f, point_bytes);
-    vtk_put(&f, surface->points, (size_t)point_bytes);
-    if (nv > 0) vtk_put_cell_blocks(&f, cd->verts, nv, 1);
-    if (nl > 0) vtk_put_cell_blocks(&f, cd->lines, nl, 2);
-    vtk_put_cell_blocks(&f, surface->triangles, nf, 3);
-    vtk_printf(&f, "\n  </AppendedData>\n</VTKFile>\n");
-    return ipcc_atomic_commit(&f);
+    return vtk_write_file(path, "PolyData", codec, vtp_xml, vtp_blocks, &p);
 }
 
 ipcc_status ipcc_vtk_write_pvd(const char *path, int num_steps, int num_parts, const double *times,

@@ -1,10 +1,36 @@
 /// VTK XML writers (UnstructuredGrid .vtu, PolyData .vtp, Collection .pvd).
-/// The only module that knows VTK's formats. Files are written to "<path>.tmp", fsync'ed and
-/// renamed over <path>, so a reader never sees a partial file.
+/// The only module that knows VTK's formats (and the only zlib user). Files
+/// are written to "<path>.tmp", fsync'ed and renamed over <path>, so a reader
+/// never sees a partial file. Appended data is raw, or zlib-compressed
+/// (vtkZLibDataCompressor) through an ipcc_vtk_codec.
 #ifndef IPCC_VTK_H
 #define IPCC_VTK_H
 
 #include "ipcc/base.h"
+
+/// How a .vtu or .vtp's appended data is encoded, with the scratch memory
+/// that compression needs (it grows to the largest file written and is
+/// reused, so a sequence of frames allocates nothing once sizes settle).
+typedef struct ipcc_vtk_codec ipcc_vtk_codec;
+
+/// The zlib level VTK files are compressed with by default (1: fastest;
+/// see docs/output.md for the sizes and times that chose it).
+#define IPCC_VTK_DEFAULT_LEVEL 1
+
+/// A codec compressing at zlib `level` (1..9), or writing raw data (level
+/// 0). NULL when out of memory. Free with ipcc_vtk_codec_destroy().
+ipcc_vtk_codec *ipcc_vtk_codec_create(int level);
+/// NULL is fine.
+void ipcc_vtk_codec_destroy(ipcc_vtk_codec *codec);
+
+/// A data array of any number of components: Int32 (from `ints`) or Float64
+/// (from `doubles`).
+typedef struct ipcc_vtk_array {
+    const char *name;
+    int components;        ///< >= 1
+    const double *doubles; ///< Float64 values (tuples * components), when ints is NULL
+    const int *ints;       ///< Int32 values, or NULL
+} ipcc_vtk_array;
 
 /// What one .vtu frame holds.
 typedef struct ipcc_vtk_frame {
@@ -21,10 +47,19 @@ typedef struct ipcc_vtk_frame {
     int num_field_values;                ///< FieldData: one Float64 per name (e.g. TimeValue)
     const char *const *field_value_names;
     const double *field_values;
+    int num_point_arrays;               ///< further point data, after the point fields
+    const ipcc_vtk_array *point_arrays; ///< num_points tuples each
+    int num_cell_arrays;                ///< further cell data, after the cell fields
+    const ipcc_vtk_array *cell_arrays;  ///< num_tets tuples each
 } ipcc_vtk_frame;
 
 /// Write an UnstructuredGrid .vtu (binary appended, raw, UInt64 headers).
 ipcc_status ipcc_vtk_write_vtu(const char *path, const ipcc_vtk_frame *frame);
+
+/// ipcc_vtk_write_vtu() with the appended data encoded by `codec` (NULL or
+/// level 0: raw). IPCC_ERR_NO_MEMORY when compression runs out of memory
+/// (nothing written).
+ipcc_status ipcc_vtk_write_vtu_encoded(const char *path, const ipcc_vtk_frame *frame, ipcc_vtk_codec *codec);
 
 /// What one .vtp surface holds: triangles and per-point 3-vectors.
 typedef struct ipcc_vtk_surface {
@@ -56,15 +91,6 @@ typedef struct ipcc_vtk_codim {
 ipcc_status ipcc_vtk_write_vtp_codim(const char *path, const ipcc_vtk_surface *surface,
                                      const ipcc_vtk_codim *codim);
 
-/// A data array of any number of components: Int32 (from `ints`) or Float64
-/// (from `doubles`).
-typedef struct ipcc_vtk_array {
-    const char *name;
-    int components;        ///< >= 1
-    const double *doubles; ///< Float64 values (tuples * components), when ints is NULL
-    const int *ints;       ///< Int32 values, or NULL
-} ipcc_vtk_array;
-
 /// A String array of field data (VTK's vtkStringArray): `count` values.
 typedef struct ipcc_vtk_strings {
     const char *name;
@@ -90,6 +116,12 @@ typedef struct ipcc_vtk_data {
 /// `codim` and `data` may be NULL (then the file is ipcc_vtk_write_vtp_codim()'s).
 ipcc_status ipcc_vtk_write_polydata(const char *path, const ipcc_vtk_surface *surface,
                                     const ipcc_vtk_codim *codim, const ipcc_vtk_data *data);
+
+/// ipcc_vtk_write_polydata() with the appended data encoded by `codec`
+/// (NULL or level 0: raw).
+ipcc_status ipcc_vtk_write_polydata_encoded(const char *path, const ipcc_vtk_surface *surface,
+                                            const ipcc_vtk_codim *codim, const ipcc_vtk_data *data,
+                                            ipcc_vtk_codec *codec);
 
 /// Write a .pvd collection of `num_steps` time steps with up to `num_parts`
 /// datasets each: files[s * num_parts + p] (relative to the .pvd's folder,

@@ -41,11 +41,23 @@ frames=$(ls beam/frame_*.vtu | wc -l)
 [ "$frames" -eq 4 ] && pass "4 frames at 25 fps" || fail "frame count $frames"
 ls beam/*.tmp >/dev/null 2>&1 && fail "temporary files left" || pass "no temporary files"
 if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import vtk" 2>/dev/null; then
-    /usr/bin/python3 "$SRC/tests/vtk_check.py" beam 4 - - && pass "VTK reads the frames" || fail "VTK check"
+    /usr/bin/python3 "$SRC/tests/vtk_check.py" --fields beam 4 - - && pass "VTK reads the frames" || fail "VTK check"
 elif [ "${CI:-}" = true ]; then
     fail "/usr/bin/python3 with vtk is missing under CI (.ci/run installs python3-vtk9)"
 else
     echo "skip: /usr/bin/python3 with vtk not available"
+fi
+# Frames are zlib-compressed by default; output.compress=false writes them
+# raw, and both read the same (ipcc compare; VTK bit for bit).
+"$IPCC" run "$SRC/examples/beam.json" --steps 10 -o beam_raw -q --set output.compress=false >/dev/null 2>&1 &&
+    grep -q 'compressor="vtkZLibDataCompressor"' beam/frame_000001.vtu &&
+    ! grep -q 'compressor=' beam_raw/frame_000001.vtu &&
+    pass "frames compressed by default, raw with output.compress=false" || fail "output.compress"
+"$IPCC" compare beam beam_raw >cmp_raw.txt 2>&1 && grep -q 'identical' cmp_raw.txt &&
+    pass "ipcc compare: compressed and raw frames identical" || { fail "compare compressed with raw"; cat cmp_raw.txt; }
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import vtk" 2>/dev/null; then
+    /usr/bin/python3 "$SRC/tests/vtk_check.py" --fields --same-as beam beam_raw 4 - - &&
+        pass "VTK reads the raw frames as the compressed ones" || fail "VTK same-as"
 fi
 
 # --- --profile: the breakdown, whose six disjoint parts add up to the step ---

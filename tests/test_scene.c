@@ -60,6 +60,7 @@ static void test_full_scene(void **state) {
     assert_false(s->world.project_hessian);
     assert_string_equal(s->output_directory, "frames");
     assert_near(s->output_fps, 30, 0, 1e-15);
+    assert_true(s->output_uncompressed); // "compress": false
     assert_int_equal(s->num_bodies, 2);
 
     const ipcc_body_def *b = &s->bodies[0];
@@ -127,6 +128,7 @@ static void test_defaults(void **state) {
     assert_near(s->duration, 1, 0, 0);
     assert_string_equal(s->output_directory, "out");
     assert_near(s->output_fps, 0, 0, 0);
+    assert_false(s->output_uncompressed); // frames are compressed unless output.compress is false
     assert_int_equal(s->num_bodies, 1);
 
     const ipcc_body_def *b = &s->bodies[0];
@@ -304,6 +306,10 @@ static const bad_case bad_cases[] = {
      "output.fps: must be >= 0", NULL},
     {"{'duration': 1, 'bodies': [" BODY "], 'output': {'directory': ''}}", IPCC_ERR_INVALID_ARGUMENT,
      "output.directory: must not be empty", NULL},
+    {"{'duration': 1, 'bodies': [" BODY "], 'output': {'compress': 1}}", IPCC_ERR_INVALID_ARGUMENT,
+     "output.compress: expected true or false", NULL},
+    {"{'duration': 1, 'bodies': [" BODY "], 'output': {'compresss': false}}", IPCC_ERR_INVALID_ARGUMENT,
+     "output.compresss: unknown key", NULL},
     {"{'duration': 1, 'bodies': [" BODY "], 'output': {'dir': 'x'}}", IPCC_ERR_INVALID_ARGUMENT,
      "output.dir: unknown key",
      NULL}, // New keys: steps, length_scale, damping, newmark, tolerance schedules.

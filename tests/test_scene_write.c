@@ -237,6 +237,7 @@ static void same_scene(const char *name, const ipcc_scene *a, const ipcc_scene *
     assert_string_equal(a->output_directory, b->output_directory);
     SAME_BITS(a->output_fps, b->output_fps, "output_fps");
     assert_int_equal(a->output_contacts, b->output_contacts);
+    assert_int_equal(a->output_uncompressed, b->output_uncompressed);
     assert_string_equal(b->format, "json");
     assert_int_equal(a->num_bodies, b->num_bodies);
     for (int i = 0; i < a->num_bodies; i++) {
@@ -465,7 +466,8 @@ static void write_synthetic_files(const char *dir) {
         "0.7},\n"
         "    {\"type\": \"torus\", \"center\": [30, 0, 0], \"major_radius\": 0.2, \"minor_radius\": 0.19}\n"
         "  ],\n"
-        "  \"output\": {\"directory\": \"frames/synthetic\", \"fps\": 60, \"contacts\": true}\n"
+        "  \"output\": {\"directory\": \"frames/synthetic\", \"fps\": 60, \"contacts\": true,\n"
+        "             \"compress\": false}\n"
         "}\n",
         tet_path, cube_path, cube_path, cube_path);
     write_text(p, text);
@@ -500,6 +502,7 @@ static void test_synthetic_round_trip(void **state) {
     assert_int_equal(s->num_shapes, 7);
     assert_int_equal(s->shape_sources[0].entry, 6); // between the file obstacles
     assert_true(s->output_contacts);
+    assert_true(s->output_uncompressed);
     ipcc_scene_destroy(s);
 
     char *text = round_trip(in, out);
@@ -519,7 +522,7 @@ static void test_synthetic_round_trip(void **state) {
     // A long vertex list is wrapped, 16 per line.
     assert_contains(text, "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,\n");
     // Shapes after the file obstacles, orientations as given, friction only when set.
-    assert_contains(text, "\"checkpoint_every\": 10, \"contacts\": true}");
+    assert_contains(text, "\"checkpoint_every\": 10, \"contacts\": true, \"compress\": false}");
     assert_contains(text, "\"axis\": [1, -2, -3]");
     assert_contains(text, "\"axis\": [0, 0, -1]");
     assert_contains(text, "\"rotation\": [12.5, -40, 0.1]");

@@ -6,6 +6,13 @@
 // non-finite times are refused, and the atomic write leaves the old file
 // intact on every failure (missing folder, a directory in the way of the
 // temporary, a write refused by RLIMIT_FSIZE), and no temporary after success.
+// Compressed files (an ipcc_vtk_codec): the same XML but for
+// compressor="vtkZLibDataCompressor" and the offsets, which are contiguous
+// over VTK's zlib blocks ([nblocks][32768][last][csizes], the streams), and
+// every block inflates to the raw file's bytes: a .vtu with further arrays,
+// a .vtp with cells, Int32, String and field data, arrays of exactly one and
+// three full blocks (last = 0) and empty ones ([0][32768][0]); one codec
+// reused for a large then a small file.
 #include "support.h"
 
 #include <dirent.h>
@@ -19,6 +26,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "vtk.h"
 
@@ -60,7 +68,8 @@ static ipcc_vtk_frame sample_frame(void) {
     static const double *const pfields[2] = {velocity, displacement};
     static const char *const cnames[1] = {"body_id"};
     static const int *const cfields[1] = {body_id};
-    ipcc_vtk_frame f = {5, points, 2, tets, 2, pnames, pfields, 1, cnames, cfields, 0, NULL, NULL};
+    ipcc_vtk_frame f = {5,       points, 2,    tets, 2, pnames, pfields, 1,   cnames,
+                        cfields, 0,      NULL, NULL, 0, NULL,   0,       NULL};
     return f;
 }
 
@@ -182,7 +191,7 @@ static void test_vtu_large_streams_in_chunks(void **state) {
     }
     const char *cn[1] = {"body_id"};
     const int *cf[1] = {b};
-    ipcc_vtk_frame f = {NP, x, NT, t, 0, NULL, NULL, 1, cn, cf, 0, NULL, NULL};
+    ipcc_vtk_frame f = {NP, x, NT, t, 0, NULL, NULL, 1, cn, cf, 0, NULL, NULL, 0, NULL, 0, NULL};
     char dir[64], path[128];
     make_temp_dir(dir);
     snprintf(path, sizeof path, "%s/big.vtu", dir);
@@ -219,7 +228,7 @@ static void test_vtu_escapes_names(void **state) {
     (void)state;
     const char *pn[1] = {"a<b&\"c\""};
     const double *pf[1] = {velocity};
-    ipcc_vtk_frame f = {5, points, 2, tets, 1, pn, pf, 0, NULL, NULL, 0, NULL, NULL};
+    ipcc_vtk_frame f = {5, points, 2, tets, 1, pn, pf, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, NULL};
     char dir[64], path[128];
     make_temp_dir(dir);
     snprintf(path, sizeof path, "%s/esc.vtu", dir);
@@ -233,7 +242,7 @@ static void test_vtu_escapes_names(void **state) {
 static void test_vtu_bad_index(void **state) {
     (void)state;
     const int bad[4] = {0, 1, 2, 5};
-    ipcc_vtk_frame f = {5, points, 1, bad, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, NULL};
+    ipcc_vtk_frame f = {5, points, 1, bad, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, NULL};
     char dir[64], path[128];
     make_temp_dir(dir);
     snprintf(path, sizeof path, "%s/bad.vtu", dir);
@@ -651,7 +660,7 @@ static void test_target_intact_when_write_fails(void **state) {
     for (int c = 0; c < NT; c++)
         for (int k = 0; k < 4; k++)
             t[4 * c + k] = c + k;
-    ipcc_vtk_frame f = {NP, x, NT, t, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, NULL};
+    ipcc_vtk_frame f = {NP, x, NT, t, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, NULL};
     char dir[64], path[128], tmp[160];
     make_temp_dir(dir);
     snprintf(path, sizeof path, "%s/frame.vtu", dir);
@@ -697,6 +706,208 @@ static void test_overwrite_and_no_tmp_left(void **state) {
     ipcc_test_remove_tree(dir);
 }
 
+/// The appended blocks of a VTK file in the order of its offset="N"
+/// attributes, each as its raw bytes (inflated when the file is compressed):
+/// *n blocks, malloc'ed (free each and the array). Offsets must be
+/// contiguous: each block starts where the previous one ends.
+static unsigned char **file_blocks(const char *buf, size_t size, int *n, uint64_t **sizes) {
+    const bool zipped = strstr(buf, "compressor=\"vtkZLibDataCompressor\"") != NULL;
+    const char *app = strstr(buf, "<AppendedData encoding=\"raw\">");
+    assert_non_null(app);
+    const unsigned char *base = (const unsigned char *)strchr(app, '_') + 1;
+    const size_t avail = size - (size_t)(base - (const unsigned char *)buf);
+    unsigned char **blocks = NULL;
+    *sizes = NULL;
+    *n = 0;
+    uint64_t expect = 0;
+    for (const char *p = strstr(buf, "offset=\""); p && p < app; p = strstr(p + 1, "offset=\"")) {
+        const uint64_t off = strtoull(p + 8, NULL, 10);
+        assert_int_equal(off, expect); // contiguous
+        const unsigned char *h = base + off;
+        uint64_t w[3];
+        assert_true(off + 24 <= avail);
+        memcpy(w, h, 24);
+        uint64_t raw, used;
+        unsigned char *out;
+        if (!zipped) {
+            raw = w[0];
+            used = 8 + raw;
+            assert_true(off + used <= avail);
+            out = malloc(raw + 1);
+            memcpy(out, h + 8, raw);
+        } else {
+            const uint64_t nb = w[0], bs = w[1], last = w[2];
+            assert_int_equal(bs, 32768);
+            assert_true(last < bs);
+            raw = nb == 0 ? 0 : (nb - 1) * bs + (last ? last : bs);
+            out = malloc(raw + 1);
+            used = 8 * (3 + nb);
+            for (uint64_t b = 0; b < nb; b++) {
+                uint64_t c;
+                memcpy(&c, h + 8 * (3 + b), 8);
+                assert_true(off + used + c <= avail);
+                const uLongf want = (uLongf)(b + 1 < nb || !last ? bs : last);
+                uLongf got = want;
+                assert_int_equal(uncompress(out + b * bs, &got, h + used, (uLong)c), Z_OK);
+                assert_int_equal(got, want);
+                used += c;
+            }
+        }
+        expect = off + used;
+        blocks = realloc(blocks, (size_t)(*n + 1) * sizeof *blocks);
+        *sizes = realloc(*sizes, (size_t)(*n + 1) * sizeof **sizes);
+        blocks[*n] = out;
+        (*sizes)[*n] = raw;
+        (*n)++;
+    }
+    assert_int_equal(base[expect], '\n'); // the blocks end where the data end
+    return blocks;
+}
+
+/// The XML of a file up to its appended data, without offsets and compressor.
+static char *xml_without_offsets(const char *buf) {
+    static const char attr[] = " compressor=\"vtkZLibDataCompressor\"";
+    const char *end = strstr(buf, "<AppendedData");
+    char *out = malloc((size_t)(end - buf) + 1), *o = out;
+    for (const char *p = buf; p < end;) {
+        if (!strncmp(p, " offset=\"", 9)) {
+            p = strchr(p + 9, '"') + 1;
+        } else if (!strncmp(p, attr, sizeof attr - 1)) {
+            p += sizeof attr - 1;
+        } else {
+            *o++ = *p++;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+/// The files at raw_path and zip_path hold the same XML (but for offsets
+/// and the compressor) and the same blocks; zip_path is compressed and,
+/// when `smaller`, smaller.
+static void assert_same_data(const char *raw_path, const char *zip_path, bool smaller) {
+    size_t nr, nz;
+    char *r = ipcc_test_read_file(raw_path, &nr), *z = ipcc_test_read_file(zip_path, &nz);
+    assert_null(strstr(r, "compressor="));
+    assert_non_null(strstr(z, "header_type=\"UInt64\" compressor=\"vtkZLibDataCompressor\">"));
+    if (smaller) assert_true(nz < nr);
+    char *xr = xml_without_offsets(r), *xz = xml_without_offsets(z);
+    size_t d = 0;
+    while (xr[d] && xr[d] == xz[d])
+        d++;
+    if (xr[d] != xz[d]) fail_msg("the XML differs at byte %zu: \"%.60s\" vs \"%.60s\"", d, xr + d, xz + d);
+    int kr, kz;
+    uint64_t *sr, *sz;
+    unsigned char **br = file_blocks(r, nr, &kr, &sr), **bz = file_blocks(z, nz, &kz, &sz);
+    assert_int_equal(kr, kz);
+    for (int k = 0; k < kr; k++) {
+        assert_int_equal(sr[k], sz[k]);
+        assert_memory_equal(br[k], bz[k], sr[k]);
+        free(br[k]);
+        free(bz[k]);
+    }
+    free(br);
+    free(bz);
+    free(sr);
+    free(sz);
+    free(xr);
+    free(xz);
+    free(r);
+    free(z);
+}
+
+static void test_compressed_vtu_and_vtp(void **state) {
+    (void)state;
+    char dir[64], raw[128], zip[128];
+    make_temp_dir(dir);
+    snprintf(raw, sizeof raw, "%s/raw.vtu", dir);
+    snprintf(zip, sizeof zip, "%s/zip.vtu", dir);
+    ipcc_vtk_codec *codec = ipcc_vtk_codec_create(1);
+    assert_non_null(codec);
+    // A frame with a 9-component cell array and a 1-component point array.
+    const double sigma[18] = {1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -2, -3, -4, -5, -6, -7, -8, 1e300};
+    const double mass[5] = {0.25, 0.5, 0.125, 1, 2};
+    const ipcc_vtk_array parr[1] = {{.name = "mass", .components = 1, .doubles = mass}};
+    const ipcc_vtk_array carr[2] = {{.name = "cauchy_stress", .components = 9, .doubles = sigma},
+                                    {.name = "region", .components = 1, .ints = body_id}};
+    ipcc_vtk_frame f = sample_frame();
+    f.num_point_arrays = 1, f.point_arrays = parr, f.num_cell_arrays = 2, f.cell_arrays = carr;
+    const char *const fnames[1] = {"TimeValue"};
+    const double fvalues[1] = {0.5};
+    f.num_field_values = 1, f.field_value_names = fnames, f.field_values = fvalues;
+    assert_int_equal(ipcc_vtk_write_vtu(raw, &f), IPCC_OK);
+    assert_int_equal(ipcc_vtk_write_vtu_encoded(zip, &f, codec), IPCC_OK);
+    assert_same_data(raw, zip, false); // tiny arrays: zlib's 11 bytes of overhead win
+    char *buf = ipcc_test_read_file(raw, NULL);
+    assert_non_null(
+        strstr(buf, "<DataArray type=\"Float64\" Name=\"cauchy_stress\" NumberOfComponents=\"9\""));
+    assert_non_null(strstr(buf, "<DataArray type=\"Float64\" Name=\"mass\" format"));
+    assert_non_null(strstr(buf, "<DataArray type=\"Int32\" Name=\"region\" format"));
+    free(buf);
+
+    // Exactly 1 and 3 full blocks (last = 0), and empty cell arrays.
+    enum { NP = 4096 };
+    double *x = malloc(3 * NP * sizeof(double)), *m = malloc(NP * sizeof(double));
+    for (int i = 0; i < 3 * NP; i++)
+        x[i] = i % 7 == 0 ? 0 : sin(i);
+    for (int i = 0; i < NP; i++)
+        m[i] = 1 + i % 3;
+    const ipcc_vtk_array big[1] = {{.name = "mass", .components = 1, .doubles = m}};
+    ipcc_vtk_frame g = {.num_points = NP, .points = x, .num_point_arrays = 1, .point_arrays = big};
+    assert_int_equal(ipcc_vtk_write_vtu(raw, &g), IPCC_OK);
+    assert_int_equal(ipcc_vtk_write_vtu_encoded(zip, &g, codec), IPCC_OK);
+    assert_same_data(raw, zip, true);
+    size_t nz;
+    buf = ipcc_test_read_file(zip, &nz);
+    const unsigned char *base = (const unsigned char *)strchr(strstr(buf, "<AppendedData"), '_') + 1;
+    uint64_t w[3];
+    memcpy(w, base + strtoull(strstr(strstr(buf, "Name=\"mass\""), "offset=\"") + 8, NULL, 10), 24);
+    assert_true(w[0] == 1 && w[1] == 32768 && w[2] == 0);
+    memcpy(w, base + strtoull(strstr(strstr(buf, "Name=\"Points\""), "offset=\"") + 8, NULL, 10), 24);
+    assert_true(w[0] == 3 && w[1] == 32768 && w[2] == 0);
+    memcpy(w, base + strtoull(strstr(strstr(buf, "Name=\"types\""), "offset=\"") + 8, NULL, 10), 24);
+    assert_true(w[0] == 0 && w[1] == 32768 && w[2] == 0);
+    free(buf);
+
+    // A .vtp with verts, lines, polys, Int32 and String data, written after
+    // the large file with the same codec.
+    snprintf(raw, sizeof raw, "%s/raw.vtp", dir);
+    snprintf(zip, sizeof zip, "%s/zip.vtp", dir);
+    ipcc_vtk_surface sf = sample_surface();
+    const int line[2] = {0, 4}, vert[1] = {3};
+    const ipcc_vtk_codim cd = {1, line, 1, vert};
+    const int cells[5] = {10, 20, 30, 40, 50};
+    const ipcc_vtk_array carr2[1] = {{.name = "object_id", .components = 1, .ints = cells}};
+    const char *const values[3] = {"a&b", "", "\xc3\xbc"};
+    const ipcc_vtk_strings strings[1] = {{.name = "object_names", .count = 3, .values = values}};
+    const ipcc_vtk_data data = {.num_cell_arrays = 1,
+                                .cell_arrays = carr2,
+                                .num_field_values = 1,
+                                .field_value_names = fnames,
+                                .field_values = fvalues,
+                                .num_field_strings = 1,
+                                .field_strings = strings};
+    assert_int_equal(ipcc_vtk_write_polydata(raw, &sf, &cd, &data), IPCC_OK);
+    assert_int_equal(ipcc_vtk_write_polydata_encoded(zip, &sf, &cd, &data, codec), IPCC_OK);
+    assert_same_data(raw, zip, false);
+    // Level 0 is raw: the same bytes as without a codec.
+    ipcc_vtk_codec *none = ipcc_vtk_codec_create(0);
+    assert_int_equal(ipcc_vtk_write_polydata_encoded(zip, &sf, &cd, &data, none), IPCC_OK);
+    size_t na, nb;
+    char *a = ipcc_test_read_file(raw, &na), *b = ipcc_test_read_file(zip, &nb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(a, b, na);
+    free(a);
+    free(b);
+    ipcc_vtk_codec_destroy(none);
+    ipcc_vtk_codec_destroy(codec);
+    ipcc_vtk_codec_destroy(NULL);
+    assert_int_equal(count_tmp_files(dir), 0);
+    free(x);
+    free(m);
+    ipcc_test_remove_tree(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vtu_round_trip),
@@ -714,6 +925,7 @@ int main(void) {
         cmocka_unit_test(test_target_intact_when_tmp_blocked),
         cmocka_unit_test(test_target_intact_when_write_fails),
         cmocka_unit_test(test_overwrite_and_no_tmp_left),
+        cmocka_unit_test(test_compressed_vtu_and_vtp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

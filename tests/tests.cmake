@@ -12,10 +12,25 @@ target_link_libraries(vtk_frames_writer PRIVATE ipcc_test_support)
 set(IPCC_VTK_READER_DIR ${CMAKE_CURRENT_BINARY_DIR}/vtk_reader_frames)
 add_test(NAME vtk_reader
          COMMAND sh -c "rm -rf \"$1\" && counts=$(\"$0\" \"$1\") && { [ -x \"$3\" ] || exit 77; } \
-&& exec \"$3\" \"$2\" \"$1\" $counts"
+&& exec \"$3\" \"$2\" --fields \"$1\" $counts"
                  $<TARGET_FILE:vtk_frames_writer> ${IPCC_VTK_READER_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/vtk_check.py
                  ${IPCC_VTK_PYTHON})
 set_tests_properties(vtk_reader PROPERTIES SKIP_RETURN_CODE 77)
+
+# vtk_compressed: the same synthetic frames written raw and zlib-compressed
+# (level 1): `ipcc compare` finds them identical (frames_read.c inflates the
+# compressed ones; --tol 0), and VTK reads every compressed .vtu and .vtp
+# exactly as the raw one (vtk_check.py --same-as; skipped, 77, without VTK).
+if(TARGET ipcc)
+  add_test(NAME vtk_compressed
+           COMMAND sh -c "rm -rf \"$1.raw\" \"$1.zlib\" && counts=$(\"$0\" \"$1.raw\") \
+&& [ \"$(\"$0\" \"$1.zlib\" 1)\" = \"$counts\" ] && grep -q vtkZLibDataCompressor \"$1.zlib/frame_000000.vtu\" \
+&& \"$4\" compare \"$1.raw\" \"$1.zlib\" --tol 0 && { [ -x \"$3\" ] || exit 77; } \
+&& exec \"$3\" \"$2\" --fields --same-as \"$1.raw\" \"$1.zlib\" $counts"
+                   $<TARGET_FILE:vtk_frames_writer> ${CMAKE_CURRENT_BINARY_DIR}/vtk_compressed_frames
+                   ${CMAKE_CURRENT_SOURCE_DIR}/vtk_check.py ${IPCC_VTK_PYTHON} $<TARGET_FILE:ipcc>)
+  set_tests_properties(vtk_compressed PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT "OMP_NUM_THREADS=1")
+endif()
 
 # cli: the ipcc command end to end (a real scene to VTK frames, and the
 # bad-input catalogue). See tests/cli_test.sh.

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Check ipcc output with VTK's own readers.
 
-Usage: vtk_check.py [--contacts] OUTDIR EXPECTED_FRAMES NUM_POINTS NUM_TETS
+Usage: vtk_check.py [--contacts] [--fields] [--same-as OTHERDIR]
+                    OUTDIR EXPECTED_FRAMES NUM_POINTS NUM_TETS
                     [OBSTACLE_POINTS OBSTACLE_TRIANGLES
                      [OBSTACLE_VELOCITY_CHECKSUM [OBSTACLE_POINTS_CHECKSUM]]]
 
@@ -28,6 +29,17 @@ part), then reads every listed .vtu with vtkXMLUnstructuredGridReader and every
   strings) and `active` (0 or 1); field data TimeValue equal to the .pvd
   timestep. With --contacts every time step must have one, and some
   contact must exist in at least one.
+With --fields every .vtu must also hold the analysis arrays (docs/output.md):
+point `mass` (1 component, > 0), cell `volume_ratio` (1, > 0),
+`cauchy_stress` (9), `von_mises` (1) and `energy_density` (1, >= 0 up to
+roundoff: -1e-9 of the file's largest), all
+Float64, with von_mises equal to sqrt(3/2 s:s) of the stress's symmetric
+part (relative 1e-9).
+With --same-as OTHERDIR, OTHERDIR/frames.pvd must list the same files at the
+same times, and every file must read, through VTK, exactly as the same file
+of OTHERDIR: points, cells, and every point, cell and field array (name,
+type, components, values bit for bit). That is how a compressed output is
+checked against the uncompressed one.
 With OBSTACLE_POINTS and OBSTACLE_TRIANGLES, every step must have a .vtp with
 those counts; with OBSTACLE_VELOCITY_CHECKSUM (OBSTACLE_POINTS_CHECKSUM),
 sum_j (j + 1) * v[j] over the flat `velocity` array (the flat point
@@ -148,8 +160,10 @@ def check_counts(path, data, want_points, want_cells):
     return npts, ncells
 
 
-def check_vtu(path, want_points, want_tets, want_time=None):
+def check_vtu(path, want_points, want_tets, want_time=None, fields=False):
     grid = read_xml(path, vtk.vtkXMLUnstructuredGridReader())
+    if fields:
+        check_fields(path, grid)
     # Field data TimeValue (the frame's time) and length_scale (L, > 0), when written.
     fd = grid.GetFieldData()
     tv = fd.GetArray("TimeValue") if fd is not None else None
@@ -177,6 +191,88 @@ def check_vtu(path, want_points, want_tets, want_time=None):
         p, d = x.GetPoint(i), u.GetTuple3(i)
         rest.append(tuple(p[c] - d[c] for c in range(3)))
     return rest
+
+
+def check_fields(path, grid):
+    """The analysis arrays of a .vtu (--fields)."""
+    npts, ncells = grid.GetNumberOfPoints(), grid.GetNumberOfCells()
+    arrays = {}
+    for where, data, name, comps, count in (
+        ("point", grid.GetPointData(), "mass", 1, npts),
+        ("cell", grid.GetCellData(), "volume_ratio", 1, ncells),
+        ("cell", grid.GetCellData(), "cauchy_stress", 9, ncells),
+        ("cell", grid.GetCellData(), "von_mises", 1, ncells),
+        ("cell", grid.GetCellData(), "energy_density", 1, ncells),
+    ):
+        a = check_array(path, data, name, comps, count, where)
+        if not a.IsA("vtkDoubleArray"):
+            raise CheckError(f"{path}: {where} array '{name}' is a {a.GetClassName()}, expected Float64")
+        arrays[name] = a
+    for i in range(npts):
+        if not arrays["mass"].GetValue(i) > 0:
+            raise CheckError(f"{path}: mass of point {i} is {arrays['mass'].GetValue(i)}, not > 0")
+    psi = arrays["energy_density"]
+    floor = -1e-9 * max([1.0] + [abs(psi.GetValue(e)) for e in range(ncells)])  # Psi >= 0 up to roundoff
+    for e in range(ncells):
+        if not arrays["volume_ratio"].GetValue(e) > 0:
+            raise CheckError(f"{path}: volume_ratio of cell {e} is {arrays['volume_ratio'].GetValue(e)}")
+        if not psi.GetValue(e) >= floor:
+            raise CheckError(f"{path}: energy_density of cell {e} is {arrays['energy_density'].GetValue(e)}")
+        s = arrays["cauchy_stress"].GetTuple9(e)
+        s12, s23, s13 = (s[1] + s[3]) / 2, (s[5] + s[7]) / 2, (s[2] + s[6]) / 2
+        vm = math.sqrt(((s[0] - s[4]) ** 2 + (s[4] - s[8]) ** 2 + (s[8] - s[0]) ** 2) / 2
+                       + 3 * (s12 * s12 + s23 * s23 + s13 * s13))
+        got = arrays["von_mises"].GetValue(e)
+        if abs(got - vm) > 1e-9 * max(vm, max(abs(c) for c in s), 1e-300):
+            raise CheckError(f"{path}: von_mises of cell {e} is {got!r}, its cauchy_stress gives {vm!r}")
+
+
+def array_values(a):
+    """(type, components, tuples, values) of a VTK array, values as bytes or a list."""
+    if a.IsA("vtkStringArray"):
+        return ("String", 1, a.GetNumberOfValues(), [a.GetValue(i) for i in range(a.GetNumberOfValues())])
+    n = a.GetNumberOfTuples() * a.GetNumberOfComponents()
+    if numpy is not None:
+        values = vtk_to_numpy(a).tobytes() if n else b""
+    else:
+        values = [a.GetValue(i) for i in range(n)]
+    return (a.GetDataTypeAsString(), a.GetNumberOfComponents(), a.GetNumberOfTuples(), values)
+
+
+def dataset_arrays(data):
+    """{(kind, name): array_values} over a dataset's point, cell and field data, its points and cells."""
+    out = {}
+    for kind, attrs in (("point", data.GetPointData()), ("cell", data.GetCellData()),
+                        ("field", data.GetFieldData())):
+        for i in range(attrs.GetNumberOfArrays()):
+            a = attrs.GetAbstractArray(i)
+            out[(kind, a.GetName())] = array_values(a)
+    if data.GetPoints() is not None:
+        out[("points", "")] = array_values(data.GetPoints().GetData())
+    if data.IsA("vtkUnstructuredGrid"):
+        cells = data.GetCells()
+        out[("cells", "connectivity")] = array_values(cells.GetConnectivityArray())
+        out[("cells", "offsets")] = array_values(cells.GetOffsetsArray())
+        out[("cells", "types")] = array_values(data.GetCellTypesArray())
+    else:
+        for name, cells in (("verts", data.GetVerts()), ("lines", data.GetLines()), ("polys", data.GetPolys())):
+            out[(name, "connectivity")] = array_values(cells.GetConnectivityArray())
+            out[(name, "offsets")] = array_values(cells.GetOffsetsArray())
+    return out
+
+
+def check_same(path, other):
+    """The file at path reads exactly as the one at other (--same-as)."""
+    make = vtk.vtkXMLUnstructuredGridReader if path.endswith(".vtu") else vtk.vtkXMLPolyDataReader
+    a, b = dataset_arrays(read_xml(path, make())), dataset_arrays(read_xml(other, make()))
+    if set(a) != set(b):
+        raise CheckError(f"{path}: arrays {sorted(a)} but {other} has {sorted(b)}")
+    for key in sorted(a):
+        if a[key][:3] != b[key][:3]:
+            raise CheckError(f"{path}: {key[0]} array '{key[1]}' is {a[key][:3]}, in {other} {b[key][:3]}")
+        if a[key][3] != b[key][3]:
+            raise CheckError(f"{path}: {key[0]} array '{key[1]}' differs from {other}'s")
+    return len(a)
 
 
 def string_field(path, data, name, want_count=None):
@@ -255,9 +351,17 @@ def weighted_sum(array, npts):
 
 
 def check(outdir, want_frames, want_points, want_tets, want_obst_points=None, want_obst_tris=None,
-          want_checksums=(None, None), obstacles_required=False, contacts_required=False):
+          want_checksums=(None, None), obstacles_required=False, contacts_required=False, fields=False,
+          same_as=None):
     pvd = os.path.join(outdir, "frames.pvd")
     steps = read_pvd(pvd)
+    if same_as is not None:
+        other = read_pvd(os.path.join(same_as, "frames.pvd"))
+        if other != steps:
+            raise CheckError(f"{pvd} lists {steps}, {same_as}/frames.pvd {other}")
+        for t, parts in steps:
+            for part, name in sorted(parts.items()):
+                check_same(os.path.join(outdir, name), os.path.join(same_as, name))
     if want_frames is not None and len(steps) != want_frames:
         raise CheckError(f"{pvd}: {len(steps)} time steps, expected {want_frames}")
     rest0, checksums, contacts = None, None, 0
@@ -276,7 +380,7 @@ def check(outdir, want_frames, want_points, want_tets, want_obst_points=None, wa
         if not parts[0].endswith(".vtu"):
             raise CheckError(f"{pvd}: part 0 at timestep {t!r} is {parts[0]}, expected a .vtu")
         path = os.path.join(outdir, parts[0])
-        rest = check_vtu(path, want_points, want_tets, t)
+        rest = check_vtu(path, want_points, want_tets, t, fields)
         if rest0 is None:
             rest0 = rest
         elif len(rest) == len(rest0):
@@ -312,6 +416,16 @@ def main(argv):
     if "--contacts" in argv:
         argv = [a for a in argv if a != "--contacts"]
         kwargs["contacts_required"] = True
+    if "--fields" in argv:
+        argv = [a for a in argv if a != "--fields"]
+        kwargs["fields"] = True
+    if "--same-as" in argv:
+        k = argv.index("--same-as")
+        if k + 1 >= len(argv):
+            print(__doc__, file=sys.stderr)
+            return 2
+        kwargs["same_as"] = argv[k + 1]
+        argv = argv[:k] + argv[k + 2:]
     if len(argv) not in (5, 7, 8, 9):
         print(__doc__, file=sys.stderr)
         return 2

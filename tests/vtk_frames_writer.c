@@ -4,7 +4,13 @@
 // frames.pvd (the .vtu as part 0, the .vtp as part 1 of each time step) into
 // OUTDIR with the low-level writers of src/vtk.c, for tests/vtk_check.py to
 // read with VTK.
-// Usage: vtk_frames_writer OUTDIR  (OUTDIR is created if missing). Prints
+// Every frame also has the analysis arrays ipcc writes (a point `mass`, cell
+// `volume_ratio`, `cauchy_stress` with 9 components, `von_mises`,
+// `energy_density`; synthetic values that change per frame, von Mises that
+// of the stress's symmetric part, as ipcc writes it).
+// Usage: vtk_frames_writer OUTDIR [LEVEL]  (OUTDIR is created if missing;
+// LEVEL 1..9 compresses the .vtu and .vtp with zlib at that level, 0 or
+// absent writes them raw, so the same frames can be written both ways). Prints
 // "FRAMES POINTS TETS OBSTACLE_POINTS OBSTACLE_TRIANGLES VELOCITY_CHECKSUM
 // POINTS_CHECKSUM" on success, the arguments vtk_check.py takes after OUTDIR;
 // a checksum is sum_j (j + 1) * v[j] over the flat obstacle `velocity` array
@@ -12,6 +18,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -71,9 +78,19 @@ static void build_mesh(double *x, int *t, int *body) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s OUTDIR\n", argv[0]);
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: %s OUTDIR [LEVEL]\n", argv[0]);
         return 2;
+    }
+    const int level = argc == 3 ? atoi(argv[2]) : 0;
+    if (level < 0 || level > 9) {
+        fprintf(stderr, "level must be 0..9 (got '%s')\n", argv[2]);
+        return 2;
+    }
+    ipcc_vtk_codec *codec = ipcc_vtk_codec_create(level);
+    if (!codec) {
+        fprintf(stderr, "out of memory\n");
+        return 1;
     }
     const char *dir = argv[1];
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
@@ -91,7 +108,29 @@ int main(int argc, char **argv) {
     const int *cfields[1] = {body};
     const char *fnames[2] = {"TimeValue", "length_scale"};
     double fvalues[2] = {0, 1.5};
-    ipcc_vtk_frame frame = {NP, x, NT, t, 3, pnames, pfields, 1, cnames, cfields, 2, fnames, fvalues};
+    double mass[NP], jr[NT], sigma[9 * NT], vm[NT], psi[NT];
+    const ipcc_vtk_array parrays[1] = {{.name = "mass", .components = 1, .doubles = mass}};
+    const ipcc_vtk_array carrays[4] = {{.name = "volume_ratio", .components = 1, .doubles = jr},
+                                       {.name = "cauchy_stress", .components = 9, .doubles = sigma},
+                                       {.name = "von_mises", .components = 1, .doubles = vm},
+                                       {.name = "energy_density", .components = 1, .doubles = psi}};
+    ipcc_vtk_frame frame = {.num_points = NP,
+                            .points = x,
+                            .num_tets = NT,
+                            .tets = t,
+                            .num_point_fields = 3,
+                            .point_field_names = pnames,
+                            .point_fields = pfields,
+                            .num_cell_fields = 1,
+                            .cell_field_names = cnames,
+                            .cell_fields = cfields,
+                            .num_field_values = 2,
+                            .field_value_names = fnames,
+                            .field_values = fvalues,
+                            .num_point_arrays = 1,
+                            .point_arrays = parrays,
+                            .num_cell_arrays = 4,
+                            .cell_arrays = carrays};
     const char *onames[1] = {"velocity"};
     const double *ofields[1] = {ov};
     ipcc_vtk_surface obstacles = {OP, ox, OF, otri, 1, onames, ofields};
@@ -117,16 +156,29 @@ int main(int argc, char **argv) {
             fc[3 * i + 1] = x[3 * i + 1] < 0.5 ? 100.0 * (0.5 - x[3 * i + 1]) : 0; // pushed up near the floor
             fc[3 * i + 2] = -1e-3 * i;
         }
+        for (int i = 0; i < NP; i++)
+            mass[i] = 0.1 + 0.01 * i;
+        for (int e = 0; e < NT; e++) {
+            jr[e] = 1 + 0.01 * f - 0.001 * e;
+            double *s = sigma + 9 * e;
+            for (int k = 0; k < 9; k++)
+                s[k] = 1e3 * (k + 1) * (f + 1) - 7.5 * e;
+            // von Mises of the symmetric part, as ipcc computes it (src/world_fields.c)
+            const double s12 = 0.5 * (s[1] + s[3]), s23 = 0.5 * (s[5] + s[7]), s13 = 0.5 * (s[2] + s[6]);
+            const double d01 = s[0] - s[4], d12 = s[4] - s[8], d20 = s[8] - s[0];
+            vm[e] = sqrt(0.5 * (d01 * d01 + d12 * d12 + d20 * d20) + 3 * (s12 * s12 + s23 * s23 + s13 * s13));
+            psi[e] = 0.5 * e * (f + 1);
+        }
         build_obstacles(times[f], ox, ov, otri);
         snprintf(names[f][0], sizeof names[f][0], "frame_%06d.vtu", f);
         snprintf(names[f][1], sizeof names[f][1], "obstacles_%06d.vtp", f);
         files[2 * f] = names[f][0];
         files[2 * f + 1] = names[f][1];
         snprintf(path, sizeof path, "%s/%s", dir, names[f][0]);
-        ipcc_status s = ipcc_vtk_write_vtu(path, &frame);
+        ipcc_status s = ipcc_vtk_write_vtu_encoded(path, &frame, codec);
         if (s == IPCC_OK) {
             snprintf(path, sizeof path, "%s/%s", dir, names[f][1]);
-            s = ipcc_vtk_write_vtp(path, &obstacles);
+            s = ipcc_vtk_write_polydata_encoded(path, &obstacles, NULL, NULL, codec);
         }
         if (s == IPCC_OK) {
             snprintf(path, sizeof path, "%s/frames.pvd", dir);
@@ -143,5 +195,6 @@ int main(int argc, char **argv) {
         points_sum += (j + 1) * ox[j];
     }
     printf("%d %d %d %d %d %.17g %.17g\n", FRAMES, NP, NT, OP, OF, velocity_sum, points_sum);
+    ipcc_vtk_codec_destroy(codec);
     return 0;
 }

@@ -46,6 +46,13 @@ IPCC_API ipcc_status ipcc_tet_rest_data(const double X[12], double Dm_inv[9], do
 /// F = Ds(x) Dm^-1.
 IPCC_API void ipcc_tet_deformation_gradient(const double x[12], const double Dm_inv[9], double F[9]);
 
+/// The state of one tet at x: its deformation gradient F = Ds Dm^-1, first
+/// Piola-Kirchhoff stress P = dPsi/dF (Pa) and energy density Psi(F) (J per
+/// m^3 of rest volume), which it returns. The Cauchy stress is
+/// sigma = P F^T / det F. Neo-Hookean with det F <= 0: +INFINITY and P NaN.
+IPCC_API double ipcc_elastic_tet_stress(ipcc_material_model model, double mu, double lambda,
+                                        const double Dm_inv[9], const double x[12], double F[9], double P[9]);
+
 /// Elastic energy of one tet: volume * Psi(F).
 IPCC_API double ipcc_elastic_tet_energy(ipcc_material_model model, double mu, double lambda, double volume,
                                         const double Dm_inv[9], const double x[12]);

@@ -22,8 +22,11 @@ IPCC_API ipcc_status ipcc_output_create(const char *directory, ipcc_output **out
 
 /// Write frame_NNNNNN.vtu for the current world state and rewrite frames.pvd.
 /// The .vtu holds the deformable bodies: their vertices, VTK_TETRA cells,
-/// point data `velocity` (m/s), `displacement` (x - rest, m) and
-/// `contact_force` (N), cell data `body_id`. If the world has mesh obstacles,
+/// point data `velocity` (m/s), `displacement` (x - rest, m),
+/// `contact_force` (N), `friction_force` (N) and `mass` (lumped, kg), cell
+/// data `body_id`, `volume_ratio` (J = det F), `cauchy_stress` (Pa, 9
+/// components, row-major), `von_mises` (Pa) and `energy_density` (J per m^3
+/// of rest volume). If the world has mesh obstacles,
 /// half-spaces or analytic shapes, obstacles_NNNNNN.vtp holds them (point
 /// data `velocity`, m/s; cell data `object_id`), listed as part 1 of the same
 /// time step; with ipcc_output_set_contacts(), contacts_NNNNNN.vtp holds the
@@ -35,6 +38,12 @@ IPCC_API ipcc_status ipcc_output_write_frame(ipcc_output *output, const ipcc_wor
 /// ipcc_output_resume(), also lists (or unlists) the contacts files of the
 /// frames it kept, those that exist, and rewrites frames.pvd if that changed.
 IPCC_API ipcc_status ipcc_output_set_contacts(ipcc_output *output, bool enabled);
+
+/// Compress the appended data of the .vtu and .vtp files written from now on
+/// with zlib (VTK's vtkZLibDataCompressor, level IPCC_VTK_DEFAULT_LEVEL of
+/// src/vtk.h), or write it raw. On by default (the scene's
+/// `output.compress`). Readers of either kind of file: see docs/output.md.
+IPCC_API void ipcc_output_set_compress(ipcc_output *output, bool enabled);
 
 /// Append one row to stats.csv: the step's statistics and, after them, the
 /// total contact force (N, x y z) on every body, half-space and shape of

@@ -61,11 +61,13 @@ typedef struct ipcc_scene {
     ipcc_scene_mesh_source *body_sources; ///< one per body
     char **obstacle_paths;                ///< one per mesh obstacle: its file as resolved
     const char *format;                   ///< "json" or "ipc" (static string)
-    int checkpoint_every;   ///< "output.checkpoint_every": steps between checkpoints; 0 = only at start and
-                            ///< exit (10)
-    bool output_contacts;   ///< "output.contacts": write the contact report (docs/output.md) (false)
-    int num_shapes;         ///< analytic obstacles ("sphere", "box", ... entries of "obstacles")
-    ipcc_shape_def *shapes; ///< defs for ipcc_world_add_shape(), in "obstacles" order; names owned
+    int checkpoint_every;     ///< "output.checkpoint_every": steps between checkpoints; 0 = only at start and
+                              ///< exit (10)
+    bool output_contacts;     ///< "output.contacts": write the contact report (docs/output.md) (false)
+    bool output_uncompressed; ///< "output.compress" false: raw, not zlib-compressed, frames (false:
+                              ///< compressed; ipcc_output_set_compress)
+    int num_shapes;           ///< analytic obstacles ("sphere", "box", ... entries of "obstacles")
+    ipcc_shape_def *shapes;   ///< defs for ipcc_world_add_shape(), in "obstacles" order; names owned
     ipcc_scene_shape_source *shape_sources; ///< one per shape (NULL: entries after the half-spaces and mesh
                                             ///< obstacles, rotations that cannot be written back)
 } ipcc_scene;

@@ -9,10 +9,18 @@
 // inside <Points>, and the DataArrays named `length_scale` and `TimeValue`
 // inside <FieldData> (wherever that block is). A block at `offset` is a
 // UInt64 (or UInt32, per the VTKFile's header_type) byte count followed by
-// that many bytes; byte_order says whether to swap.
+// that many bytes; byte_order says whether to swap. A file whose VTKFile has
+// compressor="vtkZLibDataCompressor" (what ipcc writes by default, src/vtk.c)
+// has instead, per block, header words [nblocks][blocksize][last_blocksize]
+// [csize_0 .. csize_{nblocks-1}] and then the zlib streams; each is
+// inflated (zlib's uncompress) into a buffer of the array's raw size and
+// must give exactly its block's size. Raw files (older ipcc output) read as
+// before; other compressors (LZ4, LZMA) are refused.
 //
 // Failure modes: every offset, byte count and point count is checked
-// against the bytes actually in the file before it is used, and a file must
+// against the bytes actually in the file before it is used (compressed
+// sizes too, and a raw size more than zlib's largest ratio, 1032:1, above
+// the compressed bytes is refused before anything is allocated), and a file must
 // end with </VTKFile> (ipcc writes atomically, so a shorter file is
 // corrupt), so a truncated or garbage file gives a message naming it and
 // what is wrong, never a read out of bounds. No fixed-size buffers: names
@@ -29,6 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include <zlib.h>
 
 #if defined(__GNUC__)
 #define FRAMES_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -551,6 +561,7 @@ typedef struct vtk_read {
     const char *base; ///< first byte after '_', or NULL without appended data
     int header_bytes; ///< 8 (UInt64) or 4 (UInt32)
     bool swap;        ///< the file's byte order differs from the host's
+    bool zlib;        ///< compressor="vtkZLibDataCompressor": blocks are zlib-compressed
 } vtk_read;
 
 /// Fill *a from a DataArray tag (`what` names the array in messages).
@@ -608,9 +619,87 @@ static int array_ref_parse(const vtk_read *f, const xml_tag *t, const char *what
     return r;
 }
 
-/// The appended block of array a: *data and *bytes, checked against the file.
+/// Header word k (UInt64 or UInt32, in the file's byte order) at h.
+static uint64_t header_word(const vtk_read *f, const unsigned char *h, uint64_t k) {
+    unsigned char b[8];
+    if (f->header_bytes == 8) {
+        uint64_t n;
+        memcpy(b, h + 8 * k, 8);
+        if (f->swap) swap_bytes(b, 8);
+        memcpy(&n, b, 8);
+        return n;
+    }
+    uint32_t v;
+    memcpy(b, h + 4 * k, 4);
+    if (f->swap) swap_bytes(b, 4);
+    memcpy(&v, b, 4);
+    return v;
+}
+
+/// Inflate the compressed block at h (avail bytes from h to the end of the
+/// file) into a malloc'ed *owned of *bytes bytes.
+static int array_inflate(const vtk_read *f, const char *what, uint64_t offset, const unsigned char *h,
+                         uint64_t avail, unsigned char **owned, uint64_t *bytes, char **error) {
+    const uint64_t hb = (uint64_t)f->header_bytes;
+    if (avail < 3 * hb)
+        return frames_fail(error,
+                           "'%s': %s: its compression header at offset %" PRIu64
+                           " is cut off: the file is truncated or corrupt",
+                           f->path, what, offset);
+    const uint64_t nblocks = header_word(f, h, 0), block = header_word(f, h, 1), last = header_word(f, h, 2);
+    if (nblocks > avail / hb - 3)
+        return frames_fail(error,
+                           "'%s': %s: %" PRIu64 " compressed blocks at offset %" PRIu64
+                           " do not fit in the file: it is truncated or corrupt",
+                           f->path, what, nblocks, offset);
+    uint64_t packed = 0;
+    const uint64_t head = (3 + nblocks) * hb;
+    for (uint64_t b = 0; b < nblocks; b++)
+        packed += header_word(f, h, 3 + b); // each < avail: no overflow
+    if (packed > avail - head)
+        return frames_fail(error,
+                           "'%s': %s: its blocks claim %" PRIu64 " compressed bytes but only %" PRIu64
+                           " follow: the file is truncated or corrupt",
+                           f->path, what, packed, avail - head);
+    if (nblocks > 0 && (block == 0 || last > block || block > ((uint64_t)1 << 32) ||
+                        nblocks - 1 > (UINT64_MAX - block) / block))
+        return frames_fail(error,
+                           "'%s': %s: block size %" PRIu64 " and last block size %" PRIu64 " are invalid",
+                           f->path, what, block, last);
+    const uint64_t total = nblocks == 0 ? 0 : (nblocks - 1) * block + (last ? last : block);
+    if (total / 1032 > packed + nblocks)
+        return frames_fail(error,
+                           "'%s': %s: %" PRIu64 " bytes cannot come from %" PRIu64
+                           " compressed bytes: the file is corrupt",
+                           f->path, what, total, packed);
+    unsigned char *out = malloc(total ? (size_t)total : 1);
+    if (!out) return frames_fail(error, "cannot read '%s': out of memory for %s", f->path, what);
+    const unsigned char *src = h + head;
+    for (uint64_t b = 0; b < nblocks; b++) {
+        const uint64_t c = header_word(f, h, 3 + b);
+        const uint64_t want = b + 1 < nblocks || last == 0 ? block : last;
+        uLongf got = (uLongf)want;
+        int z = uncompress(out + b * block, &got, src, (uLong)c);
+        if (z != Z_OK || got != want) {
+            free(out);
+            return frames_fail(error,
+                               "'%s': %s: compressed block %" PRIu64 " of %" PRIu64
+                               " does not inflate to %" PRIu64 " bytes (%s): the file is corrupt",
+                               f->path, what, b, nblocks, want, z == Z_OK ? "size mismatch" : zError(z));
+        }
+        src += c;
+    }
+    *owned = out;
+    *bytes = total;
+    return 0;
+}
+
+/// The appended block of array a: *data and *bytes, checked against the
+/// file. A compressed block is inflated into *owned (free() it; NULL for a
+/// raw block, which *data points into the file's bytes).
 static int array_block(const vtk_read *f, const array_ref *a, const char *what, const unsigned char **data,
-                       uint64_t *bytes, char **error) {
+                       uint64_t *bytes, unsigned char **owned, char **error) {
+    *owned = NULL;
     if (!f->base)
         return frames_fail(error,
                            "'%s': %s is appended but the file has no <AppendedData encoding=\"raw\"> section",
@@ -622,20 +711,12 @@ static int array_block(const vtk_read *f, const array_ref *a, const char *what, 
                            " bytes): the file is truncated or corrupt",
                            f->path, what, a->offset, avail);
     const unsigned char *h = (const unsigned char *)f->base + a->offset;
-    uint64_t n;
-    if (hb == 8) {
-        unsigned char b[8];
-        memcpy(b, h, 8);
-        if (f->swap) swap_bytes(b, 8);
-        memcpy(&n, b, 8);
-    } else {
-        unsigned char b[4];
-        uint32_t v;
-        memcpy(b, h, 4);
-        if (f->swap) swap_bytes(b, 4);
-        memcpy(&v, b, 4);
-        n = v;
+    if (f->zlib) {
+        if (array_inflate(f, what, a->offset, h, avail - a->offset, owned, bytes, error) != 0) return -1;
+        *data = *owned;
+        return 0;
     }
+    uint64_t n = header_word(f, h, 0);
     if (n > avail - a->offset - hb)
         return frames_fail(error,
                            "'%s': %s: its block at offset %" PRIu64 " claims %" PRIu64
@@ -665,15 +746,19 @@ static double block_value(const vtk_read *f, const unsigned char *data, size_t e
 static int field_value(const vtk_read *f, const array_ref *a, const char *name, double *value, char **error) {
     if (a->appended) {
         const unsigned char *data;
+        unsigned char *owned;
         uint64_t bytes;
-        if (array_block(f, a, name, &data, &bytes, error) != 0) return -1;
+        if (array_block(f, a, name, &data, &bytes, &owned, error) != 0) return -1;
         uint64_t expect = a->tuples >= 0 ? (uint64_t)a->tuples * (uint64_t)a->components * a->elem : bytes;
+        int r = 0;
         if (bytes < a->elem || bytes != expect)
-            return frames_fail(
-                error, "'%s', line %d: FieldData %s: its block has %" PRIu64 " bytes, expected %" PRIu64,
-                f->path, a->line, name, bytes, expect < a->elem ? (uint64_t)a->elem : expect);
-        *value = block_value(f, data, a->elem, 0);
-        return 0;
+            r = frames_fail(error,
+                            "'%s', line %d: FieldData %s: its block has %" PRIu64 " bytes, expected %" PRIu64,
+                            f->path, a->line, name, bytes, expect < a->elem ? (uint64_t)a->elem : expect);
+        else
+            *value = block_value(f, data, a->elem, 0);
+        free(owned);
+        return r;
     }
     char *s = frames_strdup(a->text, (size_t)(a->text_end - a->text));
     if (!s) return frames_fail(error, "cannot read '%s': out of memory", f->path);
@@ -697,23 +782,23 @@ static int points_value(const vtk_read *f, const array_ref *a, int64_t num_point
         return frames_fail(error, "'%s', line %d: Points are ascii; only appended raw data is supported",
                            f->path, a->line);
     const unsigned char *data;
+    unsigned char *owned;
     uint64_t bytes;
-    if (array_block(f, a, "Points", &data, &bytes, error) != 0) return -1;
+    if (array_block(f, a, "Points", &data, &bytes, &owned, error) != 0) return -1;
     const uint64_t per_point = 3 * (uint64_t)a->elem;
+    int r = 0;
     if ((uint64_t)num_points > bytes / per_point || bytes != (uint64_t)num_points * per_point)
-        return frames_fail(error,
-                           "'%s': Points: the block has %" PRIu64 " bytes but NumberOfPoints=%" PRId64
-                           " needs %" PRId64 " x %" PRIu64,
-                           f->path, bytes, num_points, num_points, per_point);
-    out->num_points = num_points;
-    if (num_points == 0) return 0;
-    out->xyz = malloc((size_t)num_points * 3 * sizeof(double));
-    if (!out->xyz)
-        return frames_fail(error, "cannot read '%s': out of memory for %" PRId64 " points", f->path,
-                           num_points);
-    for (uint64_t k = 0; k < 3 * (uint64_t)num_points; k++)
+        r = frames_fail(error,
+                        "'%s': Points: the block has %" PRIu64 " bytes but NumberOfPoints=%" PRId64
+                        " needs %" PRId64 " x %" PRIu64,
+                        f->path, bytes, num_points, num_points, per_point);
+    if (r == 0) out->num_points = num_points;
+    if (r == 0 && num_points > 0 && !(out->xyz = malloc((size_t)num_points * 3 * sizeof(double))))
+        r = frames_fail(error, "cannot read '%s': out of memory for %" PRId64 " points", f->path, num_points);
+    for (uint64_t k = 0; r == 0 && k < 3 * (uint64_t)num_points; k++)
         out->xyz[k] = block_value(f, data, a->elem, k);
-    return 0;
+    free(owned);
+    return r;
 }
 
 /// The <VTKFile> tag: a dataset type with points, raw byte order and header type.
@@ -726,9 +811,14 @@ static int vtkfile_tag(vtk_read *f, const xml_tag *t, char **error) {
     if (r == 0 && strcmp(type, "UnstructuredGrid") && strcmp(type, "PolyData"))
         r = frames_fail(error, "'%s' is a VTK %s file; expected UnstructuredGrid (.vtu) or PolyData (.vtp)",
                         f->path, type);
-    if (r == 0 && compressor && compressor[0])
-        r = frames_fail(error, "'%s' is compressed (%s); ipcc writes uncompressed files and reads only those",
-                        f->path, compressor);
+    if (r == 0 && compressor && compressor[0]) {
+        if (!strcmp(compressor, "vtkZLibDataCompressor"))
+            f->zlib = true;
+        else
+            r = frames_fail(error,
+                            "'%s' is compressed with %s; only vtkZLibDataCompressor (zlib) is supported",
+                            f->path, compressor);
+    }
     bool little = host_is_little_endian();
     if (r == 0 && order) {
         if (!strcmp(order, "LittleEndian"))

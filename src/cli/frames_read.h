@@ -4,9 +4,11 @@
 /// checker (tests/scenes/frames_check.c).
 ///
 /// Only what ipcc writes is supported: VTK XML with raw appended data (UInt64
-/// or UInt32 block headers, either byte order), Points as Float64 or Float32
-/// with three components. Anything else (ascii or base64 Points, compressed
-/// files) is refused with a message, never guessed at. Every function
+/// or UInt32 block headers, either byte order), uncompressed or compressed
+/// with zlib (compressor="vtkZLibDataCompressor", ipcc's default since
+/// output.compress), Points as Float64 or Float32 with three components.
+/// Anything else (ascii or base64 Points, LZ4 or LZMA compression) is
+/// refused with a message, never guessed at. Every function
 /// returns 0, or -1 with *error set to a malloc'ed message (free() it) that
 /// names the file and what is wrong; nothing is left allocated on failure.
 #ifndef IPCC_CLI_FRAMES_READ_H

@@ -166,6 +166,7 @@ static inline void fuzz_same_scene(const ipcc_scene *a, const ipcc_scene *b) {
     FUZZ_SAME("output.fps", a->output_fps, b->output_fps);
     FUZZ_SAME("output.checkpoint_every", a->checkpoint_every, b->checkpoint_every);
     FUZZ_SAME("output.contacts", a->output_contacts, b->output_contacts);
+    FUZZ_SAME("output.compress", a->output_uncompressed, b->output_uncompressed);
     fuzz_same_string("output.directory", a->output_directory, b->output_directory);
     FUZZ_SAME("num_bodies", a->num_bodies, b->num_bodies);
     for (int i = 0; i < a->num_bodies; i++)

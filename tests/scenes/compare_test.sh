@@ -3,7 +3,8 @@
 # identical folders, a coordinate edited in a .vtu's binary (the frame and
 # vertex named, the tolerance boundary), NaN, missing frames, different
 # times and vertex counts, truncated / corrupt / garbage files (exit 1 with
-# a message naming the file, never a crash), hand-written files with UInt32
+# a message naming the file, never a crash), zlib-compressed copies (and
+# corrupt ones), hand-written files with UInt32
 # headers, Float32 points and big-endian data, and bad usage.
 # The byte positions edited here come from each file's own XML header
 # (grep/od/dd), not from ipcc's reader.
@@ -12,6 +13,7 @@ set -u
 IPCC=$1
 REFS=$2
 WORK=$3
+ZLIB_FRAMES=$(cd "$(dirname "$0")" && pwd)/zlib_frames.py
 rm -rf "$WORK"
 mkdir -p "$WORK"
 cd "$WORK" || exit 1
@@ -236,6 +238,70 @@ for len in $(awk -v s="$size" 'BEGIN { for (l = 0; l < s - 2; l += 2003) print l
 done
 [ $bad -eq 0 ] && pass "$n truncated or spliced copies of a frame: all exit 1 with a message" ||
     fail "$bad of $n truncated or spliced frames"
+
+# --- compressed copies (vtkZLibDataCompressor, what ipcc writes by default) ---
+# zlib_frames.py rewrites the raw references with Python's zlib, 1000-byte
+# blocks (several per array): they compare identical to the raw ones, and a
+# corrupt stream, a header claiming too much, a truncation or another
+# compressor is an error naming the file, never a crash.
+if command -v python3 >/dev/null 2>&1 && python3 "$ZLIB_FRAMES" a zip; then
+    expect 0 "identical positions" "a zlib-compressed copy compares identical to the raw output" -- a zip --tol 0
+    expect 0 "identical positions" "and the other way round" -- zip a --tol 0
+    # edit_zip FILE WHAT: WHAT = stream (flip a byte of the Points' first zlib
+    # stream), blocks (claim 2^40 blocks), lz4 (another compressor).
+    edit_zip() {
+        python3 - "$1" "$2" <<'PY'
+import re, struct, sys
+path, what = sys.argv[1], sys.argv[2]
+d = bytearray(open(path, "rb").read())
+if what == "lz4":
+    d = d.replace(b"vtkZLibDataCompressor", b"vtkLZ4DataCompressor", 1)
+else:
+    base = d.index(b"_", d.index(b"<AppendedData")) + 1
+    off = int(re.search(rb'Name="Points"[^>]*offset="(\d+)"', d).group(1))
+    h = base + off
+    nb = struct.unpack_from("<Q", d, h)[0]
+    if what == "blocks":
+        struct.pack_into("<Q", d, h, 1 << 40)
+    else:
+        d[h + 8 * (3 + nb) + 10] ^= 0x55
+open(path, "wb").write(bytes(d))
+PY
+    }
+    rm -rf zbad && cp -r zip zbad
+    edit_zip zbad/frame_000002.vtu stream
+    expect 1 "'zbad/frame_000002.vtu': Points: compressed block 0 of .* does not inflate" \
+        "a corrupt zlib stream" -- a zbad
+    cp zip/frame_000002.vtu zbad/frame_000002.vtu
+    edit_zip zbad/frame_000002.vtu blocks
+    expect 1 "'zbad/frame_000002.vtu': Points: 1099511627776 compressed blocks .* do not fit" \
+        "a compression header claiming 2^40 blocks" -- a zbad
+    cp zip/frame_000002.vtu zbad/frame_000002.vtu
+    edit_zip zbad/frame_000002.vtu lz4
+    expect 1 "only vtkZLibDataCompressor (zlib) is supported" "another compressor refused" -- a zbad
+    cp zip/frame_000002.vtu zbad/frame_000002.vtu
+    f=zip/frame_000004.vtu
+    size=$(wc -c <"$f")
+    bad=0
+    n=0
+    for len in $(awk -v s="$size" 'BEGIN { for (l = 0; l < s - 2; l += 211) print l; print s - 2 }'); do
+        for splice in 0 1; do
+            if [ $splice -eq 0 ]; then head -c "$len" "$f"; else { head -c "$len" "$f"; tail -c 40 "$f"; }; fi \
+                >zbad/frame_000004.vtu
+            "$IPCC" compare a zbad >cut.txt 2>&1
+            rc=$?
+            n=$((n + 1))
+            # A splice may keep every block the reader needs intact: exit 0 is then right.
+            if [ $rc -gt 1 ] || { [ $rc -eq 0 ] && [ $splice -eq 0 ]; } || grep -q -e Sanitizer -e 'runtime error' cut.txt; then
+                bad=$((bad + 1)); echo "compressed frame cut to $len bytes (splice $splice): exit $rc"; cat cut.txt
+            fi
+        done
+    done
+    [ $bad -eq 0 ] && pass "$n truncated or spliced compressed frames: errors, never a crash" ||
+        fail "$bad of $n truncated or spliced compressed frames"
+else
+    echo "skip: python3 cannot write the compressed copies"
+fi
 
 # --- hand-written files: UInt32 headers, Float32, big-endian -------------------
 # One frame of two points, (1, 2, 3) and (0.5, 0, -1), written three ways.

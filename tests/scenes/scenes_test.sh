@@ -6,9 +6,9 @@
 #   3. scene_frames_check: every written frame (and every reference frame)
 #      is inversion- and intersection-free, and the checker catches
 #      corrupted copies of the last frame (--self-test);
-#   4. end to end on files: swap two vertices of a tet in a copy of the last
-#      .vtu; the checker must report the inversion and ipcc compare must
-#      exit 5 naming that frame.
+#   4. end to end on files: swap two vertices of a tet in a raw copy of the
+#      last (compressed) .vtu; the checker must report the inversion and ipcc
+#      compare must exit 5 naming that frame.
 #   usage: scenes_test.sh IPCC_BINARY CHECKER SCENE.json REFERENCE_DIR WORK_DIR
 set -u
 IPCC=$1
@@ -16,6 +16,7 @@ CHECK=$2
 SCENE=$3
 REF=$4
 WORK=$5
+ZLIB_FRAMES=$(cd "$(dirname "$0")" && pwd)/zlib_frames.py
 rm -rf "$WORK"
 mkdir -p "$WORK"
 cd "$WORK" || exit 1
@@ -65,11 +66,16 @@ fi
 
 # 4. A tet inverted on disk: swap the first two vertices of the first tet in the
 # last frame, locating the bytes from the file's own header (not the reader).
+# The frames are zlib-compressed (output.compress): that frame is first
+# rewritten raw (zlib_frames.py --raw, Python's zlib), so the folder mixes
+# both kinds, which the readers take.
 last=$(ls out/frame_*.vtu | tail -1)
 frame=$(basename "$last" .vtu)
 frame=$(expr "${frame#frame_}" + 0)
 cp -r out bad
 f=bad/$(basename "$last")
+grep -aq vtkZLibDataCompressor "$f" && pass "the frames are zlib-compressed" || fail "the frames are not compressed"
+python3 "$ZLIB_FRAMES" --raw "$last" "$f" || fail "zlib_frames.py --raw $last"
 # The raw appended data start right after the '_' that follows <AppendedData>.
 line=$(LC_ALL=C grep -abo -m1 '^ *_' "$f" | head -1)
 match=${line#*:}
