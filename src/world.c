@@ -132,6 +132,8 @@ void ipcc_world_destroy(ipcc_world *w) {
     free(w->penalty_saved_map);
     free(w->tets);
     free(w->tet_body);
+    free(w->tet_material);
+    free(w->materials);
     free(w->Dm_inv);
     free(w->volume);
     free(w->tet_energy);
@@ -193,6 +195,9 @@ int ipcc_world_reserve_state(ipcc_world *w, int n, int nt) {
         int *tb = realloc(w->tet_body, sizeof(int) * (size_t)cap);
         if (!tb) return -1;
         w->tet_body = tb;
+        int *tm = realloc(w->tet_material, sizeof(int) * (size_t)cap);
+        if (!tm) return -1;
+        w->tet_material = tm;
         double *D = realloc(w->Dm_inv, sizeof(double) * 9 * (size_t)cap);
         if (!D) return -1;
         w->Dm_inv = D;

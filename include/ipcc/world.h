@@ -86,9 +86,13 @@ typedef struct ipcc_neumann_def {
 
 /// A deformable body. Initialise with ipcc_default_body_def().
 typedef struct ipcc_body_def {
-    const char *name;           ///< used in messages; copied (may be NULL)
-    const ipcc_mesh *mesh;      ///< rest mesh; copied, the caller keeps ownership
-    ipcc_material material;     ///< material of every tet
+    const char *name;               ///< used in messages; copied (may be NULL)
+    const ipcc_mesh *mesh;          ///< rest mesh; copied, the caller keeps ownership
+    ipcc_material material;         ///< material of every tet that `tet_materials` leaves at -1
+    int num_materials;              ///< entries in `materials` (0: every tet takes `material`)
+    const ipcc_material *materials; ///< per-tet materials (e.g. one per mesh region); copied
+    const int
+        *tet_materials; ///< mesh->num_tets indices into `materials`, -1 = `material`; copied (NULL = all -1)
     double translation[3];      ///< m, applied last
     double rotation[3];         ///< degrees about x, then y, then z, around the mesh bbox centre
     double scale[3];            ///< per-axis factors about the mesh bbox centre, > 0
