@@ -115,6 +115,14 @@ ipcc_status ipcc_mesh_set_regions(ipcc_mesh *mesh, const int *tet_regions, int n
     return IPCC_OK;
 }
 
+int ipcc_mesh_region_index(const ipcc_mesh *mesh, int number) {
+    IPCC_ASSERT(mesh);
+    if (number == 0 || mesh->num_regions == 0) return -1;
+    const int *hit =
+        bsearch(&number, mesh->region_numbers, (size_t)mesh->num_regions, sizeof number, compare_ints);
+    return hit ? (int)(hit - mesh->region_numbers) : -1;
+}
+
 int ipcc_mesh_find_region(const ipcc_mesh *mesh, const char *key) {
     IPCC_ASSERT(mesh && key);
     for (int i = 0; i < mesh->num_regions; i++)
@@ -123,7 +131,5 @@ int ipcc_mesh_find_region(const ipcc_mesh *mesh, const char *key) {
     errno = 0;
     long v = strtol(key, &end, 10);
     if (!key[0] || *end || errno || v < INT_MIN || v > INT_MAX || v == 0) return -1;
-    for (int i = 0; i < mesh->num_regions; i++)
-        if (mesh->region_numbers[i] == (int)v) return i;
-    return -1;
+    return ipcc_mesh_region_index(mesh, (int)v);
 }

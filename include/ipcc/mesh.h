@@ -66,6 +66,10 @@ IPCC_API ipcc_status ipcc_mesh_set_regions(ipcc_mesh *mesh, const int *tet_regio
 /// else a decimal region number ("2"). -1 if the mesh has no such region.
 IPCC_API int ipcc_mesh_find_region(const ipcc_mesh *mesh, const char *key);
 
+/// The index (into region_numbers) of region `number`; -1 for 0 or a number
+/// the mesh does not have.
+IPCC_API int ipcc_mesh_region_index(const ipcc_mesh *mesh, int number);
+
 /// Structured box mesh: nx*ny*nz cubes split into 6 tets each (conforming),
 /// spanning [0,size[0]] x [0,size[1]] x [0,size[2]].
 IPCC_API ipcc_status ipcc_mesh_create_box(int nx, int ny, int nz, const double size[3], ipcc_mesh **out);
