@@ -217,8 +217,6 @@ static ipcc_status msh2_elements(ipcc_reader *r, ipcc_raw_mesh *m) {
                         "element %lld: '%.*s' after the 4 nodes of a tetrahedron (the tag "
                         "count %lld does not fit the line)",
                         id, (int)(extra.n > 32 ? 32 : extra.n), extra.s, ntags);
-                if (physical < 0)
-                    return ipcc_reader_error(r, "element %lld: negative physical tag %lld", id, physical);
                 if ((s = ipcc_raw_add_tet(r, m, id, v, r->line, physical)) != IPCC_OK) return s;
                 if (physical != 0) m->has_regions = 1;
             }
@@ -498,9 +496,9 @@ static ipcc_status entity_record(ipcc_reader *r, int dim, long long *tag, long l
         return IPCC_OK;
     }
     if ((s = ipcc_reader_ll(r, 1, "entity tag", tag)) != IPCC_OK) return s;
-    for (size_t k = 0; k < coords; k++) {
-        double x;
-        if ((s = ipcc_reader_double(r, 0, "entity coordinate", &x)) != IPCC_OK) return s;
+    for (size_t k = 0; k < coords; k++) { // a point or a bounding box: not used
+        ipcc_token t;
+        if ((s = ipcc_reader_need(r, 0, "entity coordinate", &t)) != IPCC_OK) return s;
     }
     if ((s = ipcc_reader_ll(r, 0, "number of physical tags", num_physicals)) != IPCC_OK) return s;
     if (*num_physicals < 0)
