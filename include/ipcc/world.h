@@ -91,8 +91,7 @@ typedef struct ipcc_body_def {
     ipcc_material material;         ///< material of every tet that `tet_materials` leaves at -1
     int num_materials;              ///< entries in `materials` (0: every tet takes `material`)
     const ipcc_material *materials; ///< per-tet materials (e.g. one per mesh region); copied
-    const int
-        *tet_materials; ///< mesh->num_tets indices into `materials`, -1 = `material`; copied (NULL = all -1)
+    const int *tet_materials;   ///< num_tets indices into `materials`, -1: `material`; copied (NULL: all -1)
     double translation[3];      ///< m, applied last
     double rotation[3];         ///< degrees about x, then y, then z, around the mesh bbox centre
     double scale[3];            ///< per-axis factors about the mesh bbox centre, > 0
