@@ -153,6 +153,8 @@ static void test_malformed_regions_name_file_and_line(void **state) {
          "bad_regions41_entity.msh:7:", "volume entity 2 is in no physical group"},
         {"bad_regions_tetgen.ele", "bad_regions_tetgen.ele:3:", "region attribute"},
         {"bad_region_fraction.ele", "bad_region_fraction.ele:3:", "1.5 is not an integer"},
+        {"bad_regions41_no_entity.msh",
+         "bad_regions41_no_entity.msh:33:", "element 2: volume entity 5 is not in $Entities"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ipcc_mesh *m = (ipcc_mesh *)1;
