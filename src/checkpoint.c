@@ -104,6 +104,17 @@ unsigned long long ipcc_world_fingerprint(const ipcc_world *w) {
         h = hash_double(h, w->bodies[b].mu);
         h = hash_double(h, w->bodies[b].lambda);
         h = hash_double(h, w->bodies[b].friction);
+        // Per-tet materials (regions): hashed only when present, so worlds
+        // without them keep the fingerprint they always had.
+        const ipcc_body *body = &w->bodies[b];
+        if (body->num_materials > 1) {
+            for (int k = body->first_material; k < body->first_material + body->num_materials; k++) {
+                h = hash_int(h, w->materials[k].material.model);
+                h = hash_double(h, w->materials[k].mu);
+                h = hash_double(h, w->materials[k].lambda);
+            }
+            h = fnv1a(h, w->tet_material + body->first_tet, sizeof(int) * (size_t)body->num_tets);
+        }
     }
     return (unsigned long long)h;
 }

@@ -154,13 +154,14 @@ static double tet_energies(const ipcc_world *w, const double *x, double cd) {
     for (int e = 0; e < w->nt; ++e) {
         double xe[12];
         gather_tet(w, e, x, xe);
-        const ipcc_body *b = &w->bodies[w->tet_body[e]];
         if (!(ipcc_tet_signed_volume6(xe) > 0)) {
             w->tet_energy[e] = INFINITY;
             continue;
         }
-        w->tet_energy[e] =
-            ipcc_elastic_tet_energy(b->material.model, b->mu, b->lambda, w->volume[e], w->Dm_inv + 9 * e, xe);
+        ipcc_material_model model;
+        double mu, lambda;
+        ipcc_world_tet_law(w, e, &model, &mu, &lambda);
+        w->tet_energy[e] = ipcc_elastic_tet_energy(model, mu, lambda, w->volume[e], w->Dm_inv + 9 * e, xe);
         if (cd > 0) {
             double Kdx[12];
             w->tet_energy[e] += 0.5 * cd * tet_damping(w, e, x, Kdx);
@@ -181,9 +182,10 @@ void ipcc_elastic_gradient_total(const ipcc_world *w, const double *x, double *g
     for (int e = 0; e < w->nt; ++e) {
         double xe[12], ge[12];
         gather_tet(w, e, x, xe);
-        const ipcc_body *b = &w->bodies[w->tet_body[e]];
-        ipcc_elastic_tet_gradient(b->material.model, b->mu, b->lambda, w->volume[e], w->Dm_inv + 9 * e, xe,
-                                  ge);
+        ipcc_material_model model;
+        double mu, lambda;
+        ipcc_world_tet_law(w, e, &model, &mu, &lambda);
+        ipcc_elastic_tet_gradient(model, mu, lambda, w->volume[e], w->Dm_inv + 9 * e, xe, ge);
         ipcc_local_scatter_add(g, 4, w->tets + 4 * e, 1.0, ge);
     }
 }
@@ -203,9 +205,11 @@ void ipcc_damping_prepare(ipcc_world *w) {
     for (int e = 0; e < w->nt; ++e) {
         double xe[12];
         gather_tet(w, e, w->x_start, xe);
-        const ipcc_body *b = &w->bodies[w->tet_body[e]];
-        ipcc_elastic_tet_hessian(b->material.model, b->mu, b->lambda, w->volume[e], w->Dm_inv + 9 * e, xe,
-                                 true, w->damp_H + 144 * e);
+        ipcc_material_model model;
+        double mu, lambda;
+        ipcc_world_tet_law(w, e, &model, &mu, &lambda);
+        ipcc_elastic_tet_hessian(model, mu, lambda, w->volume[e], w->Dm_inv + 9 * e, xe, true,
+                                 w->damp_H + 144 * e);
     }
 }
 
@@ -279,14 +283,16 @@ static ipcc_status smooth_terms(ipcc_world *w, const double *x, const double *li
         int dofs[12];
         gather_tet(w, e, x, xe);
         tet_dofs(w, e, dofs);
-        const ipcc_body *b = &w->bodies[w->tet_body[e]];
         double *ge = w->tet_grad + 12 * e;
         if (!(ipcc_tet_signed_volume6(xe) > 0)) {
             w->tet_energy[e] = INFINITY;
             continue;
         }
-        w->tet_energy[e] = ipcc_elastic_tet_evaluate(b->material.model, b->mu, b->lambda, w->volume[e],
-                                                     w->Dm_inv + 9 * e, xe, project, ge, He);
+        ipcc_material_model model;
+        double mu, lambda;
+        ipcc_world_tet_law(w, e, &model, &mu, &lambda);
+        w->tet_energy[e] = ipcc_elastic_tet_evaluate(model, mu, lambda, w->volume[e], w->Dm_inv + 9 * e, xe,
+                                                     project, ge, He);
         if (cd > 0) {
             // Damping: energy cd/2 dx^T K dx, gradient cd K dx, Hessian cd K (all later times s).
             const double *Ke = w->damp_H + 144 * e;

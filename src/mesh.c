@@ -305,5 +305,10 @@ void ipcc_mesh_destroy(ipcc_mesh *mesh) {
     IPCC_FREE(mesh->faces);
     IPCC_FREE(mesh->edges);
     IPCC_FREE(mesh->surface_vertices);
+    IPCC_FREE(mesh->tet_regions);
+    IPCC_FREE(mesh->region_numbers);
+    for (int i = 0; mesh->region_names && i < mesh->num_regions; i++)
+        free(mesh->region_names[i]);
+    IPCC_FREE(mesh->region_names);
     free(mesh);
 }

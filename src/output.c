@@ -507,8 +507,8 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
     const char *point_names[4] = {"velocity", "displacement", "contact_force", "friction_force"};
     const double *point_fields[4] = {ipcc_world_velocities(world), o->displacement,
                                      ipcc_world_contact_forces(world), ipcc_world_friction_forces(world)};
-    const char *cell_names[1] = {"body_id"};
-    const int *cell_fields[1] = {ipcc_world_tet_bodies(world)};
+    const char *cell_names[2] = {"body_id", "region"};
+    const int *cell_fields[2] = {ipcc_world_tet_bodies(world), ipcc_world_tet_regions(world)};
     const char *field_names[2] = {"TimeValue", "length_scale"};
     const double field_values[2] = {ipcc_world_time(world), ipcc_world_bbox_diagonal(world)};
     ipcc_vtk_frame frame = {
@@ -519,7 +519,7 @@ ipcc_status ipcc_output_write_frame(ipcc_output *o, const ipcc_world *world) {
         .num_point_fields = 4,
         .point_field_names = point_names,
         .point_fields = point_fields,
-        .num_cell_fields = 1,
+        .num_cell_fields = 2,
         .cell_field_names = cell_names,
         .cell_fields = cell_fields,
         .num_field_values = 2,

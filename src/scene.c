@@ -19,7 +19,8 @@
 //      the world vertex ranges of scripted stops) are checked here too.
 //
 // Files: this one holds the passes, bodies, materials and the public API;
-// scene_json.c the messages and typed getters; scene_obstacles.c the
+// scene_json.c the messages and typed getters; scene_regions.c a body's
+// "regions" (materials per mesh region); scene_obstacles.c the
 // "contact" and "obstacles" keys, scene_shapes.c the analytic obstacles
 // among them (scene_parser.h is their shared state);
 // scene_write.c writes a scene back as JSON. IPC `.txt` scripts are loaded
@@ -112,8 +113,8 @@ static ipcc_status parse_materials(parser *p, const cJSON *obj) {
 }
 
 // "material": a name from "materials" or an inline object.
-static ipcc_status parse_body_material(const parser *p, const cJSON *item, const char *sub,
-                                       ipcc_material *m) {
+ipcc_status ipcc_scene_parse_material_ref(const parser *p, const cJSON *item, const char *sub,
+                                          ipcc_material *m) {
     if (cJSON_IsObject(item)) return parse_material(p, item, sub, m);
     if (!cJSON_IsString(item))
         return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub,
@@ -311,20 +312,10 @@ static ipcc_status parse_condition_list(const parser *p, const cJSON *obj, const
 }
 
 static ipcc_status parse_body(parser *p, const cJSON *obj, const char *path, int index, ipcc_scene *scene) {
-    static const char *const keys[] = {"name",
-                                       "mesh",
-                                       "material",
-                                       "translation",
-                                       "rotation",
-                                       "scale",
-                                       "transform",
-                                       "velocity",
-                                       "angular_velocity",
-                                       "angular_velocity_centre",
-                                       "dirichlet",
-                                       "neumann",
-                                       "friction",
-                                       NULL};
+    static const char *const keys[] = {
+        "name",      "mesh",      "material", "translation",      "rotation",
+        "scale",     "transform", "velocity", "angular_velocity", "angular_velocity_centre",
+        "dirichlet", "neumann",   "friction", "regions",          NULL};
     ipcc_status st = ipcc_scene_check_object(p, obj, path, keys);
     if (st != IPCC_OK) return st;
     ipcc_body_def *b = &scene->bodies[index];
@@ -354,7 +345,8 @@ static ipcc_status parse_body(parser *p, const cJSON *obj, const char *path, int
     ipcc_scene_key_path(sub, path, "material");
     if (!material)
         return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "missing (every body needs a material)");
-    if ((st = parse_body_material(p, material, sub, &b->material)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_parse_material_ref(p, material, sub, &b->material)) != IPCC_OK) return st;
+    if ((st = ipcc_scene_parse_regions(p, obj, path, index, scene)) != IPCC_OK) return st;
 
     if ((st = ipcc_scene_get_transform(p, obj, path, &b->use_transform, b->transform)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "translation", b->translation)) != IPCC_OK) return st;
@@ -821,6 +813,7 @@ static ipcc_status parse_text(const char *text, const char *name, const char *ba
         goto done;
     if ((st = parse_root(&p, root, scene)) != IPCC_OK) goto done;
     if ((st = load_meshes(&p, scene)) != IPCC_OK) goto done;
+    if ((st = ipcc_scene_resolve_regions(&p, scene)) != IPCC_OK) goto done;
     st = check_indices(&p, scene);
 
 done:
@@ -969,6 +962,8 @@ void ipcc_scene_destroy(ipcc_scene *scene) {
         for (int j = 0; b->neumann && j < b->num_neumann; j++)
             free((void *)b->neumann[j].vertices);
         free((void *)b->neumann);
+        free((void *)b->materials);
+        free((void *)b->tet_materials);
         ipcc_mesh_destroy((ipcc_mesh *)b->mesh);
     }
     free(scene->bodies);

@@ -24,6 +24,8 @@ enum { PATH_LEN = 512, MESSAGE_LEN = 1024 };
 
 // A body's mesh as written in the scene, loaded in the third pass.
 typedef struct mesh_spec {
+    const cJSON
+        *regions;     // the body's "regions" object (resolved against the mesh in the third pass), or NULL
     const char *file; // path as written (points into the cJSON tree); NULL for a box
     int cells[3];     // box resolution
     double size[3];   // box extent, metres
@@ -114,6 +116,16 @@ bool ipcc_scene_blank_comments(char *s, size_t *unterminated_at);
 char *ipcc_scene_folder_of(const char *path);
 /// `file` relative to the scene's folder; *full (malloc'ed, may stay NULL) backs the result.
 const char *ipcc_scene_relative(const parser *p, const char *file, char **full);
+
+/// "material": a name from "materials" or an inline object (scene.c).
+ipcc_status ipcc_scene_parse_material_ref(const parser *p, const cJSON *item, const char *sub,
+                                          ipcc_material *m);
+/// A body's "regions" (scene_regions.c): second pass, the materials into
+/// bodies[index].materials; third pass, once the meshes are loaded, each key
+/// against its body's mesh regions into bodies[i].tet_materials.
+ipcc_status ipcc_scene_parse_regions(parser *p, const cJSON *obj, const char *path, int index,
+                                     ipcc_scene *scene);
+ipcc_status ipcc_scene_resolve_regions(const parser *p, ipcc_scene *scene);
 
 /// "contact" and "obstacles" (scene_obstacles.c), and the obstacles' files.
 ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_contact_def *c);

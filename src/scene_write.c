@@ -547,6 +547,53 @@ static ipcc_status write_mesh_source(writer *w, const ipcc_scene *s, int i) {
     return IPCC_OK;
 }
 
+static void write_material(writer *w, const ipcc_material *m) {
+    begin(w, false, true, 0);
+    key(w, "model");
+    string_value(w, model_name(m->model));
+    key_number(w, "density", m->density);
+    key_number(w, "youngs_modulus", m->youngs_modulus);
+    key_number(w, "poisson_ratio", m->poisson_ratio);
+    end(w);
+}
+
+// "regions": each per-tet material under the number of the mesh region its
+// tets belong to (scene_regions.c gives every material slot the tets of one
+// region), inline, in slot order, so the reload rebuilds the same slots.
+static ipcc_status write_regions(writer *w, const ipcc_scene *s, int i) {
+    const ipcc_body_def *b = &s->bodies[i];
+    if (b->num_materials == 0 || !b->tet_materials) return IPCC_OK;
+    const ipcc_mesh *mesh = b->mesh;
+    if (!mesh || !mesh->tet_regions)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                         "bodies[%d].regions: per-tet materials without mesh regions", i);
+    key(w, "regions");
+    begin(w, false, false, 0);
+    for (int k = 0; k < b->num_materials; k++) {
+        int e = 0;
+        while (e < mesh->num_tets && b->tet_materials[e] != k)
+            e++;
+        if (e == mesh->num_tets) continue; // a material no tet uses
+        int region = mesh->tet_regions[e];
+        for (int t = 0; t < mesh->num_tets; t++)
+            if (b->tet_materials[t] == k && mesh->tet_regions[t] != region)
+                return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                                 "bodies[%d].regions: material %d spans regions %d and %d (not a region map)",
+                                 i, k, region, mesh->tet_regions[t]);
+        if (!model_name(b->materials[k].model))
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "bodies[%d].regions: unknown model %d", i,
+                             (int)b->materials[k].model);
+        char name[16];
+        snprintf(name, sizeof name, "%d", region);
+        set_ctx(w, "bodies[%d].regions.%d", i, region);
+        key(w, name);
+        write_material(w, &b->materials[k]);
+    }
+    end(w);
+    set_ctx(w, "bodies[%d]", i);
+    return IPCC_OK;
+}
+
 static ipcc_status write_body(writer *w, const ipcc_scene *s, int i) {
     const ipcc_body_def *b = &s->bodies[i];
     set_ctx(w, "bodies[%d]", i);
@@ -563,15 +610,10 @@ static ipcc_status write_body(writer *w, const ipcc_scene *s, int i) {
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "bodies[%d].material: unknown model %d", i,
                          (int)m->model);
     key(w, "material");
-    begin(w, false, true, 0);
     set_ctx(w, "bodies[%d].material", i);
-    key(w, "model");
-    string_value(w, model_name(m->model));
-    key_number(w, "density", m->density);
-    key_number(w, "youngs_modulus", m->youngs_modulus);
-    key_number(w, "poisson_ratio", m->poisson_ratio);
-    end(w);
+    write_material(w, m);
     set_ctx(w, "bodies[%d]", i);
+    if ((st = write_regions(w, s, i)) != IPCC_OK) return st;
 
     write_placement(w, b->use_transform, b->transform, b->translation, b->rotation, b->scale);
     optional_vec3(w, "velocity", b->velocity);

@@ -132,6 +132,9 @@ void ipcc_world_destroy(ipcc_world *w) {
     free(w->penalty_saved_map);
     free(w->tets);
     free(w->tet_body);
+    free(w->tet_material);
+    free(w->tet_region);
+    free(w->materials);
     free(w->Dm_inv);
     free(w->volume);
     free(w->tet_energy);
@@ -196,6 +199,12 @@ int ipcc_world_reserve_state(ipcc_world *w, int n, int nt) {
         int *tb = realloc(w->tet_body, sizeof(int) * (size_t)cap);
         if (!tb) return -1;
         w->tet_body = tb;
+        int *tm = realloc(w->tet_material, sizeof(int) * (size_t)cap);
+        if (!tm) return -1;
+        w->tet_material = tm;
+        int *tr = realloc(w->tet_region, sizeof(int) * (size_t)cap);
+        if (!tr) return -1;
+        w->tet_region = tr;
         double *D = realloc(w->Dm_inv, sizeof(double) * 9 * (size_t)cap);
         if (!D) return -1;
         w->Dm_inv = D;
@@ -558,6 +567,7 @@ const double *ipcc_world_rest_positions(const ipcc_world *w) { return w->x_rest;
 const double *ipcc_world_masses(const ipcc_world *w) { return w->mass; }
 const int *ipcc_world_tets(const ipcc_world *w) { return w->tets; }
 const int *ipcc_world_tet_bodies(const ipcc_world *w) { return w->tet_body; }
+const int *ipcc_world_tet_regions(const ipcc_world *w) { return w->tet_region; }
 double ipcc_world_time(const ipcc_world *w) { return w->time; }
 int ipcc_world_step_count(const ipcc_world *w) { return w->step; }
 double ipcc_world_time_step(const ipcc_world *w) { return w->def.time_step; }

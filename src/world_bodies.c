@@ -10,6 +10,13 @@
 // from the placed positions, so scaling changes the mass; a degenerate tet
 // after scaling is an IPCC_ERR_MESH naming it.
 //
+// Materials. A body owns a run of the world's material slots: its default
+// `material`, then `materials` (per-tet materials, e.g. one per mesh region,
+// ipcc_body_def.tet_materials). Each tet records its slot (tet_material),
+// which ipcc_world_tet_law() reads; a tet's lumped mass uses its own
+// density. A body without per-tet materials gets one slot and the same
+// masses (ipcc_lumped_mass()) as before slots existed.
+//
 // Order. Deformable bodies come first, then obstacles, so the deformable
 // vertices are [0, n_deformable) (ipcc_world_num_deformable_vertices): a
 // body added after an obstacle is refused. An obstacle is a body with no
@@ -153,22 +160,50 @@ static ipcc_status check_vertex_list(const char *name, const char *what, int c, 
     return IPCC_OK;
 }
 
+// A material's values; `what` is "" for the body's own, else "materials[k]: ".
+static ipcc_status check_material(const ipcc_material *m, const char *name, const char *what) {
+    if (m->model < IPCC_NEO_HOOKEAN || m->model > IPCC_LINEAR)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": %sunknown material model %d", name, what,
+                         (int)m->model);
+    if (!(m->density > 0) || !isfinite(m->density))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": %sdensity must be > 0 (got %g)", name, what,
+                         m->density);
+    if (!(m->youngs_modulus > 0) || !isfinite(m->youngs_modulus))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": %syoungs_modulus must be > 0 (got %g)",
+                         name, what, m->youngs_modulus);
+    if (!(m->poisson_ratio >= 0 && m->poisson_ratio < 0.5))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                         "body \"%s\": %spoisson_ratio must be in [0, 0.5) (got %g)", name, what,
+                         m->poisson_ratio);
+    return IPCC_OK;
+}
+
+// Per-tet materials: every material valid, every index in [-1, num_materials).
+static ipcc_status check_tet_materials(const ipcc_body_def *def, const char *name) {
+    if (def->num_materials < 0 || (def->num_materials > 0 && !def->materials) ||
+        (def->tet_materials && def->num_materials == 0))
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": bad materials array (%d entries)", name,
+                         def->num_materials);
+    for (int k = 0; k < def->num_materials; ++k) {
+        char what[48];
+        snprintf(what, sizeof what, "materials[%d]: ", k);
+        ipcc_status st = check_material(&def->materials[k], name, what);
+        if (st != IPCC_OK) return st;
+    }
+    for (int e = 0; def->tet_materials && e < def->mesh->num_tets; ++e)
+        if (def->tet_materials[e] < -1 || def->tet_materials[e] >= def->num_materials)
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                             "body \"%s\": tet_materials[%d] = %d is out of range (-1 to %d)", name, e,
+                             def->tet_materials[e], def->num_materials - 1);
+    return IPCC_OK;
+}
+
 static ipcc_status check_body_def(const ipcc_body_def *def, const char *name) {
     if (!def->mesh || def->mesh->num_tets < 1)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": no mesh (or a mesh without tets)", name);
-    const ipcc_material *m = &def->material;
-    if (m->model < IPCC_NEO_HOOKEAN || m->model > IPCC_LINEAR)
-        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": unknown material model %d", name,
-                         (int)m->model);
-    if (!(m->density > 0) || !isfinite(m->density))
-        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": density must be > 0 (got %g)", name,
-                         m->density);
-    if (!(m->youngs_modulus > 0) || !isfinite(m->youngs_modulus))
-        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": youngs_modulus must be > 0 (got %g)", name,
-                         m->youngs_modulus);
-    if (!(m->poisson_ratio >= 0 && m->poisson_ratio < 0.5))
-        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": poisson_ratio must be in [0, 0.5) (got %g)",
-                         name, m->poisson_ratio);
+    ipcc_status mst = check_material(&def->material, name, "");
+    if (mst == IPCC_OK) mst = check_tet_materials(def, name);
+    if (mst != IPCC_OK) return mst;
     if (!finite3(def->translation) || !finite3(def->rotation) || !finite3(def->velocity) ||
         !finite3(def->angular_velocity) || !finite3(def->scale))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "body \"%s\": non-finite transform or velocity", name);
@@ -249,8 +284,17 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
         ipcc_reserve((void **)&w->dirichlet, &w->cap_dirichlet, w->num_dirichlet + def->num_dirichlet,
                      sizeof *w->dirichlet) != 0 ||
         ipcc_reserve((void **)&w->neumann, &w->cap_neumann, w->num_neumann + def->num_neumann,
-                     sizeof *w->neumann) != 0)
+                     sizeof *w->neumann) != 0 ||
+        ipcc_reserve((void **)&w->materials, &w->cap_materials, w->num_materials + 1 + def->num_materials,
+                     sizeof *w->materials) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "body \"%s\": out of memory", name);
+    // Material slots: the default, then def->materials in order.
+    int m0 = w->num_materials;
+    for (int k = 0; k <= def->num_materials; ++k) {
+        ipcc_world_material *wm = &w->materials[m0 + k];
+        wm->material = k == 0 ? def->material : def->materials[k - 1];
+        ipcc_lame_parameters(wm->material.youngs_modulus, wm->material.poisson_ratio, &wm->mu, &wm->lambda);
+    }
 
     place(mesh->vertices, mesh->num_vertices, def->use_transform, def->transform, def->scale, def->rotation,
           def->translation, w->x_rest + 3 * n0);
@@ -263,11 +307,22 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
             memcpy(X + 3 * k, w->x_rest + 3 * vi, 3 * sizeof(double));
         }
         w->tet_body[nt0 + e] = w->num_bodies;
+        w->tet_material[nt0 + e] = m0 + (def->tet_materials ? 1 + def->tet_materials[e] : 0);
+        w->tet_region[nt0 + e] = mesh->tet_regions ? mesh->tet_regions[e] : 0;
         if (ipcc_tet_rest_data(X, w->Dm_inv + 9 * (nt0 + e), &w->volume[nt0 + e]) != IPCC_OK)
             return ipcc_fail(IPCC_ERR_MESH, "body \"%s\": tet %d is degenerate after scaling", name, e);
     }
     memset(w->mass + n0, 0, sizeof(double) * (size_t)mesh->num_vertices);
-    ipcc_lumped_mass(mesh, w->x_rest + 3 * n0, def->material.density, w->mass + n0);
+    if (!def->tet_materials) {
+        ipcc_lumped_mass(mesh, w->x_rest + 3 * n0, def->material.density, w->mass + n0);
+    } else {
+        // Each tet gives a quarter of its own density * V to each vertex (as inertia.c).
+        for (int e = nt0; e < nt0 + mesh->num_tets; ++e) {
+            double m4 = w->materials[w->tet_material[e]].material.density * w->volume[e] / 4.0;
+            for (int k = 0; k < 4; ++k)
+                w->mass[w->tets[4 * e + k]] += m4;
+        }
+    }
 
     // Initial velocity: v + omega x (x - centre of mass).
     double com[3] = {0, 0, 0}, mtot = 0;
@@ -286,7 +341,11 @@ ipcc_status ipcc_world_add_body(ipcc_world *w, const ipcc_body_def *def, int *bo
     b->num_tets = mesh->num_tets;
     b->friction = def->friction;
     b->material = def->material;
-    ipcc_lame_parameters(def->material.youngs_modulus, def->material.poisson_ratio, &b->mu, &b->lambda);
+    b->mu = w->materials[m0].mu;
+    b->lambda = w->materials[m0].lambda;
+    b->first_material = m0;
+    b->num_materials = 1 + def->num_materials;
+    w->num_materials = m0 + b->num_materials;
     w->n = n0 + mesh->num_vertices;
     w->n_deformable = w->n;
     w->nt = nt0 + mesh->num_tets;

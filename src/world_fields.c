@@ -20,7 +20,8 @@
 // such a state); J = 0 for the other models gives inf/NaN stresses. Nothing
 // is clamped: a frame shows what the state is.
 //
-// A tet's material is looked up in one place, world_tet_material().
+// A tet's material comes from ipcc_world_tet_law() (world_internal.h), as in
+// the element loops.
 #include "world_fields.h"
 
 #include <math.h>
@@ -28,16 +29,6 @@
 #include "core.h"
 #include "ipcc/elastic.h"
 #include "world_internal.h"
-
-/// The material of tet e: its model and Lame parameters (Pa). Today a tet
-/// has its body's material.
-static void world_tet_material(const ipcc_world *w, int e, ipcc_material_model *model, double *mu,
-                               double *lambda) {
-    const ipcc_body *b = &w->bodies[w->tet_body[e]];
-    *model = b->material.model;
-    *mu = b->mu;
-    *lambda = b->lambda;
-}
 
 static double det3(const double F[9]) {
     return F[0] * (F[4] * F[8] - F[5] * F[7]) - F[1] * (F[3] * F[8] - F[5] * F[6]) +
@@ -50,7 +41,7 @@ void ipcc_world_tet_fields(const ipcc_world *w, double *J, double *cauchy, doubl
     for (int e = 0; e < w->nt; e++) {
         ipcc_material_model model;
         double mu, lambda, xe[12], F[9], P[9];
-        world_tet_material(w, e, &model, &mu, &lambda);
+        ipcc_world_tet_law(w, e, &model, &mu, &lambda);
         for (int a = 0; a < 4; a++)
             for (int c = 0; c < 3; c++)
                 xe[3 * a + c] = w->x[3 * w->tets[4 * e + a] + c];

@@ -14,12 +14,21 @@
 #include "shape.h"
 #include "step_context.h"
 
+/// A material as the element loop uses it: the def's values and their Lame
+/// parameters (world_bodies.c fills it).
+typedef struct ipcc_world_material {
+    ipcc_material material; ///< model, density, Young's modulus, Poisson's ratio
+    double mu, lambda;      ///< Lame parameters, Pa
+} ipcc_world_material;
+
 typedef struct ipcc_body {
     char *name;
     int first_vertex, num_vertices;
     int first_tet, num_tets;
-    ipcc_material material;
-    double mu, lambda;         ///< Lame parameters, Pa
+    ipcc_material material; ///< its default material (ipcc_body_def.material)
+    double mu, lambda;      ///< Lame parameters of `material`, Pa
+    int first_material,
+        num_materials;         ///< its slots in the world's materials: the default, then def.materials
     double friction;           ///< Coulomb coefficient of its surface
     bool kinematic;            ///< a mesh obstacle: no tets, zero mass, every vertex prescribed
     int first_face, num_faces; ///< its boundary triangles in the world's surface list
@@ -94,11 +103,15 @@ struct ipcc_world {
     long slots_version; ///< dof_version the tet_slot offsets were computed for
     int cap_scratch;    ///< tets the scratch arrays hold
 
-    int nt, cap_nt; ///< tets
-    int *tets;      ///< 4 * nt global vertex indices
-    int *tet_body;  ///< body of each tet
-    double *Dm_inv; ///< 9 * nt rest shape inverses
-    double *volume; ///< nt rest volumes
+    int nt, cap_nt;    ///< tets
+    int *tets;         ///< 4 * nt global vertex indices
+    int *tet_body;     ///< body of each tet
+    int *tet_material; ///< material slot of each tet (an index into materials): ipcc_world_tet_law()
+    int *tet_region;   ///< mesh region (physical group, TetGen attribute) of each tet, 0 = none
+    int num_materials, cap_materials;
+    ipcc_world_material *materials; ///< every body's slots, body by body
+    double *Dm_inv;                 ///< 9 * nt rest shape inverses
+    double *volume;                 ///< nt rest volumes
 
     // Contact surfaces: boundary triangles and edges of every body (global
     // vertex indices), body by body; half-spaces as (point, unit normal).
@@ -203,6 +216,16 @@ ipcc_status ipcc_world_shapes_start(ipcc_world *w);
 void ipcc_world_shapes_prepare_step(ipcc_world *w);
 /// At a step's end: the poses at the progress reached.
 void ipcc_world_shapes_end_step(ipcc_world *w);
+/// The constitutive law of tet e: its model and Lame parameters (Pa). The
+/// one place the element loops, stresses and reports read a tet's material.
+static inline void ipcc_world_tet_law(const ipcc_world *w, int e, ipcc_material_model *model, double *mu,
+                                      double *lambda) {
+    const ipcc_world_material *m = &w->materials[w->tet_material[e]];
+    *model = m->material.model;
+    *mu = m->mu;
+    *lambda = m->lambda;
+}
+
 /// Number of dofs Newton works on: 3n, plus 3 for the clock.
 static inline int ipcc_world_num_dofs(const ipcc_world *w) { return 3 * w->n + (w->has_clock ? 3 : 0); }
 

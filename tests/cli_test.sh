@@ -47,6 +47,29 @@ elif [ "${CI:-}" = true ]; then
 else
     echo "skip: /usr/bin/python3 with vtk not available"
 fi
+# A mesh with regions: each tet's region in the frame's cell data, read by
+# VTK, is the region whose half of the bar holds the tet's centroid
+# (meshes/two_bar.msh: "soft" = 1 for x < 0.5, "stiff" = 2 for x > 0.5).
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import vtk" 2>/dev/null; then
+    "$IPCC" run "$SRC/examples/regions.json" --steps 1 -o regions -q >/dev/null 2>&1 &&
+        /usr/bin/python3 - regions/frame_000000.vtu <<'PY' && pass "frames carry each tet's mesh region" || fail "region cell data"
+import sys, vtk
+r = vtk.vtkXMLUnstructuredGridReader()
+r.SetFileName(sys.argv[1])
+r.Update()
+g = r.GetOutput()
+reg = g.GetCellData().GetArray("region")
+assert reg is not None and reg.GetNumberOfTuples() == g.GetNumberOfCells()
+seen = set()
+for c in range(g.GetNumberOfCells()):
+    ids = g.GetCell(c).GetPointIds()
+    x = sum(g.GetPoint(ids.GetId(k))[0] for k in range(4)) / 4
+    want = 1 if x < 0.5 else 2
+    assert int(reg.GetTuple1(c)) == want, (c, x, reg.GetTuple1(c))
+    seen.add(want)
+assert seen == {1, 2}
+PY
+fi
 # Frames are zlib-compressed by default; output.compress=false writes them
 # raw, and both read the same (ipcc compare; VTK bit for bit).
 "$IPCC" run "$SRC/examples/beam.json" --steps 10 -o beam_raw -q --set output.compress=false >/dev/null 2>&1 &&

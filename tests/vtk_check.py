@@ -17,7 +17,7 @@ part), then reads every listed .vtu with vtkXMLUnstructuredGridReader and every
 - .vtu: field data TimeValue (if present) equal to the .pvd timestep, with
   length_scale > 0; point and cell counts; every cell is VTK_TETRA; point arrays
   `velocity`, `displacement` and `contact_force` (3 components) and cell array
-  `body_id` (1 component) with the right lengths; points - displacement (the
+  `body_id` and `region` (1 component) with the right lengths; points - displacement (the
   rest positions) is the same in every frame;
 - obstacles .vtp: polys are VTK_TRIANGLE, lines VTK_LINE, verts VTK_VERTEX;
   point array `velocity` (3 components); with a cell array `object_id`, one
@@ -185,6 +185,7 @@ def check_vtu(path, want_points, want_tets, want_time=None, fields=False):
     u = check_array(path, grid.GetPointData(), "displacement", 3, npts, "point")
     check_array(path, grid.GetPointData(), "contact_force", 3, npts, "point")
     check_array(path, grid.GetCellData(), "body_id", 1, ncells, "cell")
+    check_array(path, grid.GetCellData(), "region", 1, ncells, "cell")
     x = grid.GetPoints()
     rest = []
     for i in range(npts):

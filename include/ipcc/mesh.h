@@ -24,12 +24,21 @@ typedef struct ipcc_mesh {
     int *surface_vertices;    ///< ascending vertex indices
     int num_reoriented;       ///< tets whose orientation was flipped at creation
     int num_unreferenced;     ///< input vertices dropped because no tet used them
+    int *tet_regions;         ///< num_tets region numbers (Gmsh physical group, TetGen region attribute),
+                              ///< 0 = none; NULL when the mesh has no regions (docs/mesh-formats.md)
+    int num_regions;          ///< distinct non-zero region numbers: the tets' and the named ones
+    int *region_numbers;      ///< num_regions numbers, ascending
+    char **region_names;      ///< num_regions names (Gmsh $PhysicalNames of dimension 3), NULL where unnamed
 } ipcc_mesh;
 
 /// Read a tet mesh, choosing the reader from the extension:
 /// `.msh` (Gmsh 2.2 or 4.1, ASCII or binary; tets = element type 4, other
 /// element types and a `$Surface` block are skipped) or `.node`/`.ele`
 /// (TetGen; either file may be named, the other is found beside it).
+/// Regions: a tet's Gmsh physical group (2.2: its first element tag; 4.1:
+/// the physical tag of its volume entity in `$Entities`), named by the
+/// dimension-3 `$PhysicalNames`, or its TetGen region attribute (the first
+/// attribute column of the .ele); see ipcc_mesh.tet_regions.
 /// Validates and orients as ipcc_mesh_create(). On failure *out is NULL and
 /// ipcc_last_error() names the file, line or element.
 IPCC_API ipcc_status ipcc_mesh_read(const char *path, ipcc_mesh **out);
@@ -43,6 +52,23 @@ IPCC_API ipcc_status ipcc_mesh_read(const char *path, ipcc_mesh **out);
 /// Vertices no tet references are dropped (logged, num_unreferenced).
 IPCC_API ipcc_status ipcc_mesh_create(const double *vertices, int num_vertices, const int *tets, int num_tets,
                                       const char *source, const long *tet_ids, ipcc_mesh **out);
+
+/// Give a mesh regions (copied): `tet_regions` has num_tets numbers (0 =
+/// none; NULL = all 0), and `names[i]` names region `name_numbers[i]`
+/// (num_names entries; a name may be named without tets). Replaces any
+/// regions the mesh had. Errors (IPCC_ERR_INVALID_ARGUMENT): a name of
+/// region 0, an empty or NULL name, two names for one number, one name for
+/// two numbers; the mesh is then unchanged.
+IPCC_API ipcc_status ipcc_mesh_set_regions(ipcc_mesh *mesh, const int *tet_regions, int num_names,
+                                           const int *name_numbers, const char *const *names);
+
+/// The index (into region_numbers) of the region a key names: a region name,
+/// else a decimal region number ("2"). -1 if the mesh has no such region.
+IPCC_API int ipcc_mesh_find_region(const ipcc_mesh *mesh, const char *key);
+
+/// The index (into region_numbers) of region `number`; -1 for 0 or a number
+/// the mesh does not have.
+IPCC_API int ipcc_mesh_region_index(const ipcc_mesh *mesh, int number);
 
 /// Structured box mesh: nx*ny*nz cubes split into 6 tets each (conforming),
 /// spanning [0,size[0]] x [0,size[1]] x [0,size[2]].

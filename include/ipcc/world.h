@@ -86,9 +86,12 @@ typedef struct ipcc_neumann_def {
 
 /// A deformable body. Initialise with ipcc_default_body_def().
 typedef struct ipcc_body_def {
-    const char *name;           ///< used in messages; copied (may be NULL)
-    const ipcc_mesh *mesh;      ///< rest mesh; copied, the caller keeps ownership
-    ipcc_material material;     ///< material of every tet
+    const char *name;               ///< used in messages; copied (may be NULL)
+    const ipcc_mesh *mesh;          ///< rest mesh; copied, the caller keeps ownership
+    ipcc_material material;         ///< material of every tet that `tet_materials` leaves at -1
+    int num_materials;              ///< entries in `materials` (0: every tet takes `material`)
+    const ipcc_material *materials; ///< per-tet materials (e.g. one per mesh region); copied
+    const int *tet_materials;   ///< num_tets indices into `materials`, -1: `material`; copied (NULL: all -1)
     double translation[3];      ///< m, applied last
     double rotation[3];         ///< degrees about x, then y, then z, around the mesh bbox centre
     double scale[3];            ///< per-axis factors about the mesh bbox centre, > 0
@@ -306,6 +309,9 @@ IPCC_API const double *ipcc_world_rest_positions(const ipcc_world *world); ///< 
 IPCC_API const double *ipcc_world_masses(const ipcc_world *world);         ///< lumped mass per vertex, kg
 IPCC_API const int *ipcc_world_tets(const ipcc_world *world);
 IPCC_API const int *ipcc_world_tet_bodies(const ipcc_world *world); ///< body index of each tet
+/// Mesh region of each tet: its Gmsh physical group or TetGen region
+/// attribute (ipcc_mesh.tet_regions), 0 = none.
+IPCC_API const int *ipcc_world_tet_regions(const ipcc_world *world);
 /// First vertex and vertex count of a body in the global arrays.
 IPCC_API void ipcc_world_body_vertices(const ipcc_world *world, int body, int *first, int *count);
 IPCC_API const char *ipcc_world_body_name(const ipcc_world *world, int body);

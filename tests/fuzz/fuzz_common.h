@@ -156,6 +156,16 @@ static inline void fuzz_check_mesh(const ipcc_mesh *m) {
         if (m->surface_vertices[i] < 0 || m->surface_vertices[i] >= m->num_vertices ||
             (i > 0 && m->surface_vertices[i] <= m->surface_vertices[i - 1]))
             fuzz_fail("mesh", "surface vertices not ascending and in range");
+    // Regions: tet_regions exactly when the list is non-empty; the list
+    // ascending, without 0; every tet 0 or a listed number; names non-empty.
+    if ((m->tet_regions != NULL) != (m->num_regions > 0)) fuzz_fail("mesh", "tet_regions without regions");
+    for (int i = 0; i < m->num_regions; i++)
+        if (m->region_numbers[i] == 0 || (i > 0 && m->region_numbers[i] <= m->region_numbers[i - 1]) ||
+            (m->region_names[i] && !m->region_names[i][0]))
+            fuzz_fail("mesh", "region list not ascending, with 0 or an empty name");
+    for (int t = 0; m->tet_regions && t < m->num_tets; t++)
+        if (m->tet_regions[t] != 0 && ipcc_mesh_region_index(m, m->tet_regions[t]) < 0)
+            fuzz_fail("mesh", "a tet's region is not in the region list");
 }
 
 /// A triangle, segment or point mesh as ipcc_trimesh documents it.

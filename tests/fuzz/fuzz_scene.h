@@ -70,6 +70,20 @@ static inline void fuzz_same_body(const ipcc_body_def *a, const ipcc_body_def *b
     FUZZ_SAME("material.density", a->material.density, b->material.density);
     FUZZ_SAME("material.youngs_modulus", a->material.youngs_modulus, b->material.youngs_modulus);
     FUZZ_SAME("material.poisson_ratio", a->material.poisson_ratio, b->material.poisson_ratio);
+    FUZZ_SAME("num_materials (regions)", a->num_materials, b->num_materials);
+    for (int k = 0; a->tet_materials && k < a->num_materials; k++) {
+        FUZZ_SAME("regions material model", a->materials[k].model, b->materials[k].model);
+        FUZZ_SAME("regions material density", a->materials[k].density, b->materials[k].density);
+        FUZZ_SAME("regions material youngs_modulus", a->materials[k].youngs_modulus,
+                  b->materials[k].youngs_modulus);
+        FUZZ_SAME("regions material poisson_ratio", a->materials[k].poisson_ratio,
+                  b->materials[k].poisson_ratio);
+    }
+    if ((a->tet_materials == NULL) != (b->tet_materials == NULL))
+        fuzz_fail("the written scene loads different", "tet_materials");
+    if (a->tet_materials)
+        fuzz_same("tet_materials", a->tet_materials, b->tet_materials,
+                  (size_t)a->mesh->num_tets * sizeof *a->tet_materials);
     fuzz_same_placement(a->use_transform, a->transform, a->translation, a->rotation, a->scale,
                         b->use_transform, b->transform, b->translation, b->rotation, b->scale);
     FUZZ_SAME("body velocity", a->velocity, b->velocity);
