@@ -104,8 +104,8 @@ int main(int argc, char **argv) {
     int otri[3 * OF];
     const char *pnames[3] = {"velocity", "displacement", "contact_force"};
     const double *pfields[3] = {v, u, fc};
-    const char *cnames[1] = {"body_id"};
-    const int *cfields[1] = {body};
+    const char *cnames[2] = {"body_id", "region"};
+    const int *cfields[2] = {body, body}; // regions as ipcc writes them: Int32 per tet
     const char *fnames[2] = {"TimeValue", "length_scale"};
     double fvalues[2] = {0, 1.5};
     double mass[NP], jr[NT], sigma[9 * NT], vm[NT], psi[NT];
@@ -121,7 +121,7 @@ int main(int argc, char **argv) {
                             .num_point_fields = 3,
                             .point_field_names = pnames,
                             .point_fields = pfields,
-                            .num_cell_fields = 1,
+                            .num_cell_fields = 2,
                             .cell_field_names = cnames,
                             .cell_fields = cfields,
                             .num_field_values = 2,
