@@ -24,7 +24,7 @@ IPCC_API ipcc_status ipcc_output_create(const char *directory, ipcc_output **out
 /// The .vtu holds the deformable bodies: their vertices, VTK_TETRA cells,
 /// point data `velocity` (m/s), `displacement` (x - rest, m),
 /// `contact_force` (N), `friction_force` (N) and `mass` (lumped, kg), cell
-/// data `body_id`, `volume_ratio` (J = det F), `cauchy_stress` (Pa, 9
+/// data `body_id`, `region` (the mesh region, 0 = none), `volume_ratio` (J = det F), `cauchy_stress` (Pa, 9
 /// components, row-major), `von_mises` (Pa) and `energy_density` (J per m^3
 /// of rest volume). If the world has mesh obstacles,
 /// half-spaces or analytic shapes, obstacles_NNNNNN.vtp holds them (point

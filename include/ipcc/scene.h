@@ -103,7 +103,8 @@ IPCC_API ipcc_status ipcc_scene_parse(const char *text, const char *name, const 
 
 /// Create a world holding every body and obstacle of the scene (bodies,
 /// mesh obstacles, half-spaces, then analytic shapes). A def the world
-/// rejects fails naming the scene file and the key path (`obstacles[2]`).
+/// rejects fails naming the scene file and the body entry, the obstacle's
+/// name or the shape's key path (`obstacles[2]`).
 IPCC_API ipcc_status ipcc_scene_create_world(const ipcc_scene *scene, ipcc_world **out);
 
 /// Free. NULL is fine.

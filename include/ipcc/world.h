@@ -225,8 +225,8 @@ typedef struct ipcc_step_stats {
     /// (docs/output.md). A converged step has it <= ipcc_world_velocity_tolerance
     /// (or is at the energy's rounding floor).
     double velocity_error;
-    bool converged;                ///< false if max_iterations was hit
-    double time_assembly;          ///< wall seconds spent in energy/gradient/Hessian and assembly
+    bool converged;       ///< false if the step ended unconverged (max_iterations, a stall, no decrease left)
+    double time_assembly; ///< wall seconds spent in energy/gradient/Hessian and assembly
     double time_factorization;     ///< wall seconds in symbolic + numeric factorization (see time_symbolic)
     double time_solve;             ///< wall seconds in triangular solves
     double time_line_search;       ///< wall seconds in the line search (incl. step filters)
@@ -318,7 +318,8 @@ IPCC_API const char *ipcc_world_body_name(const ipcc_world *world, int body);
 IPCC_API double ipcc_world_time(const ipcc_world *world);
 IPCC_API int ipcc_world_step_count(const ipcc_world *world);
 IPCC_API double ipcc_world_time_step(const ipcc_world *world);
-/// L, the diagonal of the bounding box of all bodies at t = 0 (metres).
+/// L (metres): `length_scale` if set, else the diagonal of the bounding box
+/// of the deformable bodies at t = 0.
 IPCC_API double ipcc_world_bbox_diagonal(const ipcc_world *world);
 /// The velocity error a converged step may leave, tol L (m/s): the Newton
 /// tolerance of the last step taken (of the first before any), times L.
