@@ -37,10 +37,13 @@
 // [0][32768][0]. The offsets of the DataArray tags count these encoded
 // blocks, whose sizes are only known after compressing, so a compressed file
 // is built in two passes over the same block-writing code: first every array
-// is compressed into the codec's buffer (remembering each one's encoded
-// size), then the XML is written with those offsets and the buffer after
-// it. Raw files take one pass: the blocks are streamed straight to the file.
-// The codec's buffer, block staging and z_stream persist between files.
+// is gathered raw into the codec's buffer and cut into blocks, the blocks
+// are compressed (vtk_compress: in parallel over OpenMP threads, one
+// z_stream each; every block is its own zlib stream, so the bytes are the
+// same for any thread count) and packed with their headers, then the XML is
+// written with the encoded sizes as offsets and the packed data after it.
+// Raw files take one pass: the blocks are streamed straight to the file.
+// The codec's buffers and z_streams persist between files.
 //
 // A .pvd lists datasets by time step and part: ParaView's PVD reader turns
 // the parts of one time step into the blocks of one multiblock dataset, so a
@@ -76,6 +79,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <omp.h>
 #include <zlib.h>
 
 #include "atomic_file.h"
@@ -88,15 +92,35 @@
 
 typedef ipcc_atomic_file vtk_file;
 
+/// One block of an array: raw bytes [raw, raw + n) of the codec's raw
+/// buffer, compressed into `size` bytes at `out` of its data buffer.
+typedef struct vtk_block {
+    size_t raw, n; ///< in c->raw
+    size_t out;    ///< in c->data: a slot of compressBound(n) bytes, then the packed position
+    uint64_t size; ///< compressed bytes
+} vtk_block;
+
+/// One array of a compressed file.
+typedef struct vtk_array_blocks {
+    uint64_t raw_bytes; ///< its raw size
+    size_t first;       ///< its first block in c->blocks
+    size_t header_at;   ///< its header's slot in c->data
+} vtk_array_blocks;
+
 struct ipcc_vtk_codec {
-    int level;            ///< 0 raw, 1..9 zlib
-    z_stream z;           ///< deflate state, reset per block
-    bool z_ready;         ///< deflateInit succeeded
-    unsigned char *block; ///< VTK_BLOCK bytes staging the block being filled
-    unsigned char *data;  ///< the file's encoded appended data (pass 1)
+    int level;          ///< 0 raw, 1..9 zlib
+    int num_streams;    ///< deflate states in z, one per OpenMP thread (grown as needed)
+    z_stream *z;        ///< reset per block
+    unsigned char *raw; ///< pass 1: the raw bytes of every array of the file, in order
+    size_t raw_size, raw_cap;
+    vtk_block *blocks; ///< every block of the file, in order
+    int num_blocks, blocks_cap;
+    vtk_array_blocks *arrays; ///< every array of the file, in order
+    int num_arrays, arrays_cap;
+    unsigned char *data; ///< the file's encoded appended data
     size_t data_size, data_cap;
     uint64_t *sizes; ///< encoded bytes of each array, in file order
-    size_t num_sizes, sizes_cap;
+    int num_sizes, sizes_cap;
 };
 
 ipcc_vtk_codec *ipcc_vtk_codec_create(int level) {
@@ -104,98 +128,62 @@ ipcc_vtk_codec *ipcc_vtk_codec_create(int level) {
     ipcc_vtk_codec *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     c->level = level;
-    if (level == 0) return c;
-    c->block = malloc(VTK_BLOCK);
-    c->z_ready = c->block && deflateInit(&c->z, level) == Z_OK;
-    if (!c->z_ready) {
-        ipcc_vtk_codec_destroy(c);
-        return NULL;
-    }
     return c;
 }
 
 void ipcc_vtk_codec_destroy(ipcc_vtk_codec *c) {
     if (!c) return;
-    if (c->z_ready) deflateEnd(&c->z);
-    free(c->block);
+    for (int i = 0; i < c->num_streams; i++)
+        deflateEnd(&c->z[i]);
+    free(c->z);
+    free(c->raw);
+    free(c->blocks);
+    free(c->arrays);
     free(c->data);
     free(c->sizes);
     free(c);
 }
 
-/// Where array blocks go: straight to the file (raw), or compressed into
-/// the codec's buffer (pass 1 of a compressed file).
-typedef struct vtk_enc {
-    vtk_file *f;       ///< raw: the file
-    ipcc_vtk_codec *c; ///< compressed: the codec, else NULL
-    size_t next_size;  ///< the tags' pass: index of the next array's encoded size
-    // The array being compressed:
-    size_t header_at;     ///< its header's byte offset in c->data
-    uint64_t raw_bytes;   ///< its raw size
-    uint64_t done;        ///< raw bytes received so far
-    size_t filled;        ///< bytes in c->block
-    uint64_t block_index; ///< next block number
-    bool failed;          ///< out of memory or a zlib error: the file is not written
-} vtk_enc;
-
-static bool enc_grow(vtk_enc *e, size_t extra) {
-    ipcc_vtk_codec *c = e->c;
-    if (c->data_cap - c->data_size >= extra) return true;
-    size_t cap = c->data_cap ? c->data_cap : 1 << 16;
-    while (cap - c->data_size < extra)
-        cap *= 2;
-    unsigned char *d = realloc(c->data, cap);
-    if (!d) {
-        e->failed = true;
-        return false;
-    }
-    c->data = d;
-    c->data_cap = cap;
+/// Make room for `extra` more bytes past `size` in *buf (capacity *cap); false when out of memory.
+static bool grow_bytes(unsigned char **buf, size_t *cap, size_t size, size_t extra) {
+    if (*cap - size >= extra) return true;
+    size_t n = *cap ? *cap : (size_t)1 << 16;
+    while (n - size < extra)
+        n *= 2;
+    unsigned char *d = realloc(*buf, n);
+    if (!d) return false;
+    *buf = d;
+    *cap = n;
     return true;
 }
 
-static void enc_set_word(vtk_enc *e, size_t at, uint64_t v) { memcpy(e->c->data + at, &v, sizeof v); }
+/// Where array blocks go: straight to the file (raw), or into the codec's
+/// raw buffer (pass 1 of a compressed file; vtk_compress then compresses them).
+typedef struct vtk_enc {
+    vtk_file *f;       ///< raw: the file
+    ipcc_vtk_codec *c; ///< compressed: the codec, else NULL
+    int next_size;     ///< the tags' pass: index of the next array's encoded size
+    uint64_t done;     ///< raw bytes of the current array received so far
+    uint64_t expect;   ///< raw bytes the current array announced
+    bool failed;       ///< out of memory or a zlib error: the file is not written
+} vtk_enc;
 
-/// Compress n raw bytes (one block) onto c->data and record its size in the header.
-static void enc_compress(vtk_enc *e, const unsigned char *src, size_t n) {
-    ipcc_vtk_codec *c = e->c;
-    if (e->failed || !enc_grow(e, deflateBound(&c->z, (uLong)n))) return;
-    if (deflateReset(&c->z) != Z_OK) {
-        e->failed = true;
-        return;
-    }
-    c->z.next_in = (Bytef *)(uintptr_t)src; // zlib does not write its input
-    c->z.avail_in = (uInt)n;
-    c->z.next_out = c->data + c->data_size;
-    c->z.avail_out = (uInt)(c->data_cap - c->data_size);
-    if (deflate(&c->z, Z_FINISH) != Z_STREAM_END) {
-        e->failed = true;
-        return;
-    }
-    enc_set_word(e, e->header_at + 8 * (3 + (size_t)e->block_index), (uint64_t)c->z.total_out);
-    c->data_size += c->z.total_out;
-    e->block_index++;
-}
-
-/// Start an array of `bytes` raw bytes: its byte count (raw) or its
-/// compression header (nblocks, blocksize, last_blocksize, then one word per
-/// block filled in as the blocks are compressed).
+/// Start an array of `bytes` raw bytes: its byte count (raw), or room for
+/// it in the codec's raw buffer.
 static void enc_begin(vtk_enc *e, uint64_t bytes) {
     if (!e->c) {
         ipcc_atomic_write(e->f, &bytes, sizeof bytes);
         return;
     }
-    const uint64_t nblocks = (bytes + VTK_BLOCK - 1) / VTK_BLOCK;
-    e->raw_bytes = bytes;
     e->done = 0;
-    e->filled = 0;
-    e->block_index = 0;
-    e->header_at = e->c->data_size;
-    if (e->failed || !enc_grow(e, 8 * (3 + (size_t)nblocks))) return;
-    enc_set_word(e, e->header_at, nblocks);
-    enc_set_word(e, e->header_at + 8, VTK_BLOCK);
-    enc_set_word(e, e->header_at + 16, bytes % VTK_BLOCK);
-    e->c->data_size += 8 * (3 + (size_t)nblocks);
+    e->expect = bytes;
+    ipcc_vtk_codec *c = e->c;
+    if (e->failed || bytes > SIZE_MAX / 2 || !grow_bytes(&c->raw, &c->raw_cap, c->raw_size, (size_t)bytes) ||
+        ipcc_reserve((void **)&c->arrays, &c->arrays_cap, c->num_arrays + 1, sizeof *c->arrays) != 0) {
+        e->failed = true;
+        return;
+    }
+    c->arrays[c->num_arrays++] = (vtk_array_blocks){.raw_bytes = bytes, .first = (size_t)c->num_blocks};
 }
 
 /// Raw bytes of the current array.
@@ -204,44 +192,103 @@ static void vtk_put(vtk_enc *e, const void *data, size_t bytes) {
         ipcc_atomic_write(e->f, data, bytes);
         return;
     }
-    const unsigned char *p = data;
     e->done += bytes;
-    IPCC_ASSERT(e->done <= e->raw_bytes);
-    while (bytes > 0 && !e->failed) {
-        if (e->filled == 0 && bytes >= VTK_BLOCK) { // a whole block straight from the source
-            enc_compress(e, p, VTK_BLOCK);
-            p += VTK_BLOCK, bytes -= VTK_BLOCK;
-            continue;
-        }
-        size_t m = VTK_BLOCK - e->filled < bytes ? VTK_BLOCK - e->filled : bytes;
-        memcpy(e->c->block + e->filled, p, m);
-        e->filled += m, p += m, bytes -= m;
-        if (e->filled == VTK_BLOCK) {
-            enc_compress(e, e->c->block, VTK_BLOCK);
-            e->filled = 0;
-        }
+    IPCC_ASSERT(e->done <= e->expect);
+    if (e->failed) return;
+    memcpy(e->c->raw + e->c->raw_size, data, bytes); // room made by enc_begin
+    e->c->raw_size += bytes;
+}
+
+/// End the current array: cut its raw bytes into VTK_BLOCK blocks (the
+/// last one partial; none for an empty array).
+static void enc_end(vtk_enc *e) {
+    if (!e->c || e->failed) return;
+    IPCC_ASSERT(e->done == e->expect);
+    ipcc_vtk_codec *c = e->c;
+    const uint64_t bytes = e->expect, nblocks = (bytes + VTK_BLOCK - 1) / VTK_BLOCK;
+    if (nblocks > (uint64_t)(INT32_MAX - c->num_blocks - 1) ||
+        ipcc_reserve((void **)&c->blocks, &c->blocks_cap, c->num_blocks + (int)nblocks + 1,
+                     sizeof *c->blocks) != 0) {
+        e->failed = true;
+        return;
+    }
+    const size_t start = c->raw_size - (size_t)bytes;
+    for (uint64_t b = 0; b < nblocks; b++) {
+        const size_t at = (size_t)(b * VTK_BLOCK);
+        c->blocks[c->num_blocks++] =
+            (vtk_block){.raw = start + at, .n = (size_t)(bytes - at < VTK_BLOCK ? bytes - at : VTK_BLOCK)};
     }
 }
 
-/// End the current array: compress its partial last block and record its encoded size.
-static void enc_end(vtk_enc *e) {
-    if (!e->c || e->failed) return;
-    IPCC_ASSERT(e->done == e->raw_bytes);
-    if (e->filled > 0) enc_compress(e, e->c->block, e->filled);
-    e->filled = 0;
-    if (e->failed) return;
-    ipcc_vtk_codec *c = e->c;
-    if (c->num_sizes == c->sizes_cap) {
-        size_t cap = c->sizes_cap ? 2 * c->sizes_cap : 32;
-        uint64_t *s = realloc(c->sizes, cap * sizeof *s);
-        if (!s) {
-            e->failed = true;
-            return;
+/// Pass 1's end: compress every block, in parallel (each block is its own
+/// zlib stream, so the bytes do not depend on the thread count), and lay out
+/// c->data as the file's appended data: per array its header
+/// [nblocks][blocksize][last_blocksize][csize...] and its blocks. The blocks
+/// are compressed into slots of compressBound bytes, then packed down in
+/// order (a block's packed position never passes its slot's start).
+static bool vtk_compress(ipcc_vtk_codec *c) {
+    const int threads = omp_get_max_threads();
+    if (threads > c->num_streams) {
+        z_stream *z = realloc(c->z, sizeof *z * (size_t)threads);
+        if (!z) return false;
+        c->z = z;
+        for (; c->num_streams < threads; c->num_streams++) {
+            memset(&c->z[c->num_streams], 0, sizeof *z);
+            if (deflateInit(&c->z[c->num_streams], c->level) != Z_OK) return false;
         }
-        c->sizes = s;
-        c->sizes_cap = cap;
     }
-    c->sizes[c->num_sizes++] = c->data_size - e->header_at;
+    // Slots: per array its header, then a compressBound slot per block.
+    size_t total = 0;
+    for (int a = 0; a < c->num_arrays; a++) {
+        vtk_array_blocks *ar = &c->arrays[a];
+        const size_t end = a + 1 < c->num_arrays ? c->arrays[a + 1].first : (size_t)c->num_blocks;
+        ar->header_at = total;
+        total += 8 * (3 + (end - ar->first));
+        for (size_t b = ar->first; b < end; b++) {
+            c->blocks[b].out = total;
+            total += compressBound((uLong)c->blocks[b].n);
+        }
+    }
+    if (!grow_bytes(&c->data, &c->data_cap, 0, total) ||
+        ipcc_reserve((void **)&c->sizes, &c->sizes_cap, c->num_arrays + 1, sizeof *c->sizes) != 0)
+        return false;
+    int failed = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(| : failed)
+    for (int b = 0; b < c->num_blocks; b++) {
+        z_stream *z = &c->z[omp_get_thread_num()];
+        vtk_block *k = &c->blocks[b];
+        if (deflateReset(z) != Z_OK) {
+            failed = 1;
+            continue;
+        }
+        z->next_in = c->raw + k->raw;
+        z->avail_in = (uInt)k->n;
+        z->next_out = c->data + k->out;
+        z->avail_out = (uInt)compressBound((uLong)k->n);
+        failed |= deflate(z, Z_FINISH) != Z_STREAM_END;
+        k->size = z->total_out;
+    }
+    if (failed) return false;
+    // Pack, in file order: headers and blocks move down to their final places.
+    size_t at = 0;
+    for (int a = 0; a < c->num_arrays; a++) {
+        const vtk_array_blocks *ar = &c->arrays[a];
+        const size_t end = a + 1 < c->num_arrays ? c->arrays[a + 1].first : (size_t)c->num_blocks;
+        const size_t header = at;
+        const uint64_t words[3] = {end - ar->first, VTK_BLOCK, ar->raw_bytes % VTK_BLOCK};
+        memcpy(c->data + header, words, sizeof words);
+        at += 8 * (3 + (end - ar->first));
+        for (size_t b = ar->first; b < end; b++) {
+            const vtk_block *k = &c->blocks[b];
+            memcpy(c->data + header + 8 * (3 + (b - ar->first)), &k->size, 8);
+            memmove(c->data + at, c->data + k->out, (size_t)k->size);
+            at += (size_t)k->size;
+        }
+        c->sizes[a] = at - header;
+    }
+    c->data_size = at;
+    c->num_sizes = c->num_arrays;
+    return true;
 }
 
 /// The bytes an array of `bytes` raw bytes takes in the appended data.
@@ -399,9 +446,13 @@ static ipcc_status vtk_write_file(const char *path, const char *type, ipcc_vtk_c
     const bool compressed = codec && codec->level > 0;
     if (compressed) { // pass 1: every block compressed into the codec's buffer
         e.c = codec;
+        codec->raw_size = 0;
+        codec->num_blocks = 0;
+        codec->num_arrays = 0;
         codec->data_size = 0;
         codec->num_sizes = 0;
         blocks(&e, what);
+        if (!e.failed && !vtk_compress(codec)) e.failed = true;
         if (e.failed)
             return ipcc_fail(IPCC_ERR_NO_MEMORY, "vtk: cannot write '%s': out of memory compressing its data",
                              path);
