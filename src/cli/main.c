@@ -168,6 +168,22 @@ static int cmd_info(int argc, char **argv) {
     printf("  edges %.4g to %.4g m; dihedral angles %.2f to %.2f deg (regular tet: 70.53); aspect ratio max "
            "%.3g (tet %d), mean %.3g (regular tet: 1)\n",
            q.min_edge, q.max_edge, q.min_dihedral, q.max_dihedral, q.max_aspect, q.worst_tet, q.mean_aspect);
+    if (mesh->tet_regions) { // each region: its number, name and tet count (0: tets in no region)
+        printf("  %d regions:", mesh->num_regions);
+        int none = 0;
+        for (int t = 0; t < mesh->num_tets; ++t)
+            none += mesh->tet_regions[t] == 0;
+        for (int r = 0; r < mesh->num_regions; ++r) {
+            int count = 0;
+            for (int t = 0; t < mesh->num_tets; ++t)
+                count += mesh->tet_regions[t] == mesh->region_numbers[r];
+            printf("%s %d", r ? "," : "", mesh->region_numbers[r]);
+            if (mesh->region_names[r]) printf(" \"%s\"", mesh->region_names[r]);
+            printf(" (%d tets)", count);
+        }
+        if (none) printf(", %d tets in no region", none);
+        printf("\n");
+    }
     printf("  %d bad tets (a dihedral angle < 5 or > 170 deg, or aspect ratio > 10)\n", q.num_bad);
     for (int i = 0; i < q.num_bad && i < 10; ++i) {
         double x[12], lo, hi, aspect;
