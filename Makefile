@@ -18,7 +18,7 @@ DEMO_OUT    ?= out/demo
 ifeq ($(CI),true)
   WERROR      := -DIPCC_WERROR=ON
 endif
-SLOW_NOTE   := @echo "make: tests labelled slow were skipped (about 20 minutes more on 2 cores); run them with: make test-all"
+SLOW_NOTE   := @echo "make: tests labelled slow were skipped (about 17 minutes more on 2 cores); run them with: make test-all"
 
 .PHONY: demo test test-sanitize test-all deps test-deps release debug sanitize bench fuzz clean format
 
