@@ -174,6 +174,9 @@ ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene 
         ipcc_shape_kind kind;
         if (ipcc_scene_shape_type(type, &kind))
             st = ipcc_scene_parse_shape(p, c, sub, i, kind, scene);
+        else if (strcmp(type, "half_space") == 0 &&
+                 (ipcc_scene_get(c, "velocity") || ipcc_scene_get(c, "angular_velocity")))
+            st = ipcc_scene_parse_shape(p, c, sub, i, IPCC_SHAPE_PLANE, scene); // a moving half-space
         else if (strcmp(type, "half_space") == 0)
             st = parse_half_space(p, c, sub, &scene->half_spaces[scene->num_half_spaces++]);
         else if (strcmp(type, "mesh") == 0)

@@ -43,8 +43,12 @@ static const char *const torus_keys[] = {"type", "name",     "center",   "major_
                                          "axis", "rotation", "velocity", "angular_velocity", "friction",
                                          NULL};
 
-static const char *const *const keys_of[] = {sphere_keys, box_keys, cylinder_keys, ellipsoid_keys,
-                                             torus_keys};
+// A moving half-space ("half_space" with a velocity or an angular velocity).
+static const char *const plane_keys[] = {
+    "type", "name", "point", "normal", "velocity", "angular_velocity", "friction", NULL};
+
+static const char *const *const keys_of[] = {sphere_keys,    box_keys,   cylinder_keys,
+                                             ellipsoid_keys, torus_keys, plane_keys};
 
 void ipcc_scene_shape_rotation(const ipcc_scene_shape_source *src, double R[9]) {
     static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -111,6 +115,7 @@ static ipcc_status parse_size(const parser *p, const cJSON *obj, const char *pat
                                       "must be below major_radius (got %g >= %g)", size[1], size[0]);
         }
         return IPCC_OK;
+    case IPCC_SHAPE_PLANE: return IPCC_OK; // no size
     }
     return IPCC_OK;
 }
@@ -159,10 +164,26 @@ ipcc_status ipcc_scene_parse_shape(const parser *p, const cJSON *obj, const char
     if ((st = ipcc_scene_get_string(p, obj, path, "name", &name)) != IPCC_OK) return st;
     if (name && !(d->name = ipcc_scene_copy_string(name)))
         return ipcc_scene_fail_at(p, IPCC_ERR_NO_MEMORY, path, "out of memory");
-    if ((st = require(p, obj, path, "center", kind, "a \"center\" [x, y, z], m")) != IPCC_OK) return st;
-    if ((st = ipcc_scene_get_vec3(p, obj, path, "center", d->center)) != IPCC_OK) return st;
-    if ((st = parse_size(p, obj, path, kind, d->size)) != IPCC_OK) return st;
-    if ((st = parse_orientation(p, obj, path, src, d->rotation)) != IPCC_OK) return st;
+    if (kind == IPCC_SHAPE_PLANE) { // a half-space's keys: "point" and "normal" (local z)
+        memset(d->size, 0, sizeof d->size);
+        memset(d->center, 0, sizeof d->center);
+        double normal[3] = {0, 1, 0};
+        char sub[PATH_LEN];
+        if ((st = ipcc_scene_get_vec3(p, obj, path, "point", d->center)) != IPCC_OK) return st;
+        if ((st = ipcc_scene_get_vec3(p, obj, path, "normal", normal)) != IPCC_OK) return st;
+        if (normal[0] == 0 && normal[1] == 0 && normal[2] == 0) {
+            ipcc_scene_key_path(sub, path, "normal");
+            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must not be the zero vector");
+        }
+        src->orientation = IPCC_SCENE_ORIENTATION_AXIS;
+        memcpy(src->value, normal, sizeof normal);
+        ipcc_scene_shape_rotation(src, d->rotation);
+    } else {
+        if ((st = require(p, obj, path, "center", kind, "a \"center\" [x, y, z], m")) != IPCC_OK) return st;
+        if ((st = ipcc_scene_get_vec3(p, obj, path, "center", d->center)) != IPCC_OK) return st;
+        if ((st = parse_size(p, obj, path, kind, d->size)) != IPCC_OK) return st;
+        if ((st = parse_orientation(p, obj, path, src, d->rotation)) != IPCC_OK) return st;
+    }
     if ((st = ipcc_scene_get_vec3(p, obj, path, "velocity", d->velocity)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "angular_velocity", d->angular_velocity)) != IPCC_OK)
         return st;

@@ -730,6 +730,23 @@ static ipcc_status write_shape(writer *w, const ipcc_scene *s, int i) {
     bool moves = !is_zero3(d->velocity) || !is_zero3(d->angular_velocity);
     begin(w, false, !moves, 0);
     key(w, "type");
+    if (d->kind == IPCC_SHAPE_PLANE) { // a moving half-space: its velocity key makes it one when read
+        string_value(w, "half_space");
+        if (d->name) {
+            key(w, "name");
+            string_value(w, d->name);
+        }
+        key_vec3(w, "point", d->center);
+        key_vec3(w, "normal",
+                 src.orientation == IPCC_SCENE_ORIENTATION_AXIS
+                     ? src.value
+                     : (double[3]){d->rotation[2], d->rotation[5], d->rotation[8]});
+        key_vec3(w, "velocity", d->velocity);
+        optional_vec3(w, "angular_velocity", d->angular_velocity);
+        if (d->friction >= 0 || isnan(d->friction)) key_number(w, "friction", d->friction);
+        end(w);
+        return IPCC_OK;
+    }
     string_value(w, type);
     if (d->name) {
         key(w, "name");
@@ -748,6 +765,7 @@ static ipcc_status write_shape(writer *w, const ipcc_scene *s, int i) {
         key_number(w, "major_radius", d->size[0]);
         key_number(w, "minor_radius", d->size[1]);
         break;
+    case IPCC_SHAPE_PLANE: break; // written above
     }
     if (src.orientation == IPCC_SCENE_ORIENTATION_EULER) key_vec3(w, "rotation", src.value);
     if (src.orientation == IPCC_SCENE_ORIENTATION_AXIS) key_vec3(w, "axis", src.value);

@@ -229,8 +229,9 @@ static double box_local(const double h[3], const double q[3], double c[3], doubl
 }
 
 const char *ipcc_shape_kind_name(ipcc_shape_kind kind) {
-    static const char *const names[] = {"sphere", "box", "cylinder", "ellipsoid", "torus"};
-    return kind >= IPCC_SHAPE_SPHERE && kind <= IPCC_SHAPE_TORUS ? names[kind] : NULL;
+    static const char *const names[] = {"sphere",    "box",   "cylinder",
+                                        "ellipsoid", "torus", "moving half-space"};
+    return kind >= IPCC_SHAPE_SPHERE && kind <= IPCC_SHAPE_PLANE ? names[kind] : NULL;
 }
 
 void ipcc_shape_to_local(const ipcc_shape *s, const double x[3], double q[3]) {
@@ -275,6 +276,11 @@ double ipcc_shape_distance(const ipcc_shape *s, const double x[3], double closes
         break;
     }
     case IPCC_SHAPE_BOX: d = box_local(s->size, q, c, n); break;
+    case IPCC_SHAPE_PLANE: // the plane z = 0 of the local frame
+        c[0] = q[0], c[1] = q[1], c[2] = 0;
+        n[0] = 0, n[1] = 0, n[2] = 1;
+        d = q[2];
+        break;
     case IPCC_SHAPE_CYLINDER: {
         double c2[2], n2[2];
         d = rectangle_local(s->size[0], s->size[1], rho, q[2], c2, n2);
@@ -323,6 +329,7 @@ double ipcc_shape_distance(const ipcc_shape *s, const double x[3], double closes
 //                 (r / rho) t t^T of the closest point on a circle
 //   torus         the core circle's: (phi / delta) (I - n n^T - (R / rho) t t^T),
 //                 delta = phi + r the distance to the core circle
+//   plane         0 (flat)
 //   ellipsoid     T [phi S (I + phi S)^-1] T^T with T a tangent basis and S
 //                 the shape operator T^T diag(1/e^2) T / |diag(1/e^2) c| of
 //                 the implicit surface sum (c_i / e_i)^2 = 1
@@ -374,6 +381,7 @@ void ipcc_shape_distance2_hessian(const ipcc_shape *s, const double x[3], double
             }
         break;
     }
+    case IPCC_SHAPE_PLANE: break; // flat: K = 0
     case IPCC_SHAPE_TORUS: {
         double delta = phi + s->size[1];
         if (rho > 0)
@@ -448,6 +456,7 @@ double ipcc_shape_bounding_radius(const ipcc_shape *s) {
     case IPCC_SHAPE_CYLINDER: return sqrt(s->size[0] * s->size[0] + s->size[1] * s->size[1]);
     case IPCC_SHAPE_ELLIPSOID: return fmax(s->size[0], fmax(s->size[1], s->size[2]));
     case IPCC_SHAPE_TORUS: return s->size[0] + s->size[1];
+    case IPCC_SHAPE_PLANE: return INFINITY;
     }
     return 0;
 }

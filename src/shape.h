@@ -14,7 +14,8 @@ typedef struct ipcc_shape {
 } ipcc_shape;
 
 /// The kind's name as the scene format spells it ("sphere", "box",
-/// "cylinder", "ellipsoid", "torus"); NULL for a value that is no kind.
+/// "cylinder", "ellipsoid", "torus"; a plane is "moving half-space", a
+/// "half_space" entry with a velocity); NULL for a value that is no kind.
 const char *ipcc_shape_kind_name(ipcc_shape_kind kind);
 
 /// Local coordinates q = R^T (x - c) of the world point x.

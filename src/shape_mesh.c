@@ -39,6 +39,10 @@ void ipcc_shape_mesh_size(ipcc_shape_kind kind, int around, int along, int *num_
         *num_points = 8;
         *num_triangles = 12;
         return;
+    case IPCC_SHAPE_PLANE:
+        *num_points = 4;
+        *num_triangles = 2;
+        return;
     case IPCC_SHAPE_CYLINDER:
         *num_points = 2 + 2 * around;
         *num_triangles = 4 * around;
@@ -76,6 +80,13 @@ static void local_points(const ipcc_shape *s, int around, int along, double *q) 
         for (int i = 0; i < 8; ++i) // corner i: bit k set = +size[k]
             for (int k = 0; k < 3; ++k)
                 q[3 * i + k] = (i >> k & 1) ? e[k] : -e[k];
+        return;
+    case IPCC_SHAPE_PLANE: // a square of half-side size[0] in z = 0, counter-clockwise seen from +z
+        for (int i = 0; i < 4; ++i) {
+            q[3 * i] = (i == 1 || i == 2) ? e[0] : -e[0];
+            q[3 * i + 1] = i >= 2 ? e[0] : -e[0];
+            q[3 * i + 2] = 0;
+        }
         return;
     case IPCC_SHAPE_CYLINDER: {
         const double r = e[0], h = e[1];
@@ -134,6 +145,7 @@ static void local_points(const ipcc_shape *s, int around, int along, double *q) 
 // Triangles of the tessellation, indices from 0.
 static void local_triangles(ipcc_shape_kind kind, int around, int along, int *t) {
     switch (kind) {
+    case IPCC_SHAPE_PLANE: put_triangle(put_triangle(t, 0, 1, 2), 0, 2, 3); return;
     case IPCC_SHAPE_BOX: {
         static const int box[36] = {0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4,
                                     2, 6, 7, 2, 7, 3, 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6};

@@ -78,6 +78,7 @@ static const char *check_rotation(const double R[9]) {
 
 // Sizes in use per kind, and their names in messages.
 static int size_count(ipcc_shape_kind k) {
+    if (k == IPCC_SHAPE_PLANE) return 0;
     return k == IPCC_SHAPE_SPHERE ? 1 : (k == IPCC_SHAPE_CYLINDER || k == IPCC_SHAPE_TORUS) ? 2 : 3;
 }
 
@@ -91,7 +92,7 @@ ipcc_status ipcc_world_add_shape(ipcc_world *w, const ipcc_shape_def *def, int *
         snprintf(label, sizeof label, "shape %d", w->num_shapes);
     if (w->started)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: must be added before the first step", label);
-    if (!(def->kind >= IPCC_SHAPE_SPHERE && def->kind <= IPCC_SHAPE_TORUS))
+    if (!(def->kind >= IPCC_SHAPE_SPHERE && def->kind <= IPCC_SHAPE_PLANE))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: unknown kind %d", label, (int)def->kind);
     if (!finite_n(def->center, 3) || !finite_n(def->rotation, 9) || !finite_n(def->velocity, 3) ||
         !finite_n(def->angular_velocity, 3))
@@ -130,6 +131,10 @@ ipcc_status ipcc_world_add_shape(ipcc_world *w, const ipcc_shape_def *def, int *
     if (def->friction < 0) w->shapes[i].friction = -1;
     for (int k = ns; k < 3; ++k)
         w->shapes[i].size[k] = def->kind == IPCC_SHAPE_SPHERE ? def->size[0] : 0;
+    if (def->kind == IPCC_SHAPE_PLANE) { // no size; the frames draw a square of half-side L (1 m if L is 0)
+        double L = w->bbox_diagonal > 0 ? w->bbox_diagonal : 1;
+        w->shapes[i].size[0] = w->shapes[i].size[1] = L;
+    }
     w->shape_feature_body_of[i] = -1;
     ipcc_shape *pose = &w->shape_pose[i];
     pose->kind = def->kind;
@@ -204,6 +209,18 @@ static void feature_points(const ipcc_shape *s, int count, double *out) {
         box_corners(s, out);
     else
         rim_points(s, count / 2, out);
+}
+
+// The largest distance from c to a deformable vertex (0 without any).
+static double farthest_vertex(const ipcc_world *w, const double c[3]) {
+    double r2 = 0;
+    for (int v = 0; v < w->n_deformable; ++v) {
+        const double *x = w->x + 3 * v;
+        double d2 =
+            (x[0] - c[0]) * (x[0] - c[0]) + (x[1] - c[1]) * (x[1] - c[1]) + (x[2] - c[2]) * (x[2] - c[2]);
+        if (d2 > r2) r2 = d2;
+    }
+    return sqrt(r2);
 }
 
 // Least radius of curvature of a shape's smooth part that acts on vertices
@@ -324,6 +341,7 @@ ipcc_status ipcc_world_shapes_start(ipcc_world *w) {
         if (!shape_moves(&w->shapes[i])) continue;
         const double *v = w->shapes[i].velocity, *om = w->shapes[i].angular_velocity;
         double r = ipcc_shape_bounding_radius(&w->shape_pose[i]);
+        if (isinf(r)) r = farthest_vertex(w, w->shape_pose[i].center); // a plane: where the bodies are
         D = fmax(D, h * (sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
                          r * sqrt(om[0] * om[0] + om[1] * om[1] + om[2] * om[2])));
     }

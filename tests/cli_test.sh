@@ -326,6 +326,10 @@ expect 1 "unknown keyword 'frobnicate'" "check --strict on an IPC script" -- che
 "$IPCC" info "$IPCS/tetMeshes/mat40x40.msh" >info.txt 2>&1 &&
     grep -q '3200 vertices, 9126 tets, 6396 boundary triangles' info.txt && grep -q 'dihedral angles 16.59 to 156.19' info.txt &&
     grep -q '0 bad tets' info.txt && pass "info prints counts and quality" || { fail "info"; cat info.txt; }
+"$IPCC" check "$SRC/examples/belt.json" >chk_belt.txt 2>&1 &&
+    grep -q '^  half-space  *belt  *point (0, 0, 0), normal (0, 1, 0), moving at (0.5, 0, 0) m/s, (0, 0, 0) rad/s$' chk_belt.txt &&
+    grep -q ' 1 half-spaces, 0 shapes$' chk_belt.txt &&
+    pass "check lists a moving half-space as a half-space" || { fail "check of a moving half-space"; cat chk_belt.txt; }
 "$IPCC" info "$SRC/meshes/two_bar.msh" >info_regions.txt 2>&1 &&
     grep -Eq '^  2 regions: 1 "soft" \([0-9]+ tets\), 2 "stiff" \([0-9]+ tets\)$' info_regions.txt &&
     pass "info lists a mesh's regions" || { fail "info regions"; cat info_regions.txt; }

@@ -180,6 +180,7 @@ typedef enum ipcc_shape_kind {
     IPCC_SHAPE_CYLINDER,  ///< capped, axis = local z: size[0] = radius, size[1] = half-length
     IPCC_SHAPE_ELLIPSOID, ///< size = semi-axes along the local axes
     IPCC_SHAPE_TORUS,     ///< axis = local z: size[0] = major radius R, size[1] = minor radius r < R
+    IPCC_SHAPE_PLANE,     ///< a moving half-space: free space is local z > 0, the normal is local z; no size
 } ipcc_shape_kind;
 
 /// An analytic kinematic obstacle: a rigid shape moving with constant linear

@@ -33,6 +33,14 @@ static void check_print_shape(const ipcc_world *w, int i) {
     case IPCC_SHAPE_TORUS:
         printf("  %-11s %-22s major radius %g m, minor radius %g m", "torus", d->name, s[0], s[1]);
         break;
+    case IPCC_SHAPE_PLANE: { // a moving half-space: its normal is the local z axis
+        const double *R = d->rotation, *v = d->velocity, *om = d->angular_velocity;
+        printf("  %-11s %-22s point (%g, %g, %g), normal (%g, %g, %g), moving at (%g, %g, %g) m/s, (%g, %g, "
+               "%g) rad/s\n",
+               "half-space", d->name, c[0], c[1], c[2], R[2], R[5], R[8], v[0], v[1], v[2], om[0], om[1],
+               om[2]);
+        return;
+    }
     }
     printf(", centre (%g, %g, %g)\n", c[0], c[1], c[2]);
 }
@@ -70,20 +78,23 @@ int ipcc_cli_check(int argc, char **argv) {
     }
     for (int h = 0; h < nh; ++h) {
         double p[3], n[3];
-        char name[32];
+        char name[128];
         ipcc_world_half_space(world, h, p, n);
         ipcc_world_contact_object_name(world, ipcc_world_contact_object_of_half_space(world, h), name,
                                        sizeof name);
         printf("  %-11s %-22s point (%g, %g, %g), normal (%g, %g, %g)\n", "half-space", name, p[0], p[1],
                p[2], n[0], n[1], n[2]);
     }
-    for (int i = 0; i < ns; ++i)
+    int planes = 0; // moving half-spaces are shapes in the world, half-spaces to the user
+    for (int i = 0; i < ns; ++i) {
         check_print_shape(world, i);
+        planes += ipcc_world_shape_def(world, i)->kind == IPCC_SHAPE_PLANE;
+    }
     printf(
         "  total: %d bodies, %d vertices, %d tets, %d surface triangles; %d mesh obstacles (%d vertices, %d "
         "triangles), %d half-spaces, %d shapes\n",
         bodies, body_vertices, ipcc_world_num_tets(world), body_faces, obstacles, obstacle_vertices,
-        obstacle_faces, nh, ns);
+        obstacle_faces, nh + planes, ns - planes);
     double kmin, kmax, h = ipcc_world_time_step(world);
     printf("  L = %.6g m, d-hat = %.6g m, h = %g s", ipcc_world_bbox_diagonal(world), ipcc_world_dhat(world),
            h);

@@ -43,3 +43,15 @@ if(TARGET ipcc)
            WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(demo_scene PROPERTIES LABELS scenes ENVIRONMENT "OMP_NUM_THREADS=2" TIMEOUT 600)
 endif()
+
+# A moving half-space (examples/belt.json, a conveyor belt): every frame
+# inversion- and intersection-free against the plane at its pose at the
+# frame's time, the frames read by VTK.
+if(TARGET ipcc)
+  add_test(NAME belt_scene
+           COMMAND sh -c "rm -rf belt_out && \"$0\" run \"$1\" -o belt_out -q && \"$2\" \"$1\" belt_out --self-test"
+                   $<TARGET_FILE:ipcc> ${PROJECT_SOURCE_DIR}/examples/belt.json
+                   $<TARGET_FILE:scene_frames_check>
+           WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(belt_scene PROPERTIES LABELS scenes ENVIRONMENT "OMP_NUM_THREADS=1" TIMEOUT 300)
+endif()
