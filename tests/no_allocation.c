@@ -151,6 +151,13 @@ static void test_shape_steps_allocate_nothing(void **state) {
         allocations_after_warmup(IPCC_SOURCE_DIR "/tests/data/shape_platform.json", NULL, 40, 20), 0);
 }
 
+// A moving half-space (a belt carrying one block, sliding under another):
+// the plane's clock, CCD and friction against its moving surface.
+static void test_moving_half_space_steps_allocate_nothing(void **state) {
+    (void)state;
+    assert_int_equal(allocations_after_warmup(IPCC_SOURCE_DIR "/examples/belt.json", NULL, 40, 20), 0);
+}
+
 static void test_friction_steps_allocate_nothing(void **state) {
     (void)state;
     assert_int_equal(allocations_after_warmup(IPCC_SOURCE_DIR "/examples/contact_cubes.json",
@@ -246,6 +253,7 @@ int main(void) {
         cmocka_unit_test(test_contact_steps_allocate_nothing),
         cmocka_unit_test(test_friction_steps_allocate_nothing),
         cmocka_unit_test(test_shape_steps_allocate_nothing),
+        cmocka_unit_test(test_moving_half_space_steps_allocate_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
