@@ -26,8 +26,8 @@ extern "C" {
 
 /// Result of every fallible ipcc call.
 typedef enum ipcc_status {
-    IPCC_OK = 0,                    ///< success
-    IPCC_WARN_NOT_CONVERGED = 1,    ///< step finished unconverged (iteration cap, stall or failed line search)
+    IPCC_OK = 0,                 ///< success
+    IPCC_WARN_NOT_CONVERGED = 1, ///< step finished unconverged (iteration cap, stall or failed line search)
     IPCC_ERR_INVALID_ARGUMENT = -1, ///< a value out of range (names the key or field)
     IPCC_ERR_IO = -2,               ///< a file could not be opened, read or written
     IPCC_ERR_PARSE = -3,            ///< malformed file contents (names file and line)

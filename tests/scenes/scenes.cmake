@@ -32,26 +32,22 @@ if(TARGET ipcc)
   set_tests_properties(scenes_compare PROPERTIES LABELS scenes ENVIRONMENT "OMP_NUM_THREADS=1" TIMEOUT 300)
 endif()
 
-# The default demo (make demo, examples/demo.json) in full: a user's first
-# run converges every step (exit 0, not 3) and every frame is inversion- and
-# intersection-free.
+# Example scenes run in full with the CLI (exit 0: every step converged,
+# not 3) and every frame checked inversion- and intersection-free by
+# scene_frames_check (with its self-tests), obstacles at their pose at each
+# frame's time.
+#   demo_scene  the default demo (make demo, examples/demo.json): a user's
+#               first run; 2 threads, the parallel paths
+#   belt_scene  a moving half-space (examples/belt.json, a conveyor belt)
 if(TARGET ipcc)
-  add_test(NAME demo_scene
-           COMMAND sh -c "rm -rf demo_out && \"$0\" run \"$1\" -o demo_out -q && \"$2\" \"$1\" demo_out"
-                   $<TARGET_FILE:ipcc> ${PROJECT_SOURCE_DIR}/examples/demo.json
-                   $<TARGET_FILE:scene_frames_check>
-           WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-  set_tests_properties(demo_scene PROPERTIES LABELS scenes ENVIRONMENT "OMP_NUM_THREADS=2" TIMEOUT 600)
-endif()
-
-# A moving half-space (examples/belt.json, a conveyor belt): every frame
-# inversion- and intersection-free against the plane at its pose at the
-# frame's time, the frames read by VTK.
-if(TARGET ipcc)
-  add_test(NAME belt_scene
-           COMMAND sh -c "rm -rf belt_out && \"$0\" run \"$1\" -o belt_out -q && \"$2\" \"$1\" belt_out --self-test"
-                   $<TARGET_FILE:ipcc> ${PROJECT_SOURCE_DIR}/examples/belt.json
-                   $<TARGET_FILE:scene_frames_check>
-           WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-  set_tests_properties(belt_scene PROPERTIES LABELS scenes ENVIRONMENT "OMP_NUM_THREADS=1" TIMEOUT 300)
+  function(ipcc_example_scene_test name example threads timeout)
+    add_test(NAME ${name}
+             COMMAND sh -c "rm -rf ${name}_out && \"$0\" run \"$1\" -o ${name}_out -q && \"$2\" \"$1\" ${name}_out --self-test"
+                     $<TARGET_FILE:ipcc> ${PROJECT_SOURCE_DIR}/examples/${example}
+                     $<TARGET_FILE:scene_frames_check>
+             WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+    set_tests_properties(${name} PROPERTIES LABELS scenes ENVIRONMENT "OMP_NUM_THREADS=${threads}" TIMEOUT ${timeout})
+  endfunction()
+  ipcc_example_scene_test(demo_scene demo.json 2 600)
+  ipcc_example_scene_test(belt_scene belt.json 1 300)
 endif()
