@@ -92,6 +92,7 @@
 
 #include "core.h"
 #include "svd3.h"
+#include "vec3.h"
 
 void ipcc_lame_parameters(double youngs_modulus, double poisson_ratio, double *mu, double *lambda) {
     IPCC_ASSERT(mu && lambda && poisson_ratio < 0.5 && poisson_ratio > -1.0);
@@ -102,11 +103,6 @@ void ipcc_lame_parameters(double youngs_modulus, double poisson_ratio, double *m
 
 // ---------------------------------------------------------------------------
 // 3x3 helpers
-
-static double det3(const double A[9]) {
-    return A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) +
-           A[2] * (A[3] * A[7] - A[4] * A[6]);
-}
 
 // Cofactor matrix: cof(F) = dJ/dF = J F^-T, polynomial so defined for all F.
 static void cofactor3(const double F[9], double C[9]) {
@@ -172,7 +168,7 @@ static void rotation_from_svd(const double U[9], const double V[9], double R[9])
 // Neo-Hookean (IPC form)
 
 static double nh_energy(double mu, double lambda, const double F[9]) {
-    double J = det3(F);
+    double J = det3x3(F);
     if (!(J > 0)) return INFINITY;
     double lnJ = log(J);
     // Psi = mu/2 (F:F - 3) - mu ln J + lambda/2 (ln J)^2
@@ -235,7 +231,7 @@ static double fc_energy_svd(double mu, double lambda, const double s[3], double 
 static double fc_energy(double mu, double lambda, const double F[9]) {
     double U[9], s[3], V[9];
     ipcc_svd3(F, U, s, V);
-    return fc_energy_svd(mu, lambda, s, det3(F));
+    return fc_energy_svd(mu, lambda, s, det3x3(F));
 }
 
 static void fc_stress_svd(double mu, double lambda, const double F[9], const double U[9], const double V[9],
@@ -522,7 +518,7 @@ static void projected_stress_derivative(ipcc_material_model model, double mu, do
     }
     switch (model) {
     case IPCC_NEO_HOOKEAN: {
-        double J = det3(F);
+        double J = det3x3(F);
         if (!(J > 0)) {
             fill_nan(81, A);
             return;
@@ -535,7 +531,7 @@ static void projected_stress_derivative(ipcc_material_model model, double mu, do
         nh_singular_hessian(mu, lambda, log(J), s, &h);
         break;
     }
-    case IPCC_FIXED_COROTATED: fc_singular_hessian(mu, lambda, det3(F), s, &h); break;
+    case IPCC_FIXED_COROTATED: fc_singular_hessian(mu, lambda, det3x3(F), s, &h); break;
     case IPCC_STVK: stvk_singular_hessian(mu, lambda, s, &h); break;
     default: IPCC_ASSERT(!"no analytic projection for this model"); return;
     }
@@ -721,7 +717,7 @@ static double density_stress_derivative(ipcc_material_model model, double mu, do
         break;
     case IPCC_FIXED_COROTATED: {
         bool ok = ipcc_svd3(F, U, s, V);
-        e = fc_energy_svd(mu, lambda, s, det3(F));
+        e = fc_energy_svd(mu, lambda, s, det3x3(F));
         fc_stress_svd(mu, lambda, F, U, V, P);
         if (project_psd)
             projected_stress_derivative(model, mu, lambda, F, ok, U, s, V, A);

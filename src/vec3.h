@@ -32,6 +32,12 @@ static inline void cross3(const double a[3], const double b[3], double c[3]) {
     c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
+/// det A of a row-major 3x3 matrix, by cofactors of the first row.
+static inline double det3x3(const double A[9]) {
+    return A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) +
+           A[2] * (A[3] * A[7] - A[4] * A[6]);
+}
+
 /// Two unit tangents T[0..2], T[3..5] orthogonal to the unit vector n, with
 /// (T0, T1, n) right-handed: n crossed with the axis it is least aligned
 /// with, normalized, then n x T0.

@@ -28,12 +28,9 @@
 
 #include "core.h"
 #include "ipcc/elastic.h"
+#include "local_to_global.h"
+#include "vec3.h"
 #include "world_internal.h"
-
-static double det3(const double F[9]) {
-    return F[0] * (F[4] * F[8] - F[5] * F[7]) - F[1] * (F[3] * F[8] - F[5] * F[6]) +
-           F[2] * (F[3] * F[7] - F[4] * F[6]);
-}
 
 void ipcc_world_tet_fields(const ipcc_world *w, double *J, double *cauchy, double *von_mises,
                            double *energy) {
@@ -42,11 +39,9 @@ void ipcc_world_tet_fields(const ipcc_world *w, double *J, double *cauchy, doubl
         ipcc_material_model model;
         double mu, lambda, xe[12], F[9], P[9];
         ipcc_world_tet_law(w, e, &model, &mu, &lambda);
-        for (int a = 0; a < 4; a++)
-            for (int c = 0; c < 3; c++)
-                xe[3 * a + c] = w->x[3 * w->tets[4 * e + a] + c];
+        ipcc_local_gather(w->x, 4, w->tets + 4 * e, xe);
         energy[e] = ipcc_elastic_tet_stress(model, mu, lambda, w->Dm_inv + 9 * e, xe, F, P);
-        const double j = det3(F);
+        const double j = det3x3(F);
         J[e] = j;
         double *s = cauchy + IPCC_CAUCHY_COMPONENTS * e;
         // sigma_ik = (1/J) sum_l P_il F_kl
