@@ -50,13 +50,19 @@ ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_con
     return ipcc_scene_get_int(p, obj, "contact", "friction_iterations", -1, &c->friction_iterations);
 }
 
+ipcc_status ipcc_scene_check_normal(const parser *p, const char *path, const double normal[3]) {
+    if (normal[0] != 0 || normal[1] != 0 || normal[2] != 0) return IPCC_OK;
+    char sub[PATH_LEN];
+    ipcc_scene_key_path(sub, path, "normal");
+    return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must not be the zero vector");
+}
+
 static ipcc_status parse_half_space(const parser *p, const cJSON *obj, const char *path,
                                     ipcc_half_space_def *h) {
     static const char *const keys[] = {"type", "name", "point", "normal", "friction", NULL};
     *h = ipcc_default_half_space_def(); // friction not set: contact.friction, or 0; no name
     ipcc_status st = ipcc_scene_check_object(p, obj, path, keys);
     if (st != IPCC_OK) return st;
-    char sub[PATH_LEN];
     const char *name = NULL;
     if ((st = ipcc_scene_get_string(p, obj, path, "name", &name)) != IPCC_OK) return st;
     if (name && !(h->name = ipcc_scene_copy_string(name)))
@@ -65,11 +71,7 @@ static ipcc_status parse_half_space(const parser *p, const cJSON *obj, const cha
     if ((st = ipcc_scene_get_vec3(p, obj, path, "normal", h->normal)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_number(p, obj, path, "friction", NON_NEGATIVE, &h->friction)) != IPCC_OK)
         return st;
-    if (h->normal[0] == 0 && h->normal[1] == 0 && h->normal[2] == 0) {
-        ipcc_scene_key_path(sub, path, "normal");
-        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must not be the zero vector");
-    }
-    return IPCC_OK;
+    return ipcc_scene_check_normal(p, path, h->normal);
 }
 
 // The file a segments or points obstacle reads must say how by its extension.

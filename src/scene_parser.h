@@ -131,6 +131,9 @@ ipcc_status ipcc_scene_resolve_regions(const parser *p, ipcc_scene *scene);
 ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_contact_def *c);
 ipcc_status ipcc_scene_parse_obstacles(parser *p, const cJSON *list, ipcc_scene *scene);
 ipcc_status ipcc_scene_load_obstacle_meshes(const parser *p, ipcc_scene *scene);
+/// A half-space's "normal" (at `path`.normal) must not be the zero vector
+/// (static half-spaces and moving ones alike; scene_obstacles.c).
+ipcc_status ipcc_scene_check_normal(const parser *p, const char *path, const double normal[3]);
 
 /// Analytic obstacles (scene_shapes.c): the kind a "type" names (false if
 /// none), its name, and one entry parsed into scene->shapes[num_shapes++]

@@ -168,13 +168,9 @@ ipcc_status ipcc_scene_parse_shape(const parser *p, const cJSON *obj, const char
         memset(d->size, 0, sizeof d->size);
         memset(d->center, 0, sizeof d->center);
         double normal[3] = {0, 1, 0};
-        char sub[PATH_LEN];
         if ((st = ipcc_scene_get_vec3(p, obj, path, "point", d->center)) != IPCC_OK) return st;
         if ((st = ipcc_scene_get_vec3(p, obj, path, "normal", normal)) != IPCC_OK) return st;
-        if (normal[0] == 0 && normal[1] == 0 && normal[2] == 0) {
-            ipcc_scene_key_path(sub, path, "normal");
-            return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must not be the zero vector");
-        }
+        if ((st = ipcc_scene_check_normal(p, path, normal)) != IPCC_OK) return st;
         src->orientation = IPCC_SCENE_ORIENTATION_AXIS;
         memcpy(src->value, normal, sizeof normal);
         ipcc_scene_shape_rotation(src, d->rotation);
