@@ -46,6 +46,9 @@ int ipcc_cli_take_common(int argc, char **argv, int *i, ipcc_scene_options *opt,
 int ipcc_cli_load_world(const char *path, const ipcc_scene_options *opt, bool start, ipcc_scene **scene,
                         ipcc_world **world);
 
+/// dir + "/" + name, malloc'ed (NULL when out of memory).
+char *ipcc_cli_path_join(const char *dir, const char *name);
+
 /// ipcc run SCENE ... (run.c).
 int ipcc_cli_run(int argc, char **argv);
 /// ipcc resume DIR ... (run.c).

@@ -62,6 +62,13 @@ int ipcc_cli_parse_int(const char *s, long *out) {
     return 0;
 }
 
+char *ipcc_cli_path_join(const char *dir, const char *name) {
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (p) snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
 enum { MAX_OVERRIDES = 256 };
 static const char *overrides[MAX_OVERRIDES];
 

@@ -112,13 +112,6 @@ static void install_signals(void) {
     signal(SIGXFSZ, SIG_IGN);
 }
 
-static char *join(const char *dir, const char *name) {
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    if (p) snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
 static void run_free(run *r) {
     ipcc_output_destroy(r->output);
     ipcc_world_destroy(r->world);
@@ -437,7 +430,8 @@ int ipcc_cli_run(int argc, char **argv) {
     r.checkpoint_every = o.checkpoint_every >= 0 ? (int)o.checkpoint_every : sc->checkpoint_every;
     r.dir = o.dir ? o.dir : sc->output_directory ? sc->output_directory : "out";
     int code = IPCC_EXIT_OK;
-    if (!(r.scene_path = join(r.dir, SCENE_FILE)) || !(r.checkpoint_path = join(r.dir, CHECKPOINT_FILE))) {
+    if (!(r.scene_path = ipcc_cli_path_join(r.dir, SCENE_FILE)) ||
+        !(r.checkpoint_path = ipcc_cli_path_join(r.dir, CHECKPOINT_FILE))) {
         code = IPCC_EXIT_USAGE;
         fprintf(stderr, "ipcc: error: out of memory\n");
         goto done;
@@ -485,7 +479,8 @@ int ipcc_cli_resume(int argc, char **argv) {
         fprintf(stderr, "ipcc: error: cannot resume '%s': not a folder\n", o.dir);
         return IPCC_EXIT_USAGE;
     }
-    if (!(r.scene_path = join(r.dir, SCENE_FILE)) || !(r.checkpoint_path = join(r.dir, CHECKPOINT_FILE))) {
+    if (!(r.scene_path = ipcc_cli_path_join(r.dir, SCENE_FILE)) ||
+        !(r.checkpoint_path = ipcc_cli_path_join(r.dir, CHECKPOINT_FILE))) {
         fprintf(stderr, "ipcc: error: out of memory\n");
         code = IPCC_EXIT_USAGE;
         goto done;

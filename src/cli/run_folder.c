@@ -27,6 +27,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "commands.h"
+
 /// The files removed first, in this order.
 static const char *const first_files[] = {"checkpoint.bin", "checkpoint.bin.tmp", "scene.json",
                                           "scene.json.tmp", "frames.pvd",         "frames.pvd.tmp",
@@ -54,17 +56,10 @@ bool ipcc_run_folder_is_run_file(const char *name) {
 
 static bool is_frame(const char *name) { return numbered(name, strlen(name), "frame_", ".vtu"); }
 
-static char *join(const char *dir, const char *name) {
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    if (p) snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
 /// A regular file (or a symbolic link: the run never writes one, but it is
 /// a file of that name, so it counts and would be replaced).
 static bool is_file(const char *dir, const char *name) {
-    char *p = join(dir, name);
+    char *p = ipcc_cli_path_join(dir, name);
     struct stat st;
     bool ok = p && lstat(p, &st) == 0 && !S_ISDIR(st.st_mode);
     free(p);
@@ -73,7 +68,7 @@ static bool is_file(const char *dir, const char *name) {
 
 /// The step column of stats.csv's last row, or -1.
 static long last_stats_step(const char *dir) {
-    char *p = join(dir, "stats.csv");
+    char *p = ipcc_cli_path_join(dir, "stats.csv");
     FILE *f = p ? fopen(p, "rb") : NULL;
     free(p);
     if (!f) return -1;
@@ -129,7 +124,7 @@ static void sync_folder(const char *dir) {
 /// Remove dir/name; 1 removed, 0 it was not there, -1 after printing an
 /// error (which says whether `so_far` files were already removed).
 static int remove_one(const char *dir, const char *name, int so_far) {
-    char *p = join(dir, name);
+    char *p = ipcc_cli_path_join(dir, name);
     if (!p) return fprintf(stderr, "ipcc: error: out of memory\n"), -1;
     int r = 1;
     if (unlink(p) != 0) {
