@@ -67,7 +67,6 @@ static ipcc_world *stretched_bar(const ipcc_mesh *mesh, const int *tet_materials
     def.integrator = IPCC_STATIC;
     def.time_step = 1.0;
     def.gravity[1] = 0;
-    def.newton_tolerance = model == IPCC_LINEAR ? 1e-12 : 1e-9;
     def.contact.enabled = false;
     ipcc_world *w = NULL;
     assert_int_equal(ipcc_world_create(&def, &w), IPCC_OK);

@@ -75,7 +75,6 @@ static void free_fall(ipcc_integrator integrator) {
     ipcc_world_def wd = ipcc_default_world_def();
     wd.integrator = integrator;
     wd.gravity[0] = 1, wd.gravity[1] = -9.81, wd.gravity[2] = 0.5;
-    wd.newton_tolerance = 1e-9;
     const double at[3] = {0.3, 1, -0.2}, v0[3] = {1, 2, 0.5};
     ipcc_world *w = cube_world(&wd, 0.2, at, v0, NULL);
     const double M = total_mass(w), h = wd.time_step, g2 = norm3(wd.gravity) * norm3(wd.gravity);
@@ -110,6 +109,11 @@ static void test_spin_momentum(void **state) {
     (void)state;
     ipcc_world_def wd = ipcc_default_world_def();
     wd.gravity[1] = 0;
+    // The identity below holds for the exact solution of each step; at the
+    // default tolerance the residual forces' torque (up to tol L per step)
+    // hides the 1e-9 L0 it asserts. This test is about the accounting of
+    // ipcc_world_energies, not about the solve's accuracy, which the
+    // physics tests check at default settings.
     wd.newton_tolerance = 1e-9;
     const double at[3] = {0.5, 0.2, -0.3}, v0[3] = {0.2, -0.1, 0.3}, omega[3] = {1, 3, -2};
     ipcc_world *w = cube_world(&wd, 0.2, at, v0, omega);
@@ -167,7 +171,6 @@ static void test_spin_momentum(void **state) {
 static double beam_drift(ipcc_integrator integrator, bool *decreasing) {
     ipcc_world_def wd = ipcc_default_world_def();
     wd.integrator = integrator;
-    wd.newton_tolerance = 1e-6;
     ipcc_world *w = NULL;
     assert_int_equal(ipcc_world_create(&wd, &w), IPCC_OK);
     ipcc_mesh *mesh = ipcc_test_box_mesh(6, 1, 1, 1.0, 0.2, 0.2);
