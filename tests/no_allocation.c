@@ -21,7 +21,9 @@
 // factorization inside it.
 //
 // Scenes: contact_cubes (two cubes at rest on a half-space and on each
-// other: elasticity, barrier, CCD) and the same with friction. Each is run
+// other: elasticity, barrier, CCD) and the same with friction; analytic
+// shapes (a moving box platform and a torus; a cylinder and a torus, with
+// friction) and a moving half-space. Each is run
 // until it rests, then N more steps are counted; the test fails on any
 // allocation, naming the step, and prints the size of the first.
 #define _GNU_SOURCE // dladdr
@@ -151,6 +153,15 @@ static void test_shape_steps_allocate_nothing(void **state) {
         allocations_after_warmup(IPCC_SOURCE_DIR "/tests/data/shape_platform.json", NULL, 40, 20), 0);
 }
 
+// Curved shapes with friction (mu 0.5): a cube on a cylinder's side and one
+// held in a torus's hole by the inner side of its tube, both in contact
+// through the counted steps.
+static void test_curved_shape_steps_allocate_nothing(void **state) {
+    (void)state;
+    assert_int_equal(allocations_after_warmup(IPCC_SOURCE_DIR "/tests/data/shape_curved.json", NULL, 40, 20),
+                     0);
+}
+
 // A moving half-space (a belt carrying one block, sliding under another):
 // the plane's clock, CCD and friction against its moving surface.
 static void test_moving_half_space_steps_allocate_nothing(void **state) {
@@ -253,6 +264,7 @@ int main(void) {
         cmocka_unit_test(test_contact_steps_allocate_nothing),
         cmocka_unit_test(test_friction_steps_allocate_nothing),
         cmocka_unit_test(test_shape_steps_allocate_nothing),
+        cmocka_unit_test(test_curved_shape_steps_allocate_nothing),
         cmocka_unit_test(test_moving_half_space_steps_allocate_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
