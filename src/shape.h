@@ -70,4 +70,11 @@ void ipcc_shape_motion_at(const ipcc_shape_motion *m, double s, ipcc_shape *out)
 double ipcc_shape_ccd(const ipcc_shape *start, const double vh[3], const double wh[3], double s0, double s1,
                       const double x0[3], const double x1[3]);
 
+/// ipcc_shape_ccd for a primitive of n = 2 (edge) or 3 (triangle) vertices
+/// moving linearly x0 -> x1 (3 n coordinates each), its distance the least
+/// over its points (shape_primitive.h). The same guarantee: the primitive
+/// and the shape stay apart on [0, t].
+double ipcc_shape_primitive_ccd(const ipcc_shape *start, const double vh[3], const double wh[3], double s0,
+                                double s1, int n, const double *x0, const double *x1);
+
 #endif

@@ -22,10 +22,34 @@
 // means no contact. The returned t is the last t_k: phi > 0 on all of
 // [0, t]. Steps shrink as phi nears g, so the loop also stops after 256
 // advancements (still conservative: [0, t_k] is certified).
+//
+// Edges and triangles (ipcc_shape_primitive_ccd). The distance of the
+// primitive is d(t) = min over its points p(w, t) = sum_i w_i x_i(t) of
+// phi (shape_primitive.c). Each point's relative velocity u(w, t) is
+// affine in w for fixed t, so |u| (convex) is largest at a vertex, and for
+// a vertex it is largest at t = 0 or 1 as above: V = max over the vertices
+// and both ends bounds |d'| (a minimum of V-Lipschitz functions is
+// V-Lipschitz), and the advancement is the point's with d for phi.
+//
+// Sliding (edges and triangles; points keep the bound above). V counts
+// tangential motion, so a primitive sliding along the surface at a tiny
+// distance would advance by tiny steps (a Newton iteration in resting
+// contact would stall). A convex phi (every kind but the torus) lies above
+// its tangent planes: with q the primitive's point
+// nearest the shape at t_k and n = grad phi(q),
+//   d(t) >= phi(q) + min_i [n . (x_i(t_k) - q) + (t - t_k) n . r_i],
+// r_i vertex i's motion relative to the shape (linear while the shape only
+// translates), because the bound is linear over the primitive. It
+// certifies [t_k, t_k + tau] up to the gap, tau from the vertices that
+// approach along n; each step takes the larger of the two certified ones.
+// Tangential motion costs nothing under it.
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "shape.h"
+#include "shape_primitive.h"
 #include "vec3.h"
 
 #define SHAPE_CCD_GAP 0.1
@@ -40,28 +64,97 @@ static double relative_speed(const double dx[3], double ds, const double vh[3], 
     return norm3(u);
 }
 
-double ipcc_shape_ccd(const ipcc_shape *start, const double vh[3], const double wh[3], double s0, double s1,
-                      const double x0[3], const double x1[3]) {
+// The distance of the primitive of n vertices x (3 n) to shape s: the
+// point's phi (n = 1) or shape_primitive.c's; its nearest point q and the
+// gradient of phi there (the unit normal) into q and nq.
+static double primitive_distance(const ipcc_shape *s, int n, const double *x, double q[3], double nq[3]) {
+    double w[3] = {1, 0, 0}, phi;
+    if (n == 1) {
+        memcpy(q, x, 3 * sizeof(double));
+        return ipcc_shape_distance(s, q, NULL, nq);
+    }
+    if (n == 2) {
+        double t;
+        ipcc_shape_edge_closest(s, x, x + 3, &t, &phi);
+        w[0] = 1 - t, w[1] = t;
+    } else {
+        ipcc_shape_triangle_closest(s, x, x + 3, x + 6, w, &phi);
+    }
+    for (int k = 0; k < 3; ++k)
+        q[k] = w[0] * x[k] + w[1] * x[3 + k] + (n == 3 ? w[2] * x[6 + k] : 0);
+    ipcc_shape_distance(s, q, NULL, nq);
+    return phi;
+}
+
+// Shapes whose signed distance is convex (and C^1 outside).
+static bool convex_shape(ipcc_shape_kind kind) { return kind != IPCC_SHAPE_TORUS; }
+
+// Conservative advancement (preamble) of the primitive of n vertices moving
+// x0 -> x1 (3 n each).
+static double advance(const ipcc_shape *start, const double vh[3], const double wh[3], double s0, double s1,
+                      int n, const double *x0, const double *x1) {
     ipcc_shape a, b;
     ipcc_shape_moved(start, vh, wh, s0, &a);
     ipcc_shape_moved(start, vh, wh, s1, &b);
-    double dx[3] = {x1[0] - x0[0], x1[1] - x0[1], x1[2] - x0[2]}, ds = s1 - s0;
-    double r0[3] = {x0[0] - a.center[0], x0[1] - a.center[1], x0[2] - a.center[2]};
-    double r1[3] = {x1[0] - b.center[0], x1[1] - b.center[1], x1[2] - b.center[2]};
-    double V = fmax(relative_speed(dx, ds, vh, wh, r0), relative_speed(dx, ds, vh, wh, r1));
-    double phi0 = ipcc_shape_distance(&a, x0, NULL, NULL);
+    double ds = s1 - s0, V = 0, dx[9], rel[9];
+    for (int i = 0; i < 3 * n; ++i) {
+        dx[i] = x1[i] - x0[i];
+        rel[i] = dx[i] - ds * vh[i % 3]; // the motion relative to a translating shape
+    }
+    for (int v = 0; v < n; ++v) {
+        const double *p0 = x0 + 3 * v, *p1 = x1 + 3 * v;
+        double r0[3] = {p0[0] - a.center[0], p0[1] - a.center[1], p0[2] - a.center[2]};
+        double r1[3] = {p1[0] - b.center[0], p1[1] - b.center[1], p1[2] - b.center[2]};
+        V = fmax(
+            V, fmax(relative_speed(dx + 3 * v, ds, vh, wh, r0), relative_speed(dx + 3 * v, ds, vh, wh, r1)));
+    }
+    // The supporting-plane bound (preamble) needs phi convex and a shape that
+    // does not turn; points keep the Lipschitz bound alone (their results
+    // are those of earlier versions).
+    bool linear = n > 1 && convex_shape(start->kind) && (ds == 0 || (wh[0] == 0 && wh[1] == 0 && wh[2] == 0));
+    double q[3], nq[3], phi0 = primitive_distance(&a, n, x0, q, nq);
     if (!(phi0 > 0)) return 0.0;
     if (!(V > 0) || phi0 > V) return 1.0; // cannot reach the surface within the interval
     double gap = 0.5 * SHAPE_CCD_GAP * phi0, t = 0, phi = phi0;
     for (int it = 0; it < SHAPE_CCD_MAX_ITERATIONS; ++it) {
         if (phi <= SHAPE_CCD_GAP * phi0) return t;
-        double tn = t + (phi - gap) / V;
+        double step = (phi - gap) / V;
+        if (linear) {
+            // L(t') = phi(q) + min_i [nq . (x_i(t) - q) + (t' - t) nq . rel_i] >= gap until t + tau.
+            double c[3], lowest = INFINITY, tau = INFINITY;
+            for (int v = 0; v < n; ++v) {
+                c[v] = 0;
+                for (int k = 0; k < 3; ++k)
+                    c[v] += nq[k] * (x0[3 * v + k] + t * dx[3 * v + k] - q[k]);
+                lowest = fmin(lowest, c[v]);
+            }
+            double base = phi; // phi at q
+            if (base + lowest > gap) {
+                for (int v = 0; v < n; ++v) {
+                    double approach = nq[0] * rel[3 * v] + nq[1] * rel[3 * v + 1] + nq[2] * rel[3 * v + 2];
+                    if (approach < 0) tau = fmin(tau, (base + c[v] - gap) / -approach);
+                }
+                step = fmax(step, tau);
+            }
+        }
+        double tn = t + step;
         if (tn >= 1) return 1.0;
         t = tn;
-        ipcc_shape pose;
-        ipcc_shape_moved(start, vh, wh, s0 + t * (s1 - s0), &pose);
-        double p[3] = {x0[0] + t * dx[0], x0[1] + t * dx[1], x0[2] + t * dx[2]};
-        phi = ipcc_shape_distance(&pose, p, NULL, NULL);
+        ipcc_shape_moved(start, vh, wh, s0 + t * (s1 - s0), &a);
+        double p[9];
+        for (int i = 0; i < 3 * n; ++i)
+            p[i] = x0[i] + t * dx[i];
+        phi = primitive_distance(&a, n, p, q, nq);
     }
     return t;
+}
+
+double ipcc_shape_ccd(const ipcc_shape *start, const double vh[3], const double wh[3], double s0, double s1,
+                      const double x0[3], const double x1[3]) {
+    return advance(start, vh, wh, s0, s1, 1, x0, x1);
+}
+
+double ipcc_shape_primitive_ccd(const ipcc_shape *start, const double vh[3], const double wh[3], double s0,
+                                double s1, int n, const double *x0, const double *x1) {
+    return advance(start, vh, wh, s0, s1, n, x0, x1);
 }

@@ -28,9 +28,12 @@
 // two barycentric coordinates (with backtracking, kept strictly inside)
 // finds the interior minimum. A torus tries the interior from the
 // centroid too. The closest FEATURE (a vertex, an edge's interior, the
-// interior) keys the constraint (constraint_set.c) and its multiplicity
-// (contact_multiplicity.c), as a point's closest feature keys
-// point-triangle constraints.
+// interior) is returned too, to key constraints as a point's closest
+// feature keys point-triangle ones. Ties (a flat direction of the surface,
+// a cylinder's axis, along which a primitive can touch on a segment) are
+// broken by the order of the search: the feature then jumps between the
+// segment's ends as the primitive tilts, and the squared distance has a
+// kink there (issue 20's note).
 //
 // The derivatives. With f = phi^2 (the barrier's squared distance, shape.h:
 // grad f = 2 phi n, A = H f = 2 (n n^T + phi K)) and the minimizer in the
@@ -181,14 +184,25 @@ static bool triangle_interior(const ipcc_shape *s, const double *const x[3], dou
         if (!(*phi > 0)) return true;
         double g0 = dot3(J0, n), g1 = dot3(J1, n);
         double h00 = quad3(K, J0, J0), h01 = quad3(K, J0, J1), h11 = quad3(K, J1, J1);
-        double det = h00 * h11 - h01 * h01, d0, d1;
-        bool newton = h00 > 0 && det > 1e-12 * h00 * h11;
-        if (newton) {
-            d0 = -(h11 * g0 - h01 * g1) / det;
-            d1 = -(h00 * g1 - h01 * g0) / det;
-        } else { // not convex here: descend
-            d0 = -g0 / scale;
-            d1 = -g1 / scale;
+        // Per eigendirection e of the 2x2 Hessian: Newton's step where it
+        // curves up (above 1e-9 of the largest eigenvalue), else a unit
+        // step downhill (flat or concave: phi decreases to the boundary).
+        double mean = 0.5 * (h00 + h11), r = hypot(0.5 * (h00 - h11), h01), lam[2] = {mean + r, mean - r};
+        double e0[2] = {h01, lam[0] - h00};
+        if (!(hypot(e0[0], e0[1]) > 0)) e0[0] = h00 >= h11, e0[1] = h00 < h11;
+        double len = hypot(e0[0], e0[1]), E[2][2] = {{e0[0] / len, e0[1] / len}, {-e0[1] / len, e0[0] / len}};
+        double d0 = 0, d1 = 0;
+        bool newton = true;
+        for (int k = 0; k < 2; ++k) {
+            double ge = E[k][0] * g0 + E[k][1] * g1, c;
+            if (lam[k] > 1e-9 * fabs(lam[0]) && lam[k] > 0) {
+                c = -ge / lam[k];
+            } else {
+                newton = false;
+                c = fabs(ge) > 1e-13 * scale ? -copysign(1.0, ge) : 0;
+            }
+            d0 += c * E[k][0];
+            d1 += c * E[k][1];
         }
         // The largest step keeping u inside (u0, u1 >= 0, u0 + u1 <= 1), then 0.99 of it.
         double amax = 1;

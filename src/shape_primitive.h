@@ -2,10 +2,11 @@
 /// surface (shape_primitive.c): the point of the primitive nearest the
 /// shape, its closest feature (a vertex, an edge's interior, the
 /// triangle's interior), and the squared distance with gradient and
-/// Hessian over the primitive's vertices. Spheres have closed forms
-/// (barrier_potential.c) and boxes exact features (world_shapes.c); these
-/// serve the curved shapes whose distance has no closed form over a
-/// primitive.
+/// Hessian over the primitive's vertices, for the curved shapes whose
+/// distance has no closed form over a primitive (spheres have one,
+/// barrier_potential.c; boxes have exact features, world_shapes.c). Used
+/// by the CCD of whole primitives (shape_ccd.c); the barrier against these
+/// shapes still acts on body vertices (README, Limits).
 #ifndef IPCC_SHAPE_PRIMITIVE_H
 #define IPCC_SHAPE_PRIMITIVE_H
 
