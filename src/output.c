@@ -70,6 +70,7 @@
 #include "shape_mesh.h"
 #include "vtk.h"
 #include "world_fields.h"
+#include "world_shapes.h"
 
 const char *ipcc_output_path(ipcc_output *o, const char *name) {
     sprintf(o->path, "%s/%s", o->dir, name);
@@ -194,6 +195,7 @@ static void output_shape_pose(const ipcc_world *w, int i, ipcc_shape *s) {
     s->kind = d->kind;
     memcpy(s->size, d->size, sizeof s->size);
     ipcc_world_shape_pose(w, i, s->center, s->rotation);
+    s->field = ipcc_world_shape_field(w, i);
 }
 
 /// Make *slot a copy of `name` (NULL: no file). Returns 0, or -1 when out of memory (*slot unchanged).
@@ -297,8 +299,9 @@ static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, c
     }
     for (int i = 0; i < ns; i++) {
         int p, t;
-        ipcc_shape_mesh_size(ipcc_world_shape_def(w, i)->kind, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG,
-                             &p, &t);
+        ipcc_shape pose;
+        output_shape_pose(w, i, &pose);
+        ipcc_shape_mesh_count(&pose, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG, &p, &t);
         shape_points += p;
         shape_triangles += t;
     }
@@ -341,7 +344,7 @@ static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, c
         ipcc_shape pose;
         output_shape_pose(w, i, &pose);
         int p, t;
-        ipcc_shape_mesh_size(d->kind, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG, &p, &t);
+        ipcc_shape_mesh_count(&pose, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG, &p, &t);
         double *x = o->obstacle_points + 3 * (size_t)first, *v = o->obstacle_velocity + 3 * (size_t)first;
         ipcc_shape_mesh(&pose, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG, x, tri, first);
         for (int j = 0; j < p; j++)
@@ -374,8 +377,9 @@ static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, c
         id[0] = id[1] = ipcc_world_contact_object_of_half_space(w, i), id += 2;
     for (int i = 0; i < ns; i++) {
         int p, t;
-        ipcc_shape_mesh_size(ipcc_world_shape_def(w, i)->kind, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG,
-                             &p, &t);
+        ipcc_shape pose;
+        output_shape_pose(w, i, &pose);
+        ipcc_shape_mesh_count(&pose, IPCC_SHAPE_MESH_AROUND, IPCC_SHAPE_MESH_ALONG, &p, &t);
         for (int c = 0; c < t; c++)
             *id++ = ipcc_world_contact_object_of_shape(w, i);
     }

@@ -728,7 +728,7 @@ static ipcc_status write_shape(writer *w, const ipcc_scene *s, int i) {
             at, d->name ? " (\"" : "", d->name ? d->name : "", d->name ? "\")" : "");
     set_ctx(w, "obstacles[%d]", at);
     bool moves = !is_zero3(d->velocity) || !is_zero3(d->angular_velocity);
-    begin(w, false, !moves, 0);
+    begin(w, false, !moves && d->kind != IPCC_SHAPE_HEIGHT_FIELD, 0);
     key(w, "type");
     if (d->kind == IPCC_SHAPE_PLANE) { // a moving half-space: its velocity key makes it one when read
         string_value(w, "half_space");
@@ -766,6 +766,15 @@ static ipcc_status write_shape(writer *w, const ipcc_scene *s, int i) {
         key_number(w, "minor_radius", d->size[1]);
         break;
     case IPCC_SHAPE_PLANE: break; // written above
+    case IPCC_SHAPE_HEIGHT_FIELD: // the grid inline, whatever file it came from: exact and self-contained
+        key(w, "spacing");
+        numbers(w, 2, d->spacing);
+        key(w, "heights");
+        begin(w, true, false, 0);
+        for (int r = 0; r < d->rows; r++)
+            numbers(w, d->cols, d->heights + (size_t)r * d->cols);
+        end(w);
+        break;
     }
     if (src.orientation == IPCC_SCENE_ORIENTATION_EULER) key_vec3(w, "rotation", src.value);
     if (src.orientation == IPCC_SCENE_ORIENTATION_AXIS) key_vec3(w, "axis", src.value);

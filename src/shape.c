@@ -229,9 +229,9 @@ static double box_local(const double h[3], const double q[3], double c[3], doubl
 }
 
 const char *ipcc_shape_kind_name(ipcc_shape_kind kind) {
-    static const char *const names[] = {"sphere",    "box",   "cylinder",
-                                        "ellipsoid", "torus", "moving half-space"};
-    return kind >= IPCC_SHAPE_SPHERE && kind <= IPCC_SHAPE_PLANE ? names[kind] : NULL;
+    static const char *const names[] = {
+        "sphere", "box", "cylinder", "ellipsoid", "torus", "moving half-space", "height_field"};
+    return kind >= IPCC_SHAPE_SPHERE && kind <= IPCC_SHAPE_HEIGHT_FIELD ? names[kind] : NULL;
 }
 
 void ipcc_shape_to_local(const ipcc_shape *s, const double x[3], double q[3]) {
@@ -281,6 +281,7 @@ double ipcc_shape_distance(const ipcc_shape *s, const double x[3], double closes
         n[0] = 0, n[1] = 0, n[2] = 1;
         d = q[2];
         break;
+    case IPCC_SHAPE_HEIGHT_FIELD: d = ipcc_height_field_distance(s->field, q, c, n); break;
     case IPCC_SHAPE_CYLINDER: {
         double c2[2], n2[2];
         d = rectangle_local(s->size[0], s->size[1], rho, q[2], c2, n2);
@@ -312,6 +313,8 @@ double ipcc_shape_distance(const ipcc_shape *s, const double x[3], double closes
     return d;
 }
 
+static void rotate_local(const double R[9], const double L[9], double H[9]);
+
 // Hessian of d = phi^2 at a point outside (phi > 0), for the barrier
 // (contact.c). With n the outward normal at the closest point and K the
 // Hessian of the distance phi,
@@ -330,6 +333,7 @@ double ipcc_shape_distance(const ipcc_shape *s, const double x[3], double closes
 //   torus         the core circle's: (phi / delta) (I - n n^T - (R / rho) t t^T),
 //                 delta = phi + r the distance to the core circle
 //   plane         0 (flat)
+//   height field  height_field.c (patches, creases, corners)
 //   ellipsoid     T [phi S (I + phi S)^-1] T^T with T a tangent basis and S
 //                 the shape operator T^T diag(1/e^2) T / |diag(1/e^2) c| of
 //                 the implicit surface sum (c_i / e_i)^2 = 1
@@ -338,6 +342,12 @@ void ipcc_shape_distance2_hessian(const ipcc_shape *s, const double x[3], double
     const double *R = s->rotation;
     double q[3];
     ipcc_shape_to_local(s, x, q);
+    if (s->kind == IPCC_SHAPE_HEIGHT_FIELD) { // height_field.c has the whole local Hessian
+        double L[9];
+        ipcc_height_field_distance2_hessian(s->field, q, L);
+        rotate_local(R, L, H);
+        return;
+    }
     ipcc_shape local = *s;
     memset(local.center, 0, sizeof local.center);
     memcpy(local.rotation, (double[9]){1, 0, 0, 0, 1, 0, 0, 0, 1}, sizeof local.rotation);
@@ -381,7 +391,8 @@ void ipcc_shape_distance2_hessian(const ipcc_shape *s, const double x[3], double
             }
         break;
     }
-    case IPCC_SHAPE_PLANE: break; // flat: K = 0
+    case IPCC_SHAPE_PLANE: break;        // flat: K = 0
+    case IPCC_SHAPE_HEIGHT_FIELD: break; // handled above
     case IPCC_SHAPE_TORUS: {
         double delta = phi + s->size[1];
         if (rho > 0)
@@ -420,10 +431,16 @@ void ipcc_shape_distance2_hessian(const ipcc_shape *s, const double x[3], double
     }
     }
     // Local 2 (n n^T + K), rotated: H = R L R^T.
-    double L[9], RL[9];
+    double L[9];
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
             L[3 * i + j] = 2 * (n[i] * n[j] + K[3 * i + j]);
+    rotate_local(R, L, H);
+}
+
+// H = R L R^T.
+static void rotate_local(const double R[9], const double L[9], double H[9]) {
+    double RL[9];
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
             RL[3 * i + j] = R[3 * i] * L[j] + R[3 * i + 1] * L[3 + j] + R[3 * i + 2] * L[6 + j];
@@ -457,6 +474,7 @@ double ipcc_shape_bounding_radius(const ipcc_shape *s) {
     case IPCC_SHAPE_ELLIPSOID: return fmax(s->size[0], fmax(s->size[1], s->size[2]));
     case IPCC_SHAPE_TORUS: return s->size[0] + s->size[1];
     case IPCC_SHAPE_PLANE: return INFINITY;
+    case IPCC_SHAPE_HEIGHT_FIELD: return INFINITY; // continued beyond its grid for ever
     }
     return 0;
 }

@@ -4,6 +4,7 @@
 #ifndef IPCC_SHAPE_H
 #define IPCC_SHAPE_H
 
+#include "height_field.h"
 #include "ipcc/world.h"
 
 typedef struct ipcc_shape {
@@ -11,11 +12,14 @@ typedef struct ipcc_shape {
     double center[3];   ///< world position of the local origin
     double rotation[9]; ///< row-major; its columns are the local axes in world coordinates
     double size[3];     ///< see ipcc_shape_kind (all > 0)
+    const ipcc_height_field
+        *field; ///< IPCC_SHAPE_HEIGHT_FIELD: the grid (shared, the world owns it); else NULL
 } ipcc_shape;
 
 /// The kind's name as the scene format spells it ("sphere", "box",
-/// "cylinder", "ellipsoid", "torus"; a plane is "moving half-space", a
-/// "half_space" entry with a velocity); NULL for a value that is no kind.
+/// "cylinder", "ellipsoid", "torus", "height_field"; a plane is "moving
+/// half-space", a "half_space" entry with a velocity); NULL for a value
+/// that is no kind.
 const char *ipcc_shape_kind_name(ipcc_shape_kind kind);
 
 /// Local coordinates q = R^T (x - c) of the world point x.

@@ -21,6 +21,8 @@
 //                      of quads (from the top rim down) on the side
 //   torus              q = ((R + r cos t) cos p, (R + r cos t) sin p, r sin t),
 //                      p = 2 pi j / around (u), t = 2 pi k / along (v)
+//   height field       its grid's rectangle, 3 x 3 quads per cell, open
+//   plane              a square, open
 //
 // Volumes of these meshes converge to the shape's at second order in the
 // segment angle (the inscribed polygon of n sides has n sin(2 pi / n) / 2
@@ -33,6 +35,27 @@
 
 #define SHAPE_MESH_PI 3.14159265358979323846
 
+// A height field is drawn over its grid's rectangle only (it continues
+// beyond, flat along the clamped axes): HF_SUB x HF_SUB quads per cell, the
+// points on the bicubic surface, counter-clockwise seen from above (+z).
+#define HF_SUB 3
+
+static void height_field_grid(const ipcc_shape *s, int *nx, int *ny) {
+    *nx = HF_SUB * (ipcc_height_field_cols(s->field) - 1) + 1;
+    *ny = HF_SUB * (ipcc_height_field_rows(s->field) - 1) + 1;
+}
+
+void ipcc_shape_mesh_count(const ipcc_shape *s, int around, int along, int *num_points, int *num_triangles) {
+    if (s->kind != IPCC_SHAPE_HEIGHT_FIELD) {
+        ipcc_shape_mesh_size(s->kind, around, along, num_points, num_triangles);
+        return;
+    }
+    int nx, ny;
+    height_field_grid(s, &nx, &ny);
+    *num_points = nx * ny;
+    *num_triangles = 2 * (nx - 1) * (ny - 1);
+}
+
 void ipcc_shape_mesh_size(ipcc_shape_kind kind, int around, int along, int *num_points, int *num_triangles) {
     switch (kind) {
     case IPCC_SHAPE_BOX:
@@ -42,6 +65,9 @@ void ipcc_shape_mesh_size(ipcc_shape_kind kind, int around, int along, int *num_
     case IPCC_SHAPE_PLANE:
         *num_points = 4;
         *num_triangles = 2;
+        return;
+    case IPCC_SHAPE_HEIGHT_FIELD: // depends on the grid: ipcc_shape_mesh_count
+        *num_points = *num_triangles = 0;
         return;
     case IPCC_SHAPE_CYLINDER:
         *num_points = 2 + 2 * around;
@@ -76,6 +102,20 @@ static int *put_triangle(int *t, int a, int b, int c) {
 static void local_points(const ipcc_shape *s, int around, int along, double *q) {
     const double *e = s->size;
     switch (s->kind) {
+    case IPCC_SHAPE_HEIGHT_FIELD: {
+        int nx, ny;
+        height_field_grid(s, &nx, &ny);
+        double lo[3], hi[3];
+        ipcc_height_field_bounds(s->field, lo, hi);
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) {
+                double *x = q + 3 * ((size_t)j * nx + i);
+                x[0] = i == nx - 1 ? hi[0] : lo[0] + (hi[0] - lo[0]) * i / (nx - 1);
+                x[1] = j == ny - 1 ? hi[1] : lo[1] + (hi[1] - lo[1]) * j / (ny - 1);
+                x[2] = ipcc_height_field_height(s->field, x[0], x[1], NULL, NULL);
+            }
+        return;
+    }
     case IPCC_SHAPE_BOX:
         for (int i = 0; i < 8; ++i) // corner i: bit k set = +size[k]
             for (int k = 0; k < 3; ++k)
@@ -143,8 +183,16 @@ static void local_points(const ipcc_shape *s, int around, int along, double *q) 
 }
 
 // Triangles of the tessellation, indices from 0.
-static void local_triangles(ipcc_shape_kind kind, int around, int along, int *t) {
-    switch (kind) {
+static void local_triangles(const ipcc_shape *s, int around, int along, int *t) {
+    switch (s->kind) {
+    case IPCC_SHAPE_HEIGHT_FIELD: {
+        int nx, ny;
+        height_field_grid(s, &nx, &ny);
+        for (int j = 0; j + 1 < ny; ++j)
+            for (int i = 0; i + 1 < nx; ++i)
+                t = put_quad(t, j * nx + i, j * nx + i + 1, (j + 1) * nx + i + 1, (j + 1) * nx + i);
+        return;
+    }
     case IPCC_SHAPE_PLANE: put_triangle(put_triangle(t, 0, 1, 2), 0, 2, 3); return;
     case IPCC_SHAPE_BOX: {
         static const int box[36] = {0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4,
@@ -191,11 +239,11 @@ static void local_triangles(ipcc_shape_kind kind, int around, int along, int *t)
 void ipcc_shape_mesh(const ipcc_shape *s, int around, int along, double *points, int *triangles, int offset) {
     IPCC_ASSERT(s && points && triangles && around >= 3 && along >= 2);
     int np, nt;
-    ipcc_shape_mesh_size(s->kind, around, along, &np, &nt);
+    ipcc_shape_mesh_count(s, around, along, &np, &nt);
     local_points(s, around, along, points);
     for (int i = 0; i < np; ++i)
         ipcc_shape_to_world(s, points + 3 * i, points + 3 * i);
-    local_triangles(s->kind, around, along, triangles);
+    local_triangles(s, around, along, triangles);
     for (int k = 0; k < 3 * nt; ++k)
         triangles[k] += offset;
 }

@@ -15,7 +15,10 @@
 /// Points and triangles of the tessellation of a shape of `kind` at
 /// resolution (around >= 3, along >= 2; along is unused by boxes and
 /// cylinders, around by boxes).
+/// A height field's count depends on its grid (0 here: use ipcc_shape_mesh_count).
 void ipcc_shape_mesh_size(ipcc_shape_kind kind, int around, int along, int *num_points, int *num_triangles);
+/// ipcc_shape_mesh_size of shape s (any kind, height fields included).
+void ipcc_shape_mesh_count(const ipcc_shape *s, int around, int along, int *num_points, int *num_triangles);
 
 /// Tessellate shape s at its pose: `points` (3 * num_points) on the exact
 /// surface, `triangles` (3 * num_triangles) counter-clockwise seen from
@@ -24,7 +27,9 @@ void ipcc_shape_mesh_size(ipcc_shape_kind kind, int around, int along, int *num_
 /// directions. Sphere and ellipsoid: a UV sphere (two poles, along - 1
 /// parallels of `around` points); box: its 8 corners, 2 triangles per face;
 /// cylinder: the two rims and the caps' centres (fans on the caps, one band
-/// of quads on the side); torus: an around x along grid.
+/// of quads on the side); torus: an around x along grid. A plane (a square)
+/// and a height field (its grid's rectangle, 3 x 3 quads per cell, seen
+/// counter-clockwise from +z) are open.
 void ipcc_shape_mesh(const ipcc_shape *s, int around, int along, double *points, int *triangles, int offset);
 
 #endif

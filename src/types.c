@@ -93,6 +93,7 @@ ipcc_shape_def ipcc_default_shape_def(void) {
                         .rotation = {1, 0, 0, 0, 1, 0, 0, 0, 1},
                         .size = {1, 1, 1},
                         .friction = -1,
+                        .spacing = {1, 1},
                         .internal_value = IPCC_DEF_COOKIE};
     return d;
 }

@@ -57,6 +57,7 @@
 #include "rotation.h"
 #include "shape.h"
 #include "world_internal.h"
+#include "world_shapes.h"
 
 static bool finite_n(const double *v, int n) {
     for (int i = 0; i < n; ++i)
@@ -78,7 +79,7 @@ static const char *check_rotation(const double R[9]) {
 
 // Sizes in use per kind, and their names in messages.
 static int size_count(ipcc_shape_kind k) {
-    if (k == IPCC_SHAPE_PLANE) return 0;
+    if (k == IPCC_SHAPE_PLANE || k == IPCC_SHAPE_HEIGHT_FIELD) return 0;
     return k == IPCC_SHAPE_SPHERE ? 1 : (k == IPCC_SHAPE_CYLINDER || k == IPCC_SHAPE_TORUS) ? 2 : 3;
 }
 
@@ -92,7 +93,7 @@ ipcc_status ipcc_world_add_shape(ipcc_world *w, const ipcc_shape_def *def, int *
         snprintf(label, sizeof label, "shape %d", w->num_shapes);
     if (w->started)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: must be added before the first step", label);
-    if (!(def->kind >= IPCC_SHAPE_SPHERE && def->kind <= IPCC_SHAPE_PLANE))
+    if (!(def->kind >= IPCC_SHAPE_SPHERE && def->kind <= IPCC_SHAPE_HEIGHT_FIELD))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: unknown kind %d", label, (int)def->kind);
     if (!finite_n(def->center, 3) || !finite_n(def->rotation, 9) || !finite_n(def->velocity, 3) ||
         !finite_n(def->angular_velocity, 3))
@@ -111,19 +112,43 @@ ipcc_status ipcc_world_add_shape(ipcc_world *w, const ipcc_shape_def *def, int *
     if (isnan(def->friction) || isinf(def->friction))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: friction must be finite (got %g)", label,
                          def->friction);
+    ipcc_height_field *field = NULL;
+    if (def->kind == IPCC_SHAPE_HEIGHT_FIELD) {
+        if (!def->heights)
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s (height_field): heights is NULL", label);
+        if (def->rows < 4 || def->cols < 4)
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                             "%s (height_field): needs at least 4 x 4 samples (got %d rows x %d columns)",
+                             label, def->rows, def->cols);
+        int r, c;
+        const char *bad = ipcc_height_field_check(def->rows, def->cols, def->heights, def->spacing, &r, &c);
+        if (bad && r >= 0)
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s (height_field): %s at row %d, column %d (got %g)",
+                             label, bad, r, c, def->heights[(size_t)r * def->cols + c]);
+        if (bad)
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s (height_field): %s (got %g, %g)", label, bad,
+                             def->spacing[0], def->spacing[1]);
+        ipcc_status st = ipcc_height_field_create(def->rows, def->cols, def->heights, def->spacing, &field);
+        if (st != IPCC_OK) return ipcc_fail(st, "%s: %s", label, ipcc_last_error());
+    }
     if (ipcc_reserve((void **)&w->shapes, &w->cap_shapes, w->num_shapes + 1, sizeof *w->shapes) != 0 ||
         ipcc_reserve((void **)&w->shape_pose, &w->cap_shape_pose, w->num_shapes + 1, sizeof *w->shape_pose) !=
             0 ||
         ipcc_reserve((void **)&w->shape_motion, &w->cap_shape_motion, w->num_shapes + 1,
                      sizeof *w->shape_motion) != 0 ||
         ipcc_reserve((void **)&w->shape_feature_body_of, &w->cap_shape_features, w->num_shapes + 1,
-                     sizeof *w->shape_feature_body_of) != 0)
+                     sizeof *w->shape_feature_body_of) != 0) {
+        ipcc_height_field_destroy(field);
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "%s: out of memory", label);
+    }
     char fallback[32];
     snprintf(fallback, sizeof fallback, "shape %d", w->num_shapes);
     const char *given = def->name ? def->name : fallback;
     char *name = malloc(strlen(given) + 1);
-    if (!name) return ipcc_fail(IPCC_ERR_NO_MEMORY, "%s: out of memory", label);
+    if (!name) {
+        ipcc_height_field_destroy(field);
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "%s: out of memory", label);
+    }
     strcpy(name, given);
     int i = w->num_shapes++;
     w->shapes[i] = *def;
@@ -135,9 +160,14 @@ ipcc_status ipcc_world_add_shape(ipcc_world *w, const ipcc_shape_def *def, int *
         double L = w->bbox_diagonal > 0 ? w->bbox_diagonal : 1;
         w->shapes[i].size[0] = w->shapes[i].size[1] = L;
     }
+    if (field) // the world's copy of the def points at the grid's own heights
+        w->shapes[i].heights = ipcc_height_field_heights(field);
+    else
+        w->shapes[i].heights = NULL, w->shapes[i].rows = w->shapes[i].cols = 0;
     w->shape_feature_body_of[i] = -1;
     ipcc_shape *pose = &w->shape_pose[i];
     pose->kind = def->kind;
+    pose->field = field;
     memcpy(pose->center, def->center, sizeof pose->center);
     memcpy(pose->rotation, def->rotation, sizeof pose->rotation);
     memcpy(pose->size, w->shapes[i].size, sizeof pose->size);
@@ -146,8 +176,10 @@ ipcc_status ipcc_world_add_shape(ipcc_world *w, const ipcc_shape_def *def, int *
 }
 
 void ipcc_world_shapes_free(ipcc_world *w) {
-    for (int i = 0; i < w->num_shapes; ++i)
+    for (int i = 0; i < w->num_shapes; ++i) {
         free((char *)w->shapes[i].name);
+        ipcc_height_field_destroy((ipcc_height_field *)w->shape_pose[i].field); // the world owns the grids
+    }
     free(w->shapes);
     free(w->shape_pose);
     free(w->shape_motion);
@@ -376,4 +408,9 @@ void ipcc_world_shapes_end_step(ipcc_world *w) {
     double s = ipcc_step_shape_progress(&sc, w->x);
     for (int i = 0; i < w->num_shapes; ++i)
         ipcc_shape_motion_at(&w->shape_motion[i], s, &w->shape_pose[i]);
+}
+
+const ipcc_height_field *ipcc_world_shape_field(const ipcc_world *w, int i) {
+    IPCC_ASSERT(i >= 0 && i < w->num_shapes);
+    return w->shape_pose[i].field;
 }

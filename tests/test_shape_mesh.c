@@ -54,6 +54,7 @@ static double analytic_volume(const ipcc_shape *s) {
     case IPCC_SHAPE_ELLIPSOID: return 4.0 / 3.0 * pi * e[0] * e[1] * e[2];
     case IPCC_SHAPE_TORUS: return 2 * pi * pi * e[0] * e[1] * e[1];
     case IPCC_SHAPE_PLANE: return 0; // not closed (the tests below loop over the closed kinds)
+    case IPCC_SHAPE_HEIGHT_FIELD: return 0;
     }
     return 0;
 }

@@ -186,7 +186,8 @@ static ipcc_shape_def make_shape(ipcc_shape_kind kind, const char *name) {
     case IPCC_SHAPE_CYLINDER: s.size[0] = 0.08, s.size[1] = 0.1; break;
     case IPCC_SHAPE_ELLIPSOID: s.size[0] = 0.12, s.size[1] = 0.07, s.size[2] = 0.09; break;
     case IPCC_SHAPE_TORUS: s.size[0] = 0.1, s.size[1] = 0.04; break;
-    case IPCC_SHAPE_PLANE: break; // no size (test_moving_half_spaces.c)
+    case IPCC_SHAPE_PLANE: break;        // no size (test_moving_half_spaces.c)
+    case IPCC_SHAPE_HEIGHT_FIELD: break; // test_height_field.c
     }
     return s;
 }

@@ -181,6 +181,13 @@ typedef enum ipcc_shape_kind {
     IPCC_SHAPE_ELLIPSOID, ///< size = semi-axes along the local axes
     IPCC_SHAPE_TORUS,     ///< axis = local z: size[0] = major radius R, size[1] = minor radius r < R
     IPCC_SHAPE_PLANE,     ///< a moving half-space: free space is local z > 0, the normal is local z; no size
+    /// Terrain z = h(x, y) in the local frame, free space above: `heights`
+    /// (rows x cols, row-major) sampled at x = (c - (cols - 1) / 2) spacing[0],
+    /// y = (r - (rows - 1) / 2) spacing[1] (the centre is the grid's middle at
+    /// height 0), h between the samples C^1 bicubic (Hermite patches with
+    /// finite-difference slopes; a linear grid gives its plane exactly), and
+    /// beyond the grid h(clamp x, clamp y): the border extruded outwards. No size.
+    IPCC_SHAPE_HEIGHT_FIELD,
 } ipcc_shape_kind;
 
 /// An analytic kinematic obstacle: a rigid shape moving with constant linear
@@ -196,7 +203,13 @@ typedef struct ipcc_shape_def {
     double velocity[3];         ///< m/s, of the centre
     double angular_velocity[3]; ///< rad/s, about the centre
     double friction;            ///< Coulomb coefficient; < 0: not set (contact.friction, or 0) (-1)
-    int internal_value;         ///< internal: set by ipcc_default_shape_def(), do not set
+    /// IPCC_SHAPE_HEIGHT_FIELD only: rows x cols heights (m), row-major, row r
+    /// at local y = (r - (rows - 1) / 2) spacing[1]; copied by
+    /// ipcc_world_add_shape (at least 4 x 4, finite) (NULL)
+    const double *heights;
+    int rows, cols;     ///< IPCC_SHAPE_HEIGHT_FIELD: grid size (0, 0)
+    double spacing[2];  ///< IPCC_SHAPE_HEIGHT_FIELD: sample spacing along local x and y, m, > 0 ({1, 1})
+    int internal_value; ///< internal: set by ipcc_default_shape_def(), do not set
 } ipcc_shape_def;
 
 /// A static half-space obstacle {x : (x - point) . normal >= 0} is free

@@ -7,6 +7,7 @@
 // A box's edges and a cylinder's rims are a segment-set body of the world
 // (ipcc_world_body_shape() >= 0); they are part of their shape and are not
 // listed, nor counted, as an obstacle of their own.
+#include <math.h>
 #include <stdio.h>
 
 #include "ipcc/ipcc.h"
@@ -40,6 +41,14 @@ static void check_print_shape(const ipcc_world *w, int i) {
                "half-space", d->name, c[0], c[1], c[2], R[2], R[5], R[8], v[0], v[1], v[2], om[0], om[1],
                om[2]);
         return;
+    }
+    case IPCC_SHAPE_HEIGHT_FIELD: { // the grid's size and extent, its height range
+        double lo = INFINITY, hi = -INFINITY;
+        for (long k = 0; k < (long)d->rows * d->cols; ++k)
+            lo = fmin(lo, d->heights[k]), hi = fmax(hi, d->heights[k]);
+        printf("  %-11s %-22s %d x %d samples, %g x %g m, heights %g to %g m", "height_field", d->name,
+               d->rows, d->cols, (d->cols - 1) * d->spacing[0], (d->rows - 1) * d->spacing[1], lo, hi);
+        break;
     }
     }
     printf(", centre (%g, %g, %g)\n", c[0], c[1], c[2]);

@@ -47,6 +47,7 @@
 #include "exact_intersection.h"
 #include "frames_read.h"
 #include "shape.h"
+#include "world_shapes.h"
 
 /// The world's connectivity, and where the frames put each vertex.
 typedef struct checker {
@@ -136,6 +137,7 @@ static int checker_init(checker *c, const ipcc_world *w) {
         c->shapes[i].kind = d->kind;
         memcpy(c->shapes[i].size, d->size, sizeof d->size);
         ipcc_world_shape_pose(w, i, c->shapes[i].center, c->shapes[i].rotation);
+        c->shapes[i].field = ipcc_world_shape_field(w, i); // a height field's grid (the world lives on)
         memcpy(c->shape_motion[i][0], d->velocity, sizeof d->velocity);
         memcpy(c->shape_motion[i][1], d->angular_velocity, sizeof d->angular_velocity);
     }
