@@ -370,7 +370,7 @@ int ipcc_constraint_set_build(ipcc_constraint_set *set, const ipcc_collision_mes
             double r = sqrt((x[0] - o[0]) * (x[0] - o[0]) + (x[1] - o[1]) * (x[1] - o[1]) +
                             (x[2] - o[2]) * (x[2] - o[2]));
             if (r - obs->radius[i] >= dhat) continue;
-            double phi = ipcc_shape_distance(&obs->pose[i], x, NULL, NULL);
+            double phi = ipcc_shape_distance_bounded(&obs->pose[i], x, dhat);
             if (phi <= 0 || phi * phi < in.dhat2)
                 si[v] = (ipcc_contact_pair){.kind = IPCC_CONTACT_PS, .v = {v, i, -1, -1}};
         }

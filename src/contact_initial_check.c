@@ -150,7 +150,8 @@ static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_contact
         const ipcc_shape *s = &c->pose[i];
         // A plane's free side is a half-space, convex: with every vertex on
         // it (1b), every tet is too.
-        if (s->kind == IPCC_SHAPE_PLANE) continue;
+        if (s->kind == IPCC_SHAPE_PLANE || s->kind == IPCC_SHAPE_HEIGHT_FIELD)
+            continue; // unbounded: no inner point
         double R = ipcc_shape_bounding_radius(s), lo[3], hi[3];
         for (int k = 0; k < 3; ++k) {
             lo[k] = s->center[k] - R;

@@ -499,6 +499,25 @@ double ipcc_height_field_distance(const ipcc_height_field *hf, const double q[3]
     return d;
 }
 
+// A surface point within r of q lies over the square [q_x +- r] x [q_y +-
+// r] (clamped into the rectangle: the continuation repeats the border's
+// heights) at a height in [q_z - r, q_z + r]: if every cell over the square
+// lies below q_z - r, phi >= r and r is returned without a search.
+double ipcc_height_field_distance_bounded(const ipcc_height_field *hf, const double q[3], double r) {
+    if (r > 0 && isfinite(r) && isfinite(q[0]) && isfinite(q[1]) && isfinite(q[2])) {
+        int i0 = cell_x(hf, clampd(q[0] - r, hf->x0, hf->x1)),
+            i1 = cell_x(hf, clampd(q[0] + r, hf->x0, hf->x1));
+        int j0 = cell_y(hf, clampd(q[1] - r, hf->y0, hf->y1)),
+            j1 = cell_y(hf, clampd(q[1] + r, hf->y0, hf->y1));
+        double top = -INFINITY;
+        for (int j = j0; j <= j1 && top < q[2] - r; ++j)
+            for (int i = i0; i <= i1; ++i)
+                top = fmax(top, hf->bound[(size_t)j * (hf->cols - 1) + i].hi);
+        if (top < q[2] - r) return r;
+    }
+    return ipcc_height_field_distance(hf, q, NULL, NULL);
+}
+
 // phi K on a crease r(s) with tangent r1 = r', r2 = r'' (preamble).
 static void crease_K(const double n[3], double phi, const double r1[3], const double r2[3], double K[9]) {
     double l2 = dot3(r1, r1), l = sqrt(l2), t[3] = {r1[0] / l, r1[1] / l, r1[2] / l};

@@ -47,6 +47,11 @@ double ipcc_height_field_height(const ipcc_height_field *hf, double x, double y,
 /// q_y) (NaN with NaN input) and c = n = NaN.
 double ipcc_height_field_distance(const ipcc_height_field *hf, const double q[3], double c[3], double n[3]);
 
+/// ipcc_height_field_distance when it is below r; else some value >= r
+/// (no larger than the distance), found without a search when the cells
+/// within r of q all lie below q_z - r (the contact layer's d̂ cull).
+double ipcc_height_field_distance_bounded(const ipcc_height_field *hf, const double q[3], double r);
+
 /// Local Hessian (3x3, row-major) of max(phi, 0)^2 at q: 2 (n n^T + phi K),
 /// K the Hessian of phi from the closest feature (a patch, a crease along
 /// the rectangle's border or its continuation, a corner). See height_field.c.

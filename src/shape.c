@@ -315,6 +315,13 @@ double ipcc_shape_distance(const ipcc_shape *s, const double x[3], double closes
 
 static void rotate_local(const double R[9], const double L[9], double H[9]);
 
+double ipcc_shape_distance_bounded(const ipcc_shape *s, const double x[3], double r) {
+    if (s->kind != IPCC_SHAPE_HEIGHT_FIELD) return ipcc_shape_distance(s, x, NULL, NULL);
+    double q[3];
+    ipcc_shape_to_local(s, x, q);
+    return ipcc_height_field_distance_bounded(s->field, q, r);
+}
+
 // Hessian of d = phi^2 at a point outside (phi > 0), for the barrier
 // (contact.c). With n the outward normal at the closest point and K the
 // Hessian of the distance phi,

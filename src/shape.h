@@ -36,6 +36,11 @@ void ipcc_shape_point_velocity(const double v[3], const double w[3], const doubl
 /// NULL). |x - closest| equals |distance| up to rounding.
 double ipcc_shape_distance(const ipcc_shape *s, const double x[3], double closest[3], double normal[3]);
 
+/// ipcc_shape_distance when it is below r, else some value >= r (and no
+/// larger than the distance): for culls, cheap where the shape allows (a
+/// height field's far cells are not searched).
+double ipcc_shape_distance_bounded(const ipcc_shape *s, const double x[3], double r);
+
 /// Hessian (3x3, row-major) of max(distance, 0)^2 at x, for x outside the
 /// shape (its gradient is 2 distance normal). Exact per region of the
 /// closest feature; see shape.c for the formulas.

@@ -112,6 +112,9 @@ static double advance(const ipcc_shape *start, const double vh[3], const double 
     // does not turn; points keep the Lipschitz bound alone (their results
     // are those of earlier versions).
     bool linear = n > 1 && convex_shape(start->kind) && (ds == 0 || (wh[0] == 0 && wh[1] == 0 && wh[2] == 0));
+    // A point farther than V cannot reach the surface within the interval
+    // (the bounded query skips a height field's far cells).
+    if (n == 1 && !(ipcc_shape_distance_bounded(&a, x0, V) < V)) return 1.0;
     double q[3], nq[3], phi0 = primitive_distance(&a, n, x0, q, nq);
     if (!(phi0 > 0)) return 0.0;
     if (!(V > 0) || phi0 > V) return 1.0; // cannot reach the surface within the interval

@@ -4,6 +4,8 @@
 //     keeps the speed of the same scene with the ramp as a half-space, within
 //     1 %; after every step no body vertex is on or below the terrain (its
 //     exact distance) and no tet is inverted;
+//   - a soft ball rolling down the same ramp keeps the half-space's speed
+//     within 1 % (and rolls: near (5/7) g sin(theta) t);
 //   - on a bumpy downhill (bumps of 2 cm over cells of 0.1 m, everywhere
 //     downhill along x) a frictionless block crosses many cell borders without
 //     catching: its speed along the slope never drops by more than 1 %;
@@ -138,6 +140,60 @@ static void test_ramp_height_field_matches_half_space(void **state) {
     assert_true(fabs(speed[0] - speed[1]) <= 0.01 * speed[1]);
 }
 
+// A soft ball (meshes/ball.msh, radius 0.1 m) resting on the plane z =
+// -0.5 x, 1 mm above it, with friction 0.5 (rolling without slipping needs
+// (2/7) tan = 0.14).
+static ipcc_world *ball_scene(const char *ground, ipcc_scene **scene) {
+    const double r = 0.1, nn = sqrt(1.25), x0 = -0.3, n[3] = {0.5 / nn, 0, 1 / nn};
+    double c[3] = {x0, 0, -0.5 * x0};
+    for (int k = 0; k < 3; ++k)
+        c[k] += (r + 1e-3) * n[k];
+    static char text[1 << 20];
+    snprintf(
+        text, sizeof text,
+        "{\"time_step\": 0.01, \"duration\": 1, \"gravity\": [0, 0, -9.81], \"contact\": {\"friction\": 0.5},"
+        " \"materials\": {\"m\": {\"model\": \"neo_hookean\", \"density\": 1000, \"youngs_modulus\": 1e6,"
+        " \"poisson_ratio\": 0.4}},"
+        " \"bodies\": [{\"name\": \"ball\", \"mesh\": \"%s/meshes/ball.msh\", \"material\": \"m\","
+        " \"translation\": [%.17g, %.17g, %.17g]}], \"obstacles\": [%s]}",
+        IPCC_SOURCE_DIR, c[0], c[1], c[2], ground);
+    ipcc_world *w = NULL;
+    if (ipcc_scene_parse(text, "ball.json", NULL, scene) != IPCC_OK ||
+        ipcc_scene_create_world(*scene, &w) != IPCC_OK || ipcc_world_start(w) != IPCC_OK)
+        fail_msg("scene: %s", ipcc_last_error());
+    return w;
+}
+
+// The test: a soft ball rolling down the ramp as a height field keeps
+// the speed of the same ball on the ramp as a half-space within 1 %, and
+// both are near the rolling solid sphere's (5/7) g sin t.
+static void test_ball_rolls_on_height_field_as_on_half_space(void **state) {
+    (void)state;
+    static char ground[1 << 16], heights[1 << 15];
+    grid_json(heights, sizeof heights, 8, 8, 0.2, ramp);
+    double speed[2];
+    const int steps = 30;
+    for (int k = 0; k < 2; ++k) {
+        if (k == 0)
+            snprintf(ground, sizeof ground,
+                     "{\"type\": \"height_field\", \"name\": \"ramp\", \"spacing\": 0.2, \"heights\": %s}",
+                     heights);
+        else
+            snprintf(ground, sizeof ground,
+                     "{\"type\": \"half_space\", \"point\": [0, 0, 0], \"normal\": [0.5, 0, 1]}");
+        ipcc_scene *scene;
+        ipcc_world *w = ball_scene(ground, &scene);
+        speed[k] = slide(w, steps, false);
+        ipcc_world_destroy(w);
+        ipcc_scene_destroy(scene);
+    }
+    double rolling = 5.0 / 7.0 * 9.81 / sqrt(5) * steps * 0.01; // 0.94 m/s
+    print_message("ball: height field %.6f m/s, half-space %.6f m/s, rolling solid sphere %.4f m/s\n",
+                  speed[0], speed[1], rolling);
+    assert_true(fabs(speed[0] - speed[1]) <= 0.01 * speed[1]);
+    assert_true(fabs(speed[1] - rolling) <= 0.1 * rolling);
+}
+
 static void test_bumpy_downhill_does_not_catch(void **state) {
     (void)state;
     static char ground[1 << 16], heights[1 << 15];
@@ -266,6 +322,7 @@ int main(void) {
         cmocka_unit_test(test_scene_errors_and_sources),
         cmocka_unit_test(test_ramp_height_field_matches_half_space),
         cmocka_unit_test(test_bumpy_downhill_does_not_catch),
+        cmocka_unit_test(test_ball_rolls_on_height_field_as_on_half_space),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,6 +39,7 @@ endif()
 #   demo_scene  the default demo (make demo, examples/demo.json): a user's
 #               first run; 2 threads, the parallel paths
 #   belt_scene  a moving half-space (examples/belt.json, a conveyor belt)
+#   terrain_scene  height-field terrain (examples/terrain.json, rolling hills)
 if(TARGET ipcc)
   function(ipcc_example_scene_test name example threads timeout)
     add_test(NAME ${name}
@@ -50,4 +51,5 @@ if(TARGET ipcc)
   endfunction()
   ipcc_example_scene_test(demo_scene demo.json 2 600)
   ipcc_example_scene_test(belt_scene belt.json 1 300)
+  ipcc_example_scene_test(terrain_scene terrain.json 2 600)
 endif()
