@@ -72,17 +72,6 @@ static ipcc_world *slope_scene(const char *ground, double mu, double x0, double 
     return w;
 }
 
-// The block's mean velocity.
-static void mean_velocity(const ipcc_world *w, double v[3]) {
-    double p[3], m = 0;
-    ipcc_test_momentum(w, p);
-    const double *mass = ipcc_world_masses(w);
-    for (int i = 0; i < ipcc_world_num_deformable_vertices(w); ++i)
-        m += mass[i];
-    for (int k = 0; k < 3; ++k)
-        v[k] = p[k] / m;
-}
-
 // After a step: every vertex strictly above the terrain (shape 0, if any), no inverted tet.
 static void check_state(const ipcc_world *w, int step) {
     if (ipcc_world_num_shapes(w) > 0) {
@@ -105,7 +94,7 @@ static double slide(ipcc_world *w, int n, bool monotone) {
         if (ipcc_world_step(w, &st) < 0) fail_msg("step %d: %s", s, ipcc_last_error());
         check_state(w, s);
         double v[3];
-        mean_velocity(w, v);
+        ipcc_test_mean_velocity(w, v);
         double along = v[0] * t[0] + v[1] * t[1] + v[2] * t[2];
         if (monotone && s > 5 && along < prev * 0.99)
             fail_msg("step %d: the speed along the slope dropped from %g to %g m/s (caught on a bump?)", s,
@@ -115,19 +104,25 @@ static double slide(ipcc_world *w, int n, bool monotone) {
     return prev;
 }
 
-static void test_ramp_height_field_matches_half_space(void **state) {
-    (void)state;
+// The ramp z = -0.5 x as a height field (8 x 8 samples at 0.2 m) or as a half-space.
+static const char *ramp_ground(bool height_field) {
     static char ground[1 << 16], heights[1 << 15];
     grid_json(heights, sizeof heights, 8, 8, 0.2, ramp);
+    if (height_field)
+        snprintf(ground, sizeof ground,
+                 "{\"type\": \"height_field\", \"name\": \"ramp\", \"spacing\": 0.2, \"heights\": %s}",
+                 heights);
+    else
+        snprintf(ground, sizeof ground,
+                 "{\"type\": \"half_space\", \"point\": [0, 0, 0], \"normal\": [0.5, 0, 1]}");
+    return ground;
+}
+
+static void test_ramp_height_field_matches_half_space(void **state) {
+    (void)state;
     double speed[2];
     for (int k = 0; k < 2; ++k) {
-        if (k == 0)
-            snprintf(ground, sizeof ground,
-                     "{\"type\": \"height_field\", \"name\": \"ramp\", \"spacing\": 0.2, \"heights\": %s}",
-                     heights);
-        else
-            snprintf(ground, sizeof ground,
-                     "{\"type\": \"half_space\", \"point\": [0, 0, 0], \"normal\": [0.5, 0, 1]}");
+        const char *ground = ramp_ground(k == 0);
         ipcc_scene *scene;
         ipcc_world *w = slope_scene(ground, 0.3, -0.3, 1e-3, &scene);
         speed[k] = slide(w, 40, false);
@@ -169,18 +164,10 @@ static ipcc_world *ball_scene(const char *ground, ipcc_scene **scene) {
 // both are near the rolling solid sphere's (5/7) g sin t.
 static void test_ball_rolls_on_height_field_as_on_half_space(void **state) {
     (void)state;
-    static char ground[1 << 16], heights[1 << 15];
-    grid_json(heights, sizeof heights, 8, 8, 0.2, ramp);
     double speed[2];
     const int steps = 30;
     for (int k = 0; k < 2; ++k) {
-        if (k == 0)
-            snprintf(ground, sizeof ground,
-                     "{\"type\": \"height_field\", \"name\": \"ramp\", \"spacing\": 0.2, \"heights\": %s}",
-                     heights);
-        else
-            snprintf(ground, sizeof ground,
-                     "{\"type\": \"half_space\", \"point\": [0, 0, 0], \"normal\": [0.5, 0, 1]}");
+        const char *ground = ramp_ground(k == 0);
         ipcc_scene *scene;
         ipcc_world *w = ball_scene(ground, &scene);
         speed[k] = slide(w, steps, false);

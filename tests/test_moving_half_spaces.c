@@ -87,17 +87,6 @@ static double run(ipcc_world *w, int n, const char *what) {
     return dmin;
 }
 
-// The block's mean velocity (mass-weighted).
-static void block_velocity(const ipcc_world *w, double v[3]) {
-    double p[3], m = 0;
-    ipcc_test_momentum(w, p);
-    const double *mass = ipcc_world_masses(w);
-    for (int i = 0; i < ipcc_world_num_deformable_vertices(w); ++i)
-        m += mass[i];
-    for (int k = 0; k < 3; ++k)
-        v[k] = p[k] / m;
-}
-
 static void test_belt_carries_or_leaves_a_block(void **state) {
     (void)state;
     const char *belt =
@@ -109,7 +98,7 @@ static void test_belt_carries_or_leaves_a_block(void **state) {
         ipcc_world *w = block_scene(belt, mu, -9.81, &scene);
         double dmin = run(w, 50, mu > 0 ? "belt, mu 0.8" : "belt, mu 0");
         double v[3];
-        block_velocity(w, v);
+        ipcc_test_mean_velocity(w, v);
         print_message("belt, mu = %g: block velocity (%.5f, %.5f, %.5f) m/s after 0.5 s; closest %.3g m\n",
                       mu, v[0], v[1], v[2], dmin);
         if (mu > 0)
@@ -129,7 +118,7 @@ static void test_rising_floor_lifts_a_block(void **state) {
                                 0.5, -9.81, &scene);
     double dmin = run(w, 40, "rising floor");
     double v[3];
-    block_velocity(w, v);
+    ipcc_test_mean_velocity(w, v);
     print_message("rising floor: block velocity (%.5f, %.5f, %.5f) m/s after 0.4 s; closest %.3g m\n", v[0],
                   v[1], v[2], dmin);
     assert_true(fabs(v[1] - 1) < 0.01);
@@ -150,7 +139,7 @@ static void test_fast_floor_throws_a_block(void **state) {
         "{\"type\": \"half_space\", \"point\": [0, -0.1, 0], \"velocity\": [0, 20, 0]}", 0, 0, &scene);
     double dmin = run(w, 6, "floor at 20 m/s");
     double v[3];
-    block_velocity(w, v);
+    ipcc_test_mean_velocity(w, v);
     print_message("floor at 20 m/s: block velocity (%.4f, %.4f, %.4f) m/s; closest %.3g m\n", v[0], v[1],
                   v[2], dmin);
     assert_true(v[1] >= 20 * (1 - 1e-3)); // it moves with the floor, or faster (elastic rebound)

@@ -43,6 +43,16 @@ void ipcc_test_momentum(const ipcc_world *w, double p[3]) {
             p[k] += m[i] * v[3 * i + k];
 }
 
+void ipcc_test_mean_velocity(const ipcc_world *w, double v[3]) {
+    double p[3], m = 0;
+    ipcc_test_momentum(w, p);
+    const double *mass = ipcc_world_masses(w);
+    for (int i = 0; i < ipcc_world_num_vertices(w); ++i)
+        m += mass[i];
+    for (int k = 0; k < 3; ++k)
+        v[k] = p[k] / m;
+}
+
 double ipcc_test_kinetic_energy(const ipcc_world *w) {
     const double *v = ipcc_world_velocities(w), *m = ipcc_world_masses(w);
     double e = 0;

@@ -10,6 +10,8 @@ double ipcc_test_min_volume_ratio(const ipcc_world *w);
 void ipcc_test_assert_no_inversion(const ipcc_world *w);
 /// Total linear momentum (kg m/s).
 void ipcc_test_momentum(const ipcc_world *w, double p[3]);
+/// The deformable bodies' mass-weighted mean velocity (momentum / mass).
+void ipcc_test_mean_velocity(const ipcc_world *w, double v[3]);
 /// Kinetic energy 1/2 sum m |v|^2 (J).
 double ipcc_test_kinetic_energy(const ipcc_world *w);
 /// Two Dirichlet conditions twisting a bar about x: the min-x face (normalized
