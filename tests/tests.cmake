@@ -125,3 +125,17 @@ add_test(NAME layers COMMAND python3 ${PROJECT_SOURCE_DIR}/scripts/check_layers.
 add_test(NAME makefile_targets
          COMMAND sh -c "for ci in '' true; do make -s -n -C \"$0\" test CI=$ci | grep -q -- 'ctest .*-LE slow' || { echo \"make test CI=$ci does not skip the slow tests\"; exit 1; }; make -s -n -C \"$0\" test CI=$ci | grep -q 'make test-all' || { echo 'make test does not say how to run the slow tests'; exit 1; }; done; if make -s -n -C \"$0\" test-all | grep -q -- '-LE slow'; then echo 'make test-all skips the slow tests'; exit 1; fi; echo ok"
                  ${PROJECT_SOURCE_DIR})
+
+# terrain_vtk: examples/terrain.json for 0.1 s with contact reports, read back
+# by VTK: the height field's surface in every obstacles .vtp (24 x 24 samples,
+# 3 x 3 quads per cell: 70 x 70 points, 9522 triangles), contact records
+# against it; skipped (77) without VTK.
+if(TARGET ipcc)
+  add_test(NAME terrain_vtk
+           COMMAND sh -c "rm -rf \"$1\" && \"$0\" run \"$2\" -o \"$1\" --set duration=0.1 --set output.contacts=true -q \
+&& { [ -x \"$4\" ] || exit 77; } && exec \"$4\" \"$3\" --contacts \"$1\" 4 343 1054 4900 9522"
+                   $<TARGET_FILE:ipcc> ${CMAKE_CURRENT_BINARY_DIR}/terrain_vtk_out
+                   ${PROJECT_SOURCE_DIR}/examples/terrain.json ${CMAKE_CURRENT_SOURCE_DIR}/vtk_check.py
+                   ${IPCC_VTK_PYTHON})
+  set_tests_properties(terrain_vtk PROPERTIES SKIP_RETURN_CODE 77)
+endif()
