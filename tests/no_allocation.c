@@ -169,6 +169,16 @@ static void test_moving_half_space_steps_allocate_nothing(void **state) {
     assert_int_equal(allocations_after_warmup(IPCC_SOURCE_DIR "/examples/belt.json", NULL, 40, 20), 0);
 }
 
+// Height-field terrain (a cube resting in a bowl, friction 0.5): the bounded
+// and exact distance queries, the terrain's CCD and friction. (A rolling
+// scene, examples/terrain.json, meets new sizes for a while: its CCD
+// buffers grow at step 102, as grow-only buffers may.)
+static void test_height_field_steps_allocate_nothing(void **state) {
+    (void)state;
+    assert_int_equal(
+        allocations_after_warmup(IPCC_SOURCE_DIR "/tests/data/height_field_bowl.json", NULL, 40, 20), 0);
+}
+
 static void test_friction_steps_allocate_nothing(void **state) {
     (void)state;
     assert_int_equal(allocations_after_warmup(IPCC_SOURCE_DIR "/examples/contact_cubes.json",
@@ -266,6 +276,7 @@ int main(void) {
         cmocka_unit_test(test_shape_steps_allocate_nothing),
         cmocka_unit_test(test_curved_shape_steps_allocate_nothing),
         cmocka_unit_test(test_moving_half_space_steps_allocate_nothing),
+        cmocka_unit_test(test_height_field_steps_allocate_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
