@@ -6,6 +6,7 @@
 //     exact distance) and no tet is inverted;
 //   - a soft ball rolling down the same ramp keeps the half-space's speed
 //     within 1 % (and rolls: near (5/7) g sin(theta) t);
+//   - a flat height field rising at 1 m/s carries a block up with it;
 //   - on a bumpy downhill (bumps of 2 cm over cells of 0.1 m, everywhere
 //     downhill along x) a frictionless block crosses many cell borders without
 //     catching: its speed along the slope never drops by more than 1 %;
@@ -181,6 +182,37 @@ static void test_ball_rolls_on_height_field_as_on_half_space(void **state) {
     assert_true(fabs(speed[1] - rolling) <= 0.1 * rolling);
 }
 
+// A flat height field rising at 1 m/s under a block (friction 0.5, gravity
+// -z) carries it: after 0.3 s the block's lowest vertex is on the terrain at
+// z = 0.3, within d̂, and never below it (check_state).
+static void test_rising_height_field_lifts_a_block(void **state) {
+    (void)state;
+    const char *text =
+        "{\"time_step\": 0.01, \"duration\": 1, \"gravity\": [0, 0, -9.81], \"contact\": {\"friction\": 0.5},"
+        " \"materials\": {\"m\": {\"model\": \"neo_hookean\", \"density\": 1000, \"youngs_modulus\": 1e6,"
+        " \"poisson_ratio\": 0.3}},"
+        " \"bodies\": [{\"name\": \"block\", \"mesh\": {\"box\": {\"size\": [0.1, 0.1, 0.1], \"cells\": [2, "
+        "2, 2]}},"
+        " \"material\": \"m\", \"translation\": [-0.05, -0.05, 0.001]}],"
+        " \"obstacles\": [{\"type\": \"height_field\", \"name\": \"lift\", \"spacing\": 0.1, \"velocity\": "
+        "[0, 0, 1],"
+        " \"heights\": [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]}]}";
+    ipcc_scene *scene = NULL;
+    ipcc_world *w = NULL;
+    if (ipcc_scene_parse(text, "rising.json", NULL, &scene) != IPCC_OK ||
+        ipcc_scene_create_world(scene, &w) != IPCC_OK || ipcc_world_start(w) != IPCC_OK)
+        fail_msg("scene: %s", ipcc_last_error());
+    slide(w, 30, false);
+    const double *x = ipcc_world_positions(w);
+    double low = INFINITY;
+    for (int v = 0; v < ipcc_world_num_deformable_vertices(w); ++v)
+        low = fmin(low, x[3 * v + 2]);
+    print_message("rising terrain: lowest block vertex at z = %.6f after 0.3 s (terrain at 0.3)\n", low);
+    assert_true(low > 0.3 && low < 0.3 + ipcc_world_dhat(w));
+    ipcc_world_destroy(w);
+    ipcc_scene_destroy(scene);
+}
+
 static void test_bumpy_downhill_does_not_catch(void **state) {
     (void)state;
     static char ground[1 << 16], heights[1 << 15];
@@ -310,6 +342,7 @@ int main(void) {
         cmocka_unit_test(test_ramp_height_field_matches_half_space),
         cmocka_unit_test(test_bumpy_downhill_does_not_catch),
         cmocka_unit_test(test_ball_rolls_on_height_field_as_on_half_space),
+        cmocka_unit_test(test_rising_height_field_lifts_a_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
