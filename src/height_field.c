@@ -279,6 +279,20 @@ double ipcc_height_field_height(const ipcc_height_field *hf, double x, double y,
     return h;
 }
 
+double ipcc_height_field_least_radius(const ipcc_height_field *hf) {
+    double most = 0; // the largest |eigenvalue| of Hess h seen
+    for (int j = 0; j < hf->rows - 1; ++j)
+        for (int i = 0; i < hf->cols - 1; ++i)
+            for (int a = 0; a <= 2; ++a)
+                for (int b = 0; b <= 2; ++b) {
+                    double x = hf->x0 + (i + 0.5 * a) * hf->dx, y = hf->y0 + (j + 0.5 * b) * hf->dy, H[3];
+                    patch(hf, i, j, x, y, NULL, H);
+                    double mean = 0.5 * (H[0] + H[2]), r = hypot(0.5 * (H[0] - H[2]), H[1]);
+                    most = fmax(most, fabs(mean) + r);
+                }
+    return most > 0 ? 1 / most : 0;
+}
+
 // ------------------------------------------------------------------ distance
 
 // The best candidate: squared distance, the point (x, y) of the rectangle

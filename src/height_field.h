@@ -41,6 +41,11 @@ void ipcc_height_field_bounds(const ipcc_height_field *hf, double lo[3], double 
 /// (may be NULL) of the patch there (0 along a clamped axis).
 double ipcc_height_field_height(const ipcc_height_field *hf, double x, double y, double g[2], double H[3]);
 
+/// An estimate of the surface's least radius of curvature: 1 / the largest
+/// |eigenvalue| of Hess h at 3 x 3 points of every cell (the curvature of the
+/// graph is at most that); 0 for a plane. For the coarse-body warning.
+double ipcc_height_field_least_radius(const ipcc_height_field *hf);
+
 /// Exact signed distance from the local point q to the surface (negative
 /// below it), the closest point c and the outward unit normal n (either may
 /// be NULL). No allocation. A non-finite q gives q_z - h(clamp q_x, clamp

@@ -257,9 +257,11 @@ static double farthest_vertex(const ipcc_world *w, const double c[3]) {
 
 // Least radius of curvature of a shape's smooth part that acts on vertices
 // only (0: none; a box is flat with exact features, a sphere is exact
-// against whole triangles).
-static double least_radius(const ipcc_shape_def *d) {
+// against whole triangles; a height field's is an estimate, height_field.h).
+static double least_radius(const ipcc_world *w, int i) {
+    const ipcc_shape_def *d = &w->shapes[i];
     switch (d->kind) {
+    case IPCC_SHAPE_HEIGHT_FIELD: return ipcc_height_field_least_radius(w->shape_pose[i].field);
     case IPCC_SHAPE_CYLINDER: return d->size[0];
     case IPCC_SHAPE_TORUS: return d->size[1];
     case IPCC_SHAPE_ELLIPSOID: {
@@ -287,7 +289,7 @@ static void warn_coarse_bodies(const ipcc_world *w, double dhat) {
                 if (e > l2) l2 = e;
             }
         for (int i = 0; i < w->num_shapes; ++i) {
-            double rho = least_radius(&w->shapes[i]);
+            double rho = least_radius(w, i);
             if (rho > 0 && l2 / (8 * rho) > dhat)
                 ipcc_log(
                     IPCC_LOG_WARNING,

@@ -576,6 +576,45 @@ static void test_coarse_body_warning(void **state) {
     ipcc_set_log(NULL, NULL);
 }
 
+// A height field's least radius of curvature is estimated from its patches'
+// Hessians (height_field.c): samples of cos bumps of amplitude a and wave
+// number k curve at most a k^2 (rho = 1 m here), and their C^1 bicubic
+// surface, whose curvature jumps at the samples, up to about twice that
+// (0.51 m): below the 2.5 m threshold of the cube above, warned, naming
+// the terrain; the same grid scaled to rho = 10 m, and a flat grid, are
+// not.
+static void test_coarse_body_warning_height_field(void **state) {
+    (void)state;
+    const double amplitude[3] = {0.01, 0.001, 0}, k = 10; // rho = 1 / (a k^2): 1 m, 10 m, flat
+    enum { ROWS = 4, COLS = 41 };
+    static double heights[ROWS * COLS];
+    ipcc_set_log(capture, NULL);
+    for (int c = 0; c < 3; ++c) {
+        ipcc_world *w = world_with_cube(1e-3, true, NULL);
+        for (int r = 0; r < ROWS; ++r)
+            for (int j = 0; j < COLS; ++j)
+                heights[r * COLS + j] = amplitude[c] * cos(k * (j - (COLS - 1) / 2.0) * 0.05);
+        ipcc_shape_def s = ipcc_default_shape_def();
+        s.kind = IPCC_SHAPE_HEIGHT_FIELD;
+        s.name = "bumps";
+        s.heights = heights, s.rows = ROWS, s.cols = COLS;
+        s.spacing[0] = s.spacing[1] = 0.05;
+        s.center[2] = -30; // far below the cube (heights along local z = world z)
+        add_shape_or_fail(w, &s);
+        coarse_warnings = 0;
+        last_warning[0] = '\0';
+        assert_int_equal(ipcc_world_start(w), IPCC_OK);
+        if (coarse_warnings != (c == 0))
+            fail_msg("case %d: %d warnings (last: \"%s\")", c, coarse_warnings, last_warning);
+        const char *at = strstr(last_warning, "height_field \"bumps\" (least radius of curvature ");
+        double rho = at ? atof(at + strlen("height_field \"bumps\" (least radius of curvature ")) : 0;
+        if (c == 0 && !(rho > 0.4 && rho <= 1.0))
+            fail_msg("\"%s\": the terrain or its radius (0.4 to 1 m) missing", last_warning);
+        ipcc_world_destroy(w);
+    }
+    ipcc_set_log(NULL, NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_add_shape_refuses_bad_defs),
@@ -585,6 +624,7 @@ int main(void) {
         cmocka_unit_test(test_blocked_shape_ends_at_its_progress),
         cmocka_unit_test(test_cylinder_rims),
         cmocka_unit_test(test_coarse_body_warning),
+        cmocka_unit_test(test_coarse_body_warning_height_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

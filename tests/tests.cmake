@@ -133,7 +133,7 @@ add_test(NAME makefile_targets
 if(TARGET ipcc)
   add_test(NAME terrain_vtk
            COMMAND sh -c "rm -rf \"$1\" && \"$0\" run \"$2\" -o \"$1\" --set duration=0.1 --set output.contacts=true -q \
-&& { [ -x \"$4\" ] || exit 77; } && exec \"$4\" \"$3\" --contacts \"$1\" 4 343 1054 4900 9522"
+&& { [ -x \"$4\" ] || exit 77; } && exec \"$4\" \"$3\" --contacts \"$1\" 4 380 1168 4900 9522"
                    $<TARGET_FILE:ipcc> ${CMAKE_CURRENT_BINARY_DIR}/terrain_vtk_out
                    ${PROJECT_SOURCE_DIR}/examples/terrain.json ${CMAKE_CURRENT_SOURCE_DIR}/vtk_check.py
                    ${IPCC_VTK_PYTHON})
