@@ -149,9 +149,10 @@ static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_contact
     for (int i = 0; i < c->obstacles.num_shapes; ++i) {
         const ipcc_shape *s = &c->pose[i];
         // A plane's free side is a half-space, convex: with every vertex on
-        // it (1b), every tet is too.
-        if (s->kind == IPCC_SHAPE_PLANE || s->kind == IPCC_SHAPE_HEIGHT_FIELD)
-            continue; // unbounded: no inner point
+        // it (1b), every tet is too. A height field has no inner point
+        // either (unbounded): a bump poking into a tet between its vertices
+        // is not refused, as its barrier acts on vertices (README, Limits).
+        if (s->kind == IPCC_SHAPE_PLANE || s->kind == IPCC_SHAPE_HEIGHT_FIELD) continue;
         double R = ipcc_shape_bounding_radius(s), lo[3], hi[3];
         for (int k = 0; k < 3; ++k) {
             lo[k] = s->center[k] - R;

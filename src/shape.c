@@ -472,6 +472,19 @@ void ipcc_shape_motion_at(const ipcc_shape_motion *m, double s, ipcc_shape *out)
     ipcc_shape_moved(&m->start, m->vh, m->wh, s, out);
 }
 
+bool ipcc_shape_convex(ipcc_shape_kind kind) {
+    switch (kind) {
+    case IPCC_SHAPE_SPHERE:
+    case IPCC_SHAPE_BOX:
+    case IPCC_SHAPE_CYLINDER:
+    case IPCC_SHAPE_ELLIPSOID:
+    case IPCC_SHAPE_PLANE: return true;
+    case IPCC_SHAPE_TORUS:
+    case IPCC_SHAPE_HEIGHT_FIELD: return false;
+    }
+    return false;
+}
+
 double ipcc_shape_bounding_radius(const ipcc_shape *s) {
     switch (s->kind) {
     case IPCC_SHAPE_SPHERE: return s->size[0];

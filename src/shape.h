@@ -4,6 +4,8 @@
 #ifndef IPCC_SHAPE_H
 #define IPCC_SHAPE_H
 
+#include <stdbool.h>
+
 #include "height_field.h"
 #include "ipcc/world.h"
 
@@ -45,6 +47,10 @@ double ipcc_shape_distance_bounded(const ipcc_shape *s, const double x[3], doubl
 /// shape (its gradient is 2 distance normal). Exact per region of the
 /// closest feature; see shape.c for the formulas.
 void ipcc_shape_distance2_hessian(const ipcc_shape *s, const double x[3], double H[9]);
+
+/// Whether the solid is convex, so its signed distance is convex (and C^1
+/// outside): every kind but the torus and the height field.
+bool ipcc_shape_convex(ipcc_shape_kind kind);
 
 /// Radius of a sphere about the centre that holds the shape.
 double ipcc_shape_bounding_radius(const ipcc_shape *s);

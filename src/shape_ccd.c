@@ -34,7 +34,7 @@
 // Sliding (edges and triangles; points keep the bound above). V counts
 // tangential motion, so a primitive sliding along the surface at a tiny
 // distance would advance by tiny steps (a Newton iteration in resting
-// contact would stall). A convex phi (every kind but the torus) lies above
+// contact would stall). A convex phi (every kind but the torus and the height field, shape.h) lies above
 // its tangent planes: with q the primitive's point
 // nearest the shape at t_k and n = grad phi(q),
 //   d(t) >= phi(q) + min_i [n . (x_i(t_k) - q) + (t - t_k) n . r_i],
@@ -86,9 +86,6 @@ static double primitive_distance(const ipcc_shape *s, int n, const double *x, do
     return phi;
 }
 
-// Shapes whose signed distance is convex (and C^1 outside).
-static bool convex_shape(ipcc_shape_kind kind) { return kind != IPCC_SHAPE_TORUS; }
-
 // Conservative advancement (preamble) of the primitive of n vertices moving
 // x0 -> x1 (3 n each).
 static double advance(const ipcc_shape *start, const double vh[3], const double wh[3], double s0, double s1,
@@ -111,11 +108,18 @@ static double advance(const ipcc_shape *start, const double vh[3], const double 
     // The supporting-plane bound (preamble) needs phi convex and a shape that
     // does not turn; points keep the Lipschitz bound alone (their results
     // are those of earlier versions).
-    bool linear = n > 1 && convex_shape(start->kind) && (ds == 0 || (wh[0] == 0 && wh[1] == 0 && wh[2] == 0));
-    // A point farther than V cannot reach the surface within the interval
-    // (the bounded query skips a height field's far cells).
-    if (n == 1 && !(ipcc_shape_distance_bounded(&a, x0, V) < V)) return 1.0;
-    double q[3], nq[3], phi0 = primitive_distance(&a, n, x0, q, nq);
+    bool linear =
+        n > 1 && ipcc_shape_convex(start->kind) && (ds == 0 || (wh[0] == 0 && wh[1] == 0 && wh[2] == 0));
+    // A point farther than V cannot reach the surface within the interval;
+    // the bounded query is exact below V and skips a height field's far
+    // cells (q and nq serve the primitives' supporting-plane bound only).
+    double q[3], nq[3], phi0;
+    if (n == 1) {
+        phi0 = ipcc_shape_distance_bounded(&a, x0, V);
+        if (!(phi0 < V)) return 1.0;
+    } else {
+        phi0 = primitive_distance(&a, n, x0, q, nq);
+    }
     if (!(phi0 > 0)) return 0.0;
     if (!(V > 0) || phi0 > V) return 1.0; // cannot reach the surface within the interval
     double gap = 0.5 * SHAPE_CCD_GAP * phi0, t = 0, phi = phi0;

@@ -15,7 +15,8 @@
 // ellipsoid) phi is convex and C^1 outside, so the minimum is an end when
 // g'(0) >= 0 or g'(1) <= 0, else the root of g' inside, found by Newton's
 // method safeguarded by the bracket of g'-signs (it cannot leave a local
-// minimum's basin and converges quadratically). A torus is not convex: g
+// minimum's basin and converges quadratically). A torus or a height field
+// is not convex (ipcc_shape_convex): g
 // is sampled at 8 sub-intervals, every sign change - to + of g' is refined
 // the same way, and the least of the candidates and the ends is kept. The
 // segment is processed in a fixed order of its ends (lexicographic), so
@@ -26,7 +27,7 @@
 // direction into the triangle ascends; at an edge's interior only the
 // in-plane normal of the edge can descend); then Newton's method on the
 // two barycentric coordinates (with backtracking, kept strictly inside)
-// finds the interior minimum. A torus tries the interior from the
+// finds the interior minimum. A non-convex shape tries the interior from the
 // centroid too. The closest FEATURE (a vertex, an edge's interior, the
 // interior) is returned too, to key constraints as a point's closest
 // feature keys point-triangle ones. Ties (a flat direction of the surface,
@@ -61,12 +62,6 @@
 #include "vec3.h"
 
 #define SEGMENT_SAMPLES_NONCONVEX 8
-
-bool ipcc_shape_exact_primitives(ipcc_shape_kind kind) {
-    return kind == IPCC_SHAPE_CYLINDER || kind == IPCC_SHAPE_ELLIPSOID || kind == IPCC_SHAPE_TORUS;
-}
-
-static bool convex_kind(ipcc_shape_kind kind) { return kind != IPCC_SHAPE_TORUS; }
 
 // phi at p, its unit normal n and, when K is given and phi > 0, the
 // Hessian K of phi (from shape.h's Hessian of phi^2).
@@ -138,7 +133,7 @@ ipcc_point_edge_distance_type ipcc_shape_edge_closest(const ipcc_shape *s, const
     bool swap = lex_less(x1, x0);
     const double *a = swap ? x1 : x0, *b = swap ? x0 : x1;
     segment g = {.s = s, .a = a, .e = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}};
-    int N = convex_kind(s->kind) ? 1 : SEGMENT_SAMPLES_NONCONVEX;
+    int N = ipcc_shape_convex(s->kind) ? 1 : SEGMENT_SAMPLES_NONCONVEX;
     double n[3], tp = 0, phip = probe(s, a, n, NULL), d1p = dot3(g.e, n);
     double best_t = 0, best = phip;
     ipcc_point_edge_distance_type type = IPCC_PE_P_E0;
@@ -272,7 +267,7 @@ ipcc_point_triangle_distance_type ipcc_shape_triangle_closest(const ipcc_shape *
     *phi = best;
     if (!(best > 0)) return type;
     // Is there an interior minimum? (preamble)
-    bool convex = convex_kind(s->kind), inward = false;
+    bool convex = ipcc_shape_convex(s->kind), inward = false;
     if (type >= IPCC_PT_P_E0 && type <= IPCC_PT_P_E2) {
         int j = type - IPCC_PT_P_E0, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
         double p[3], n[3], e[3], m[3];
@@ -327,19 +322,6 @@ static double closest_feature(const ipcc_shape *s, int n, const double *x, doubl
         f[0] = 0, f[1] = 1, f[2] = 2, *k = 3;
     }
     return phi;
-}
-
-double ipcc_shape_primitive_closest(const ipcc_shape *s, int n, const double *x, double *w, double point[3],
-                                    double normal[3]) {
-    double ww[3], p[3] = {0, 0, 0};
-    int f[3], k;
-    closest_feature(s, n, x, ww, f, &k);
-    for (int a = 0; a < n; ++a) {
-        if (w) w[a] = ww[a];
-        for (int c = 0; c < 3; ++c)
-            p[c] += ww[a] * x[3 * a + c];
-    }
-    return ipcc_shape_distance(s, p, point, normal);
 }
 
 // Pseudo-inverse of the symmetric m x m (m = 1, 2) matrix S into P:

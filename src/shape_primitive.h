@@ -10,14 +10,8 @@
 #ifndef IPCC_SHAPE_PRIMITIVE_H
 #define IPCC_SHAPE_PRIMITIVE_H
 
-#include <stdbool.h>
-
 #include "distance.h"
 #include "shape.h"
-
-/// Whether body edges and triangles meet shapes of this kind through this
-/// file's exact distance (cylinder, ellipsoid, torus).
-bool ipcc_shape_exact_primitives(ipcc_shape_kind kind);
 
 /// The point x0 + t (x1 - x0) of the segment with the smallest signed
 /// distance phi to shape s, and its closest feature (an end or the
@@ -34,12 +28,6 @@ ipcc_point_edge_distance_type ipcc_shape_edge_closest(const ipcc_shape *s, const
 ipcc_point_triangle_distance_type ipcc_shape_triangle_closest(const ipcc_shape *s, const double *x0,
                                                               const double *x1, const double *x2, double w[3],
                                                               double *phi);
-
-/// The closest point of the primitive of n = 2 (edge) or 3 (triangle)
-/// vertices x (3 n) to shape s: barycentric weights w (n), the shape's
-/// surface point and its outward normal there; returns the signed distance.
-double ipcc_shape_primitive_closest(const ipcc_shape *s, int n, const double *x, double *w, double point[3],
-                                    double normal[3]);
 
 /// D = max(phi, 0)^2 with phi the distance from the primitive of n = 2 or
 /// 3 vertices x to shape s, its gradient g (3 n) and Hessian H (3 n x 3 n,

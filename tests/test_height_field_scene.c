@@ -235,10 +235,7 @@ static char dir[256];
 static void write_text(const char *name, const char *text) {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    ipcc_test_write_text(path, text);
 }
 
 // Parse a scene with one height field entry; returns the status, the message in msg.
@@ -273,9 +270,7 @@ static void test_scene_errors_and_sources(void **state) {
     double raw[16] = {0, 0.1, 0.2, 0.3, 0, 0.1, 0.2, 0.3, 0, 0.1, 0.2, 0.3, 0, 0.1, 0.2, 0.25};
     char path[512];
     snprintf(path, sizeof path, "%s/good.f64", dir);
-    FILE *f = fopen(path, "wb");
-    assert_int_equal(fwrite(raw, sizeof raw, 1, f), 1); // the test machine is little-endian (x86, arm64)
-    fclose(f);
+    ipcc_test_write_file(path, raw, sizeof raw); // the test machine is little-endian (x86, arm64)
     expect_error("{\"type\": \"height_field\", \"spacing\": 1, \"path\": \"ragged.csv\"}",
                  "obstacles[0].path", "ragged.csv:2: row 1 has 3 values, the first row has 4");
     expect_error("{\"type\": \"height_field\", \"spacing\": 1, \"path\": \"nan.csv\"}",

@@ -18,10 +18,7 @@ static char dir[64];
 static void write_script(const char *name, const char *text) {
     char path[256];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    ipcc_test_write_text(path, text);
 }
 
 static ipcc_world *load_world(const char *name, ipcc_scene **scene_out) {

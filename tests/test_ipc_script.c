@@ -882,14 +882,6 @@ static void test_long_lines(void **state) {
 // ---------------------------------------------------------------------------
 // Reading files.
 
-// Writes `size` bytes into the working directory (the test's build folder).
-static void write_file(const char *path, const char *data, size_t size) {
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, size, f), size);
-    assert_int_equal(fclose(f), 0);
-}
-
 // ipcc_ipc_script_read() fails with IPCC_ERR_IO, *out NULL, and a message
 // containing `message`.
 static void expect_read_error(const char *path, const char *message) {
@@ -920,7 +912,7 @@ static void test_read_file(void **state) {
 
     // A keyword error names the file's path and the line.
     const char *bad = "\nshapes input 1\na.msh 0 0 0 0 0 0 1 1 1\ntime 5x 1\n";
-    write_file("test_ipc_script_bad.txt", bad, strlen(bad));
+    ipcc_test_write_file("test_ipc_script_bad.txt", bad, strlen(bad));
     read = &dummy;
     assert_int_equal(ipcc_ipc_script_read("test_ipc_script_bad.txt", false, &read), IPCC_ERR_PARSE);
     assert_null(read);
@@ -929,7 +921,7 @@ static void test_read_file(void **state) {
     // Missing, a folder, a NUL byte: IPCC_ERR_IO naming the file.
     expect_read_error("test_ipc_script_missing.txt", "cannot read scene \"test_ipc_script_missing.txt\"");
     expect_read_error(SCENES, SCENES ": ");
-    write_file("test_ipc_script_nul.txt", "time 1 0.1\n\0shapes", 18);
+    ipcc_test_write_file("test_ipc_script_nul.txt", "time 1 0.1\n\0shapes", 18);
     expect_read_error("test_ipc_script_nul.txt", "test_ipc_script_nul.txt: NUL byte");
     remove("test_ipc_script_bad.txt");
     remove("test_ipc_script_nul.txt");

@@ -179,27 +179,6 @@ static const char *temp_file(const char *suffix) {
     return temp_path;
 }
 
-static void write_file(const char *path, const void *data, size_t n) {
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, n, f), n);
-    fclose(f);
-}
-
-static unsigned char *slurp(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = malloc((size_t)len + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
-    *n = (size_t)len;
-    return buf;
-}
-
 typedef struct byte_buf {
     unsigned char data[1024];
     size_t n;
@@ -244,7 +223,7 @@ static void test_binary_byte_order(void **state) {
     for (int swap = 0; swap < 2; swap++) {
         build_msh22_binary(&b, swap);
         const char *path = temp_file(".msh");
-        write_file(path, b.data, b.n);
+        ipcc_test_write_file(path, b.data, b.n);
         ipcc_mesh *m = NULL;
         if (ipcc_mesh_read(path, &m) != IPCC_OK) fail_msg("swap %d: %s", swap, ipcc_last_error());
         assert_int_equal(m->num_tets, 1);
@@ -253,7 +232,7 @@ static void test_binary_byte_order(void **state) {
         ipcc_mesh_destroy(m);
         // A bad endianness word is rejected.
         b.data[strlen("$MeshFormat\n2.2 1 8\n")] = 7;
-        write_file(path, b.data, b.n);
+        ipcc_test_write_file(path, b.data, b.n);
         assert_int_equal(ipcc_mesh_read(path, &m), IPCC_ERR_PARSE);
         assert_non_null(strstr(ipcc_last_error(), "endianness"));
         remove(path);
@@ -280,10 +259,10 @@ static void test_non_finite_coordinate_names_line(void **state) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const char *path = temp_file(cases[i].suffix);
-        write_file(path, cases[i].text, strlen(cases[i].text));
+        ipcc_test_write_file(path, cases[i].text, strlen(cases[i].text));
         char ele[300];
         snprintf(ele, sizeof ele, "%.*s.ele", (int)(strlen(path) - 5), path);
-        if (!strcmp(cases[i].suffix, ".node")) write_file(ele, "1 4 0\n1 1 2 3 4\n", 16);
+        if (!strcmp(cases[i].suffix, ".node")) ipcc_test_write_file(ele, "1 4 0\n1 1 2 3 4\n", 16);
         ipcc_mesh *m = NULL;
         assert_int_equal(ipcc_mesh_read(path, &m), IPCC_ERR_PARSE);
         assert_null(m);
@@ -305,10 +284,10 @@ static void test_damaged_copies_never_crash(void **state) {
     ipcc_test_seed(12345);
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         size_t n;
-        unsigned char *orig = slurp(ipcc_test_data_path(names[i]), &n);
+        unsigned char *orig = (unsigned char *)ipcc_test_read_file(ipcc_test_data_path(names[i]), &n);
         size_t step = n / 100 + 1;
         for (size_t cut = 0; cut < n; cut += step) {
-            write_file(path, orig, cut);
+            ipcc_test_write_file(path, orig, cut);
             ipcc_mesh *m = NULL;
             ipcc_status s = ipcc_mesh_read(path, &m);
             if (s == IPCC_OK)
@@ -323,7 +302,7 @@ static void test_damaged_copies_never_crash(void **state) {
             memcpy(copy, orig, n);
             size_t at = (size_t)ipcc_test_random(0.0, (double)n);
             copy[at < n ? at : n - 1] = junk[(int)ipcc_test_random(0.0, 9.0) % 9];
-            write_file(path, copy, n);
+            ipcc_test_write_file(path, copy, n);
             ipcc_mesh *m = NULL;
             ipcc_status s = ipcc_mesh_read(path, &m);
             if (s == IPCC_OK)

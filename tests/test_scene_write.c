@@ -27,13 +27,6 @@ static void assert_contains(const char *haystack, const char *needle) {
     if (!strstr(haystack, needle)) fail_msg("\"%s\" lacks \"%s\"", haystack, needle);
 }
 
-static void write_text(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    if (!f) fail_msg("cannot create %s", path);
-    fputs(text, f);
-    fclose(f);
-}
-
 // Number of entries of a folder (without . and ..); the names go to `first`.
 static int count_entries(const char *dir, char *first, size_t len) {
     DIR *d = opendir(dir);
@@ -384,9 +377,9 @@ static void test_examples_round_trip(void **state) {
 static void write_synthetic_files(const char *dir) {
     char p[4096];
     snprintf(p, sizeof p, "%s/wires.seg", dir);
-    write_text(p, "# two segments\nv 0 3 0\nv 1 3 0\nv 1 3 1\ns 1 2\ns 2 3\n");
+    ipcc_test_write_text(p, "# two segments\nv 0 3 0\nv 1 3 0\nv 1 3 1\ns 1 2\ns 2 3\n");
     snprintf(p, sizeof p, "%s/dots.pt", dir);
-    write_text(p, "v 0 4 0\nv 0.5 4 0.5\nv 1 4 1\n");
+    ipcc_test_write_text(p, "v 0 4 0\nv 0.5 4 0.5\nv 1 4 1\n");
     snprintf(p, sizeof p, "%s/in.json", dir);
     char text[40000];
     const char *tet = ipcc_test_data_path("scenes/tet.node");
@@ -470,7 +463,7 @@ static void write_synthetic_files(const char *dir) {
         "             \"compress\": false}\n"
         "}\n",
         tet_path, cube_path, cube_path, cube_path);
-    write_text(p, text);
+    ipcc_test_write_text(p, text);
 }
 
 static void test_synthetic_round_trip(void **state) {
@@ -584,7 +577,7 @@ static void test_unwritable_path(void **state) {
 
     // A folder that is a regular file.
     snprintf(path, sizeof path, "%s/afile", dir);
-    write_text(path, "x");
+    ipcc_test_write_text(path, "x");
     snprintf(path, sizeof path, "%s/afile/scene.json", dir);
     ipcc_clear_error();
     assert_int_equal(ipcc_scene_write_json(s, path), IPCC_ERR_IO);
@@ -612,7 +605,7 @@ static void test_replace_existing(void **state) {
     make_temp_dir(dir, sizeof dir, "scene_write_replace_XXXXXX");
     char path[512];
     snprintf(path, sizeof path, "%s/scene.json", dir);
-    write_text(path, "old contents\n");
+    ipcc_test_write_text(path, "old contents\n");
     struct stat before;
     assert_int_equal(stat(path, &before), 0);
     ipcc_scene *s = load_or_fail(IPCC_SOURCE_DIR "/examples/contact_cubes.json");
@@ -654,11 +647,12 @@ static void test_shape_rotation_sources(void **state) {
     char in[512], path[512];
     snprintf(in, sizeof in, "%s/in.json", dir);
     snprintf(path, sizeof path, "%s/out.json", dir);
-    write_text(in, "{\"duration\": 1, \"bodies\": [{\"mesh\": {\"box\": {\"size\": [1, 1, 1]}}, "
-                   "\"material\": {}}],\n"
-                   " \"obstacles\": [{\"type\": \"sphere\", \"center\": [0, -2, 0], \"radius\": 0.5},\n"
-                   "  {\"type\": \"box\", \"name\": \"crate\", \"center\": [5, 0, 0], \"half_extents\": [1, "
-                   "1, 1], \"rotation\": [0, 0, 10]}]}\n");
+    ipcc_test_write_text(
+        in, "{\"duration\": 1, \"bodies\": [{\"mesh\": {\"box\": {\"size\": [1, 1, 1]}}, "
+            "\"material\": {}}],\n"
+            " \"obstacles\": [{\"type\": \"sphere\", \"center\": [0, -2, 0], \"radius\": 0.5},\n"
+            "  {\"type\": \"box\", \"name\": \"crate\", \"center\": [5, 0, 0], \"half_extents\": [1, "
+            "1, 1], \"rotation\": [0, 0, 10]}]}\n");
     ipcc_scene *s = load_or_fail(in);
     assert_int_equal(ipcc_scene_write_json(s, path), IPCC_OK);
     char *before = ipcc_test_read_file(path, NULL);

@@ -67,6 +67,13 @@ static int region_of(const ipcc_shape *s, const double x[3]) {
     }
 }
 
+// Region `region` belongs to shapes of this kind.
+static bool region_of_kind(ipcc_shape_kind kind, int region) {
+    return kind == IPCC_SHAPE_CYLINDER ? region <= CAP
+           : kind == IPCC_SHAPE_TORUS  ? region == OUTER || region == INNER
+                                       : region == SMOOTH;
+}
+
 // A random surface point of region `region` (rejection on random local
 // points pushed to the surface), and its outward normal.
 static void surface_point(const ipcc_shape *s, int region, unsigned *seed, double y[3], double n[3]) {
@@ -140,8 +147,7 @@ static void test_minimum_against_brute_force(void **state) {
     for (int ki = 0; ki < 3; ++ki) {
         ipcc_shape s = make(kinds[ki]);
         for (int region = 0; region < NUM_REGIONS; ++region) {
-            if ((kinds[ki] == IPCC_SHAPE_CYLINDER) != (region <= CAP)) continue;
-            if ((kinds[ki] == IPCC_SHAPE_TORUS) != (region == OUTER || region == INNER)) continue;
+            if (!region_of_kind(kinds[ki], region)) continue;
             for (int trial = 0; trial < 60; ++trial)
                 for (int nv = 2; nv <= 3; ++nv) {
                     double y[3], n[3], x[9];
@@ -241,8 +247,7 @@ static void test_derivatives_in_every_region(void **state) {
     for (int ki = 0; ki < 3; ++ki) {
         ipcc_shape s = make(kinds[ki]);
         for (int region = 0; region < NUM_REGIONS; ++region) {
-            if ((kinds[ki] == IPCC_SHAPE_CYLINDER) != (region <= CAP)) continue;
-            if ((kinds[ki] == IPCC_SHAPE_TORUS) != (region == OUTER || region == INNER)) continue;
+            if (!region_of_kind(kinds[ki], region)) continue;
             for (int nv = 2; nv <= 3; ++nv) {
                 int seen[3] = {0, 0, 0};
                 double eg = 0, eH = 0;

@@ -36,13 +36,6 @@ static void make_temp_dir(char dir[64]) {
     assert_non_null(mkdtemp(dir));
 }
 
-static void write_text(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static int count_tmp_files(const char *dir) {
     DIR *d = opendir(dir);
     assert_non_null(d);
@@ -571,7 +564,7 @@ static void test_pvd_rejects_non_finite_time(void **state) {
     char dir[64], path[128];
     make_temp_dir(dir);
     snprintf(path, sizeof path, "%s/frames.pvd", dir);
-    write_text(path, "old pvd");
+    ipcc_test_write_text(path, "old pvd");
     const double times[2] = {0.0, INFINITY};
     const char *files[4] = {"a.vtu", "a.vtp", NULL, "b.vtp"};
     assert_int_equal(ipcc_vtk_write_pvd(path, 2, 2, times, files), IPCC_ERR_INVALID_ARGUMENT);
@@ -612,7 +605,7 @@ static void test_target_intact_when_tmp_blocked(void **state) {
     make_temp_dir(dir);
     snprintf(path, sizeof path, "%s/frame.vtu", dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    write_text(path, "old contents");
+    ipcc_test_write_text(path, "old contents");
     assert_int_equal(mkdir(tmp, 0777), 0);
     ipcc_vtk_frame f = sample_frame();
     assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_ERR_IO);
@@ -626,7 +619,7 @@ static void test_target_intact_when_tmp_blocked(void **state) {
 
     snprintf(path, sizeof path, "%s/obstacles.vtp", dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    write_text(path, "old vtp");
+    ipcc_test_write_text(path, "old vtp");
     assert_int_equal(mkdir(tmp, 0777), 0);
     ipcc_vtk_surface sf = sample_surface();
     assert_int_equal(ipcc_vtk_write_vtp(path, &sf), IPCC_ERR_IO);
@@ -639,7 +632,7 @@ static void test_target_intact_when_tmp_blocked(void **state) {
 
     snprintf(path, sizeof path, "%s/frames.pvd", dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    write_text(path, "old pvd");
+    ipcc_test_write_text(path, "old pvd");
     assert_int_equal(mkdir(tmp, 0777), 0);
     const double t = 0;
     const char *file = "a.vtu";
@@ -665,7 +658,7 @@ static void test_target_intact_when_write_fails(void **state) {
     make_temp_dir(dir);
     snprintf(path, sizeof path, "%s/frame.vtu", dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    write_text(path, "old contents");
+    ipcc_test_write_text(path, "old contents");
 
     struct rlimit old;
     assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
@@ -695,7 +688,7 @@ static void test_overwrite_and_no_tmp_left(void **state) {
     char dir[64], path[128];
     make_temp_dir(dir);
     snprintf(path, sizeof path, "%s/frame.vtu", dir);
-    write_text(path, "old contents");
+    ipcc_test_write_text(path, "old contents");
     ipcc_vtk_frame f = sample_frame();
     assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_OK);
     assert_int_equal(ipcc_vtk_write_vtu(path, &f), IPCC_OK);

@@ -43,3 +43,14 @@ char *ipcc_test_read_file(const char *path, size_t *size) {
     if (size) *size = (size_t)n;
     return buf;
 }
+
+void ipcc_test_write_file(const char *path, const void *data, size_t size) {
+    FILE *f = fopen(path, "wb");
+    if (!f) fail_msg("cannot create %s", path);
+    assert_int_equal(fwrite(data, 1, size, f), size);
+    assert_int_equal(fclose(f), 0);
+}
+
+void ipcc_test_write_text(const char *path, const char *text) {
+    ipcc_test_write_file(path, text, strlen(text));
+}

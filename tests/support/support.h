@@ -48,6 +48,10 @@ void ipcc_test_random_rotation(double Q[9]);
 void ipcc_test_remove_tree(const char *path);
 /// Whole file, NUL-terminated, malloc'ed; *size (may be NULL) gets its length.
 char *ipcc_test_read_file(const char *path, size_t *size);
+/// Write `size` bytes to path (created or truncated); fails the test if it cannot.
+void ipcc_test_write_file(const char *path, const void *data, size_t size);
+/// ipcc_test_write_file of a NUL-terminated text.
+void ipcc_test_write_text(const char *path, const char *text);
 
 /// Path of a file in tests/data (static buffer).
 const char *ipcc_test_data_path(const char *name);
