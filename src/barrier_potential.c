@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "barrier.h"
+#include "contact_samples.h"
 #include "core.h"
 #include "distance.h"
 #include "local_to_global.h"
@@ -118,6 +119,8 @@ double ipcc_contact_distance(ipcc_contact_kind kind, const double *x, const void
     }
     case IPCC_CONTACT_ST:
     case IPCC_CONTACT_SE: return sphere_distance(kind, x, obstacle, g, H);
+    case IPCC_CONTACT_QE:
+    case IPCC_CONTACT_QT: break; // a sample's point needs its pair (sample_barrier)
     }
     return INFINITY;
 }
@@ -149,16 +152,50 @@ void ipcc_contact_pair_positions(const ipcc_contact_pair *p, const double *xc, d
 
 const void *ipcc_contact_pair_obstacle(const ipcc_contact_obstacles *o, const ipcc_contact_pair *p) {
     if (p->kind == IPCC_CONTACT_PH) return o->planes + 6 * p->v[1];
-    if (p->kind == IPCC_CONTACT_PS) return &o->pose[p->v[1]];
-    if (p->kind == IPCC_CONTACT_ST || p->kind == IPCC_CONTACT_SE)
-        return &o->pose[p->v[ipcc_contact_kind_vertices(p->kind)]];
+    if (ipcc_contact_kind_on_shape(p->kind)) return &o->pose[p->v[ipcc_contact_kind_vertices(p->kind)]];
     return NULL;
+}
+
+// QE and QT: the sample q = sum_a w_a x_a (contact_samples.c) is a point
+// against the shape, D = phi(q)^2 as PS, so with G, H3 the point's barrier
+// gradient and Hessian,
+//   grad_a = w_a G,   H_ab = w_a w_b H3,
+// a Kronecker product (w w^T) x H3 whose PSD projection is (w w^T) x
+// proj(H3), w w^T being rank one and PSD: H3 is projected, not the 6x6 or 9x9.
+static double sample_barrier(const ipcc_contact_obstacles *o, const ipcc_contact_pair *p, const double *x,
+                             double dhat2, bool barrier, double *g, double *H) {
+    int nv = ipcc_contact_kind_vertices(p->kind);
+    double w[3], q[3], g3[3], H3[9];
+    ipcc_sample_weights(nv, p->sample, w);
+    ipcc_sample_point(nv, x, w, q);
+    const void *shape = ipcc_contact_pair_obstacle(o, p);
+    if (!barrier) return ipcc_contact_distance(IPCC_CONTACT_PS, q, shape, NULL, NULL);
+    double e = ipcc_contact_barrier(IPCC_CONTACT_PS, q, shape, dhat2, g ? g3 : NULL, H ? H3 : NULL, false);
+    if (!isfinite(e) || !g) return p->mult * e;
+    for (int k = 0; g && k < 3; ++k)
+        g3[k] *= p->mult;
+    for (int a = 0; a < nv; ++a)
+        for (int k = 0; k < 3; ++k)
+            g[3 * a + k] = w[a] * g3[k];
+    if (!H) return p->mult * e;
+    for (int k = 0; k < 9; ++k)
+        H3[k] *= p->mult;
+    ipcc_project_psd(3, H3);
+    int n = 3 * nv;
+    for (int a = 0; a < nv; ++a)
+        for (int b = 0; b < nv; ++b)
+            for (int k = 0; k < 3; ++k)
+                for (int l = 0; l < 3; ++l)
+                    H[n * (3 * a + k) + 3 * b + l] = w[a] * w[b] * H3[3 * k + l];
+    return p->mult * e;
 }
 
 double ipcc_contact_pair_distance(const ipcc_contact_obstacles *o, const ipcc_contact_pair *p,
                                   const double *xc) {
     double x[12];
     ipcc_contact_pair_positions(p, xc, x);
+    if (p->kind == IPCC_CONTACT_QE || p->kind == IPCC_CONTACT_QT)
+        return sample_barrier(o, p, x, 0, false, NULL, NULL);
     return ipcc_contact_distance(p->kind, x, ipcc_contact_pair_obstacle(o, p), NULL, NULL);
 }
 
@@ -166,6 +203,8 @@ double ipcc_contact_pair_barrier(const ipcc_contact_obstacles *o, const ipcc_con
                                  const double *xc, double dhat2, double *g, double *H) {
     double x[12];
     ipcc_contact_pair_positions(p, xc, x);
+    if (p->kind == IPCC_CONTACT_QE || p->kind == IPCC_CONTACT_QT)
+        return sample_barrier(o, p, x, dhat2, true, g, H);
     // The key stands for mult terms (contact_multiplicity.c): scale, then project.
     double e = ipcc_contact_barrier(p->kind, x, ipcc_contact_pair_obstacle(o, p), dhat2, g, H, false);
     int n = 3 * ipcc_contact_kind_vertices(p->kind);
@@ -246,10 +285,17 @@ static void shape_lift(const ipcc_contact_obstacles *o, const ipcc_contact_pair 
     const ipcc_shape *pose = &o->pose[i];
     const ipcc_shape_motion *motion = &sc->shapes[i];
     double ds = lift[3 * sc->num_vertices] / sc->clock_length, y[3], v[3];
-    if (p->kind == IPCC_CONTACT_PS)
+    if (p->kind == IPCC_CONTACT_PS) {
         ipcc_shape_distance(pose, xc + 3 * p->v[0], y, NULL);
-    else
+    } else if (p->kind == IPCC_CONTACT_QE || p->kind == IPCC_CONTACT_QT) { // at the sample's closest point
+        double x[12], w[3], q[3];
+        ipcc_contact_pair_positions(p, xc, x);
+        ipcc_sample_weights(nv, p->sample, w);
+        ipcc_sample_point(nv, x, w, q);
+        ipcc_shape_distance(pose, q, y, NULL);
+    } else {
         memcpy(y, pose->center, sizeof y);
+    }
     ipcc_shape_point_velocity(motion->velocity, motion->angular_velocity, pose->center, y, v);
     for (int a = 0; a < nv; ++a)
         for (int k = 0; k < 3; ++k)
@@ -289,7 +335,7 @@ ipcc_status ipcc_barrier_potential_assemble(ipcc_barrier_potential *bp, const ip
         if (lift) {
             double le[12];
             ipcc_local_gather(lift, nv, vertices, le);
-            if (p->kind == IPCC_CONTACT_PS || p->kind == IPCC_CONTACT_ST || p->kind == IPCC_CONTACT_SE)
+            if (ipcc_contact_kind_on_shape(p->kind))
                 shape_lift(o, p, xc, sc, lift, le, nv);
             ipcc_block_add_product(n, H, le, gk);
         }

@@ -53,6 +53,7 @@
 
 #include <math.h>
 
+#include "contact_samples.h"
 #include "core.h"
 #include "distance.h"
 
@@ -69,8 +70,10 @@ int ipcc_contact_kind_vertices(ipcc_contact_kind kind) {
     case IPCC_CONTACT_PE: return 3;
     case IPCC_CONTACT_PH:
     case IPCC_CONTACT_PS: return 1;
-    case IPCC_CONTACT_SE: return 2;
-    case IPCC_CONTACT_ST: return 3;
+    case IPCC_CONTACT_SE:
+    case IPCC_CONTACT_QE: return 2;
+    case IPCC_CONTACT_ST:
+    case IPCC_CONTACT_QT: return 3;
     default: return 4;
     }
 }
@@ -244,6 +247,7 @@ static int pair_cmp(const void *pa, const void *pb) {
     if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
     for (int k = 0; k < 4; ++k)
         if (a->v[k] != b->v[k]) return a->v[k] < b->v[k] ? -1 : 1;
+    if (a->sample != b->sample) return a->sample < b->sample ? -1 : 1;
     return 0;
 }
 
@@ -324,6 +328,76 @@ static int sphere_extra_write(const set_input *c, int i, int f, unsigned bits, i
     const int *t = c->m->cfaces + 3 * f;
     for (int j = 0; j < 3; ++j)
         if (bits & (1u << j)) s[n++] = make_se(t[j], t[(j + 1) % 3], i);
+    return n;
+}
+
+// Which sample points of each collision face and edge lie within d̂ of
+// each sampled shape at xc (masks in set->face_samples, edge_samples), and
+// their number. 0, or -1 when out of memory.
+static int sample_masks(ipcc_constraint_set *set, const set_input *c, const double *xc, int *count) {
+    const ipcc_collision_mesh *m = c->m;
+    const ipcc_contact_obstacles *o = c->o;
+    *count = 0;
+    if (!o->face_divisions || !o->edge_divisions) return 0;
+    int ns = o->num_shapes, nf = m->nf, ne = m->ne;
+    if (ipcc_reserve((void **)&set->face_samples, &set->cap_face_samples, ns * nf + 1, sizeof(uint64_t)) != 0 ||
+        ipcc_reserve((void **)&set->edge_samples, &set->cap_edge_samples, ns * ne + 1, sizeof(uint16_t)) != 0)
+        return -1;
+    int total = 0;
+    for (int i = 0; i < ns; ++i) {
+        const ipcc_shape *shape = &o->pose[i];
+        const double R = o->radius[i], dhat = c->dhat;
+        const unsigned char *fn = o->face_divisions + (size_t)i * nf, *en = o->edge_divisions + (size_t)i * ne;
+        uint64_t *fm = set->face_samples + (size_t)i * nf;
+        uint16_t *em = set->edge_samples + (size_t)i * ne;
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : total)
+        for (int f = 0; f < nf; ++f) {
+            const int *t = m->cfaces + 3 * f;
+            fm[f] = fn[f] >= 3 && ipcc_collision_vertex_free(m, t[0])
+                        ? ipcc_face_samples_near(shape, R, fn[f], xc + 3 * t[0], xc + 3 * t[1], xc + 3 * t[2], dhat)
+                        : 0;
+            total += __builtin_popcountll(fm[f]);
+        }
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : total)
+        for (int e = 0; e < ne; ++e) {
+            const int *v = m->cedges + 2 * e;
+            em[e] = en[e] >= 2 && ipcc_collision_vertex_free(m, v[0])
+                        ? ipcc_edge_samples_near(shape, R, en[e], xc + 3 * v[0], xc + 3 * v[1], dhat)
+                        : 0;
+            total += __builtin_popcount(em[e]);
+        }
+    }
+    *count = total;
+    return 0;
+}
+
+// Appends the QT and QE keys of the masks (sample_masks) to s at n; the new count.
+static int sample_write(const ipcc_constraint_set *set, const set_input *c, ipcc_contact_pair *s, int n) {
+    const ipcc_collision_mesh *m = c->m;
+    int ns = c->o->num_shapes, nf = m->nf, ne = m->ne;
+    for (int i = 0; i < ns; ++i) {
+        const unsigned char *fn = c->o->face_divisions + (size_t)i * nf, *en = c->o->edge_divisions + (size_t)i * ne;
+        const uint64_t *fm = set->face_samples + (size_t)i * nf;
+        const uint16_t *em = set->edge_samples + (size_t)i * ne;
+        for (int f = 0; f < nf; ++f) {
+            if (!fm[f]) continue;
+            const int *t = m->cfaces + 3 * f;
+            for (int a = 1, k = 0; a < fn[f]; ++a)
+                for (int b = 1; a + b < fn[f]; ++b, ++k)
+                    if (fm[f] >> k & 1)
+                        s[n++] = (ipcc_contact_pair){.kind = IPCC_CONTACT_QT,
+                                                     .v = {t[0], t[1], t[2], i},
+                                                     .sample = ipcc_sample_code(fn[f], a, b)};
+        }
+        for (int e = 0; e < ne; ++e) {
+            if (!em[e]) continue;
+            const int *v = m->cedges + 2 * e;
+            for (int a = 1; a < en[e]; ++a)
+                if (em[e] >> (a - 1) & 1)
+                    s[n++] = (ipcc_contact_pair){
+                        .kind = IPCC_CONTACT_QE, .v = {v[0], v[1], i, -1}, .sample = ipcc_sample_code(en[e], a, 0)};
+        }
+    }
     return n;
 }
 
@@ -416,6 +490,16 @@ int ipcc_constraint_set_build(ipcc_constraint_set *set, const ipcc_collision_mes
         for (int f = 0; f < nf; ++f)
             if (xi[f]) np = sphere_extra_write(c, i, f, xi[f], s, np);
     }
+    // The sample points of edges and faces near the curved shapes (contact_samples.c).
+    int nsamples = 0;
+    if (sample_masks(set, c, xc, &nsamples) != 0) return -1;
+    if (nsamples > 0) {
+        if (ipcc_reserve((void **)&set->scratch, &set->cap_scratch, ncand + nextra + nsamples + 1,
+                         sizeof(ipcc_contact_pair)) != 0)
+            return -1;
+        s = set->scratch;
+        np = sample_write(set, c, s, np);
+    }
     // Sort by key, drop duplicates, then the keys' multiplicities; drop those of 0.
     sort_pairs(s, np);
     if (ipcc_reserve((void **)&set->pairs, &set->cap_pairs, np + 1, sizeof *set->pairs) != 0) return -1;
@@ -438,6 +522,8 @@ void ipcc_constraint_set_free(ipcc_constraint_set *s) {
     IPCC_FREE(s->scratch);
     IPCC_FREE(s->vf_extra);
     IPCC_FREE(s->ee_extra);
+    IPCC_FREE(s->face_samples);
+    IPCC_FREE(s->edge_samples);
     IPCC_FREE(s->sphere_extra);
     s->np = s->cap_pairs = s->cap_scratch = s->cap_vf_extra = s->cap_ee_extra = s->cap_sphere_extra = 0;
 }

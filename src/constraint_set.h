@@ -4,6 +4,9 @@
 #ifndef IPCC_CONSTRAINT_SET_H
 #define IPCC_CONSTRAINT_SET_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "broad_phase.h"
 #include "collision_mesh.h"
 #include "distance.h"
@@ -19,7 +22,16 @@ typedef enum ipcc_contact_kind {
     IPCC_CONTACT_PS, ///< point-shape      [p], an analytic obstacle (shape.h) at its current pose
     IPCC_CONTACT_ST, ///< sphere-triangle  [t0, t1, t2]: a sphere shape's centre to the triangle's interior
     IPCC_CONTACT_SE, ///< sphere-edge      [e0, e1]: a sphere shape's centre to the edge's interior
+    IPCC_CONTACT_QE, ///< edge sample-shape [e0, e1]: a fixed point of the edge (pair.sample) to a curved shape
+    IPCC_CONTACT_QT, ///< face sample-shape [t0, t1, t2]: a fixed point inside the face (pair.sample) likewise
 } ipcc_contact_kind;
+
+/// Whether a constraint of this kind is against an analytic shape (PS, ST,
+/// SE, QE, QT), whose index follows its vertices in v.
+static inline bool ipcc_contact_kind_on_shape(int kind) {
+    return kind == IPCC_CONTACT_PS || kind == IPCC_CONTACT_ST || kind == IPCC_CONTACT_SE ||
+           kind == IPCC_CONTACT_QE || kind == IPCC_CONTACT_QT;
+}
 
 /// Vertices of a constraint of this kind (1 to 4).
 int ipcc_contact_kind_vertices(ipcc_contact_kind kind);
@@ -27,9 +39,10 @@ int ipcc_contact_kind_vertices(ipcc_contact_kind kind);
 /// One constraint: a key (kind and vertices) and what its barrier needs.
 typedef struct ipcc_contact_pair {
     int kind; ///< an ipcc_contact_kind, or -1 for "no constraint"; EE keys are always interior-interior
-    int v[4]; ///< collision vertices; PH / PS: v[0] vertex, v[1] half-space / shape; ST / SE: the
-              ///< triangle's or edge's vertices, then the sphere's shape index
-    int mult; ///< multiplicity: how many terms of the barrier this key stands for (contact_multiplicity.c)
+    int v[4]; ///< collision vertices; PH / PS: v[0] vertex, v[1] half-space / shape; ST / SE / QT / QE:
+              ///< the triangle's or edge's vertices, then the shape's index
+    int sample; ///< QE / QT: the sample's code (contact_samples.h), part of the key; else 0
+    int mult;   ///< multiplicity: how many terms of the barrier this key stands for (contact_multiplicity.c)
 } ipcc_contact_pair;
 
 /// Pair p's world vertex indices (the mesh's cvert of its collision
@@ -51,6 +64,11 @@ typedef struct ipcc_contact_obstacles {
     const ipcc_shape *pose; ///< per shape, at the state in use
     const double *radius;   ///< per shape: its bounding radius
     int num_spheres;        ///< shapes that are spheres (ST / SE constraints against bodies' faces)
+    /// Per shape, the subdivisions of every collision edge (ne each) and
+    /// face (nf each) for its sample points (QE / QT constraints,
+    /// contact_samples.h), fixed at the rest state; 1 or less: none. NULL
+    /// when no shape has samples.
+    const unsigned char *edge_divisions, *face_divisions;
 } ipcc_contact_obstacles;
 
 /// Signed distance of x to a half-space's plane (point, unit normal).
@@ -71,6 +89,10 @@ typedef struct ipcc_constraint_set {
     int cap_ee_extra;
     unsigned char *sphere_extra; ///< per sphere and face: its edges' sphere-edge keys (bits 0-2)
     int cap_sphere_extra;
+    uint64_t *face_samples; ///< per shape and face: its samples within d̂ (contact_samples.h)
+    int cap_face_samples;
+    uint16_t *edge_samples; ///< per shape and edge: likewise
+    int cap_edge_samples;
 } ipcc_constraint_set;
 
 /// The constraint set at collision positions xc (3 nc) from the broad

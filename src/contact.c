@@ -44,6 +44,7 @@
 #include "barrier.h"
 #include "barrier_stiffness.h"
 #include "closest_point.h"
+#include "contact_samples.h"
 #include "core.h"
 #include "distance.h"
 #include "vec3.h"
@@ -86,6 +87,8 @@ void ipcc_contact_destroy(ipcc_contact *c) {
     free(c->planes);
     free(c->pose);
     free(c->shape_radius);
+    free(c->edge_divisions);
+    free(c->face_divisions);
     ipcc_broad_phase_destroy(c->bp);
     ipcc_candidates_free(&c->cand);
     ipcc_constraint_set_free(&c->set);
@@ -124,6 +127,41 @@ static ipcc_status build_obstacles(ipcc_contact *c, const ipcc_contact_setup *de
     return IPCC_OK;
 }
 
+// Distance between collision vertices a and b at rest.
+static double rest_length(const ipcc_collision_mesh *m, int a, int b) {
+    const double *p = m->rest + 3 * a, *q = m->rest + 3 * b;
+    return sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
+}
+
+// The subdivisions of every edge and face for each curved shape's sample
+// points (contact_samples.c), from their rest lengths: a face takes its
+// longest edge's. No arrays when no shape has samples.
+static ipcc_status build_samples(ipcc_contact *c) {
+    const ipcc_collision_mesh *m = &c->mesh;
+    int ns = c->obstacles.num_shapes, ne = m->ne, nf = m->nf;
+    bool any = false;
+    for (int i = 0; i < ns; ++i)
+        any = any || ipcc_contact_sample_spacing(&c->pose[i], c->dhat) > 0;
+    if (!any) return IPCC_OK;
+    c->edge_divisions = malloc((size_t)ns * ne + 1);
+    c->face_divisions = malloc((size_t)ns * nf + 1);
+    if (!c->edge_divisions || !c->face_divisions) return out_of_memory();
+    for (int i = 0; i < ns; ++i) {
+        double spacing = ipcc_contact_sample_spacing(&c->pose[i], c->dhat);
+        for (int e = 0; e < ne; ++e)
+            c->edge_divisions[(size_t)i * ne + e] = (unsigned char)ipcc_contact_sample_divisions(
+                rest_length(m, m->cedges[2 * e], m->cedges[2 * e + 1]), spacing);
+        for (int f = 0; f < nf; ++f) {
+            const int *t = m->cfaces + 3 * f;
+            double l = fmax(rest_length(m, t[0], t[1]), fmax(rest_length(m, t[1], t[2]), rest_length(m, t[2], t[0])));
+            c->face_divisions[(size_t)i * nf + f] = (unsigned char)ipcc_contact_sample_divisions(l, spacing);
+        }
+    }
+    c->obstacles.edge_divisions = c->edge_divisions;
+    c->obstacles.face_divisions = c->face_divisions;
+    return IPCC_OK;
+}
+
 ipcc_status ipcc_contact_create(const ipcc_contact_setup *def, ipcc_contact **out) {
     *out = NULL;
     ipcc_contact *c = calloc(1, sizeof *c);
@@ -138,6 +176,11 @@ ipcc_status ipcc_contact_create(const ipcc_contact_setup *def, ipcc_contact **ou
     c->L = def->bbox_diagonal;
     c->dhat = def->dhat > 0 ? def->dhat : 1e-3 * def->bbox_diagonal;
     c->dhat2 = c->dhat * c->dhat;
+    st = build_samples(c);
+    if (st != IPCC_OK) {
+        ipcc_contact_destroy(c);
+        return st;
+    }
     double msum = 0;
     int mcount = 0;
     for (int i = 0; i < def->mesh.num_vertices; ++i)
@@ -322,7 +365,25 @@ static void pair_weights(const ipcc_contact_pair *p, const double *xc, double w[
     }
     case IPCC_CONTACT_PH:
     case IPCC_CONTACT_PS: w[0] = 1; return;
+    case IPCC_CONTACT_QE:
+    case IPCC_CONTACT_QT: // the sample's weights (the body is the first primitive)
+        ipcc_sample_weights(ipcc_contact_kind_vertices(p->kind), p->sample, w);
+        return;
     }
+}
+
+// QE and QT as friction sees them: the sample q, its closest point on the
+// shape and the outward normal there.
+static void sample_info(const ipcc_contact *c, const ipcc_contact_pair *p, ipcc_contact_info *in) {
+    int nv = ipcc_contact_kind_vertices(p->kind);
+    double x[12], q[3];
+    pair_weights(p, c->xc, in->weights);
+    ipcc_contact_pair_positions(p, c->xc, x);
+    ipcc_sample_point(nv, x, in->weights, q);
+    in->obstacle = p->v[nv];
+    in->body[1] = -1;
+    in->sample = p->sample;
+    ipcc_shape_distance(&c->pose[in->obstacle], q, in->point, in->normal);
 }
 
 // ST and SE as friction sees them: the face's (edge's) point nearest the
@@ -366,8 +427,11 @@ static void pair_info(const ipcc_contact *c, const ipcc_contact_pair *p, ipcc_co
     in->kind = (ipcc_contact_kind)p->kind;
     in->body[0] = m->group[p->v[0]];
     in->obstacle = -1;
+    in->sample = 0;
     if (p->kind == IPCC_CONTACT_ST || p->kind == IPCC_CONTACT_SE) {
         sphere_info(c, p, in);
+    } else if (p->kind == IPCC_CONTACT_QE || p->kind == IPCC_CONTACT_QT) {
+        sample_info(c, p, in);
     } else if (p->kind == IPCC_CONTACT_PH) {
         pair_weights(p, c->xc, in->weights);
         in->body[1] = -1;

@@ -104,9 +104,10 @@ typedef struct ipcc_contact_info {
                          ///< the key's multiplicity, so < 0 for a key counting -1) (newtons times the
                          ///< potential scale s; see friction.c)
     int body[2];         ///< the two bodies; PH and PS: body[1] = -1 (see `obstacle`)
-    int obstacle;        ///< PH: the half-space's index; PS, ST, SE: the shape's index; else -1
+    int obstacle;        ///< PH: the half-space's index; PS, ST, SE, QE, QT: the shape's index; else -1
     double point[3];     ///< the closest point on the second primitive (for PS, on the shape's surface)
     double distance;     ///< unsigned distance, m
+    int sample;          ///< QE / QT: the sample's code (contact_samples.h); else 0
 } ipcc_contact_info;
 
 /// The active constraints at x (a static candidate search), as friction

@@ -21,9 +21,12 @@
 //
 // Half-spaces have an exact linear time of impact (plane_toi). Analytic
 // shapes: conservative advancement in the shape's moving frame for the
-// vertices (shape_ccd.c), and for a sphere also point-triangle CCD of its
+// vertices (shape_ccd.c); for a sphere also point-triangle CCD of its
 // centre against every body triangle with the radius as the minimum
-// separation (shapes_toi).
+// separation; for a curved shape with sample points (cylinder, ellipsoid,
+// torus; contact_samples.c) conservative advancement of every nearby body
+// triangle on its least distance to the shape (shape_ccd.c,
+// shape_primitive.c), which covers its edges and samples (shapes_toi).
 //
 // The swept candidates are kept (cand_valid): they serve the line search's
 // energies and the next evaluation (contact.c). Out of memory fails with
@@ -32,6 +35,7 @@
 
 #include "ccd.h"
 #include "contact_internal.h"
+#include "contact_samples.h"
 #include "core.h"
 #include "vec3.h"
 
@@ -68,6 +72,51 @@ static double shapes_toi(const ipcc_contact *c, const ipcc_step_context *sc, dou
             double r[3] = {x0[0] - a.center[0], x0[1] - a.center[1], x0[2] - a.center[2]};
             if (norm3(r) - c->shape_radius[i] > norm3(m) + centre_motion) continue;
             ti = fmin(ti, ipcc_shape_ccd(start, vh, wh, s0, s1, x0, x1));
+        }
+        // A sampled curved shape (contact_samples.c): the sample points of
+        // every face and edge near it as points, and the whole faces (and
+        // the edges that are no face's) against the shape inset by the depth
+        // budget (ipcc_shape_inset: no point of them goes deeper than that),
+        // after a bounding-sphere cull (every point of a primitive is within
+        // its longest edge of a vertex).
+        if (ipcc_shape_sampled(start->kind) && c->face_divisions) {
+            int nf = mesh->nf, ne = mesh->ne;
+            ipcc_shape inset = *start;
+            ipcc_shape_inset(&inset, ipcc_contact_sample_depth(start, c->dhat));
+            const unsigned char *fn = c->face_divisions + (size_t)i * nf, *en = c->edge_divisions + (size_t)i * ne;
+#pragma omp parallel for schedule(dynamic, 64) reduction(min : ti)
+            for (int k = 0; k < nf + ne; ++k) {
+                bool face = k < nf;
+                const int *T = face ? mesh->cfaces + 3 * k : mesh->cedges + 2 * (k - nf);
+                int nv = face ? 3 : 2, n = face ? fn[k] : en[k - nf];
+                bool whole = face || mesh->edge_face_start[k - nf + 1] == mesh->edge_face_start[k - nf];
+                if (!ipcc_collision_vertex_free(mesh, T[0]) || (!whole && n < 2)) continue;
+                double y0[9], y1[9], gap = INFINITY, motion = 0, size = 0;
+                for (int j = 0; j < nv; ++j)
+                    for (int d = 0; d < 3; ++d) {
+                        y0[3 * j + d] = c->xc[3 * T[j] + d];
+                        y1[3 * j + d] = c->xc1[3 * T[j] + d];
+                    }
+                for (int j = 0; j < nv; ++j) {
+                    double r[3], m[3], e[3];
+                    sub3(y0 + 3 * j, a.center, r);
+                    sub3(y1 + 3 * j, y0 + 3 * j, m);
+                    sub3(y0 + 3 * ((j + 1) % nv), y0 + 3 * j, e);
+                    gap = fmin(gap, norm3(r) - c->shape_radius[i]);
+                    motion = fmax(motion, norm3(m));
+                    size = fmax(size, norm3(e));
+                }
+                if (gap - size > motion + centre_motion) continue;
+                if (whole) ti = fmin(ti, ipcc_shape_primitive_ccd(&inset, vh, wh, s0, s1, nv, y0, y1));
+                for (int u = 1; u < n; ++u)
+                    for (int v = face ? 1 : 0; face ? u + v < n : v < 1; ++v) {
+                        double w[3], q0[3], q1[3];
+                        ipcc_sample_weights(nv, ipcc_sample_code(n, u, v), w);
+                        ipcc_sample_point(nv, y0, w, q0);
+                        ipcc_sample_point(nv, y1, w, q1);
+                        ti = fmin(ti, ipcc_shape_ccd(start, vh, wh, s0, s1, q0, q1));
+                    }
+            }
         }
         // A sphere also against every face: its centre moves linearly (a
         // rotation does not move it), so this is point-triangle CCD with the

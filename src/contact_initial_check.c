@@ -20,7 +20,8 @@
 //
 // Analytic shapes (world_shapes.c) add steps after (1): (1b) no vertex of a
 // deformable body on or inside a shape (the exact distance), and no body
-// triangle touching or crossing a sphere (exact too); (1c) no
+// triangle touching or crossing a sphere or a sampled curved shape
+// (cylinder, ellipsoid, torus: exact too, shape_primitive.c); (1c) no
 // shape inside or through a body: an inner point of the shape (its centre,
 // a torus' core circle) and 257 points of its surface must not lie in a
 // closed tet of a deformable body.
@@ -29,8 +30,10 @@
 #include <string.h>
 
 #include "contact_internal.h"
+#include "contact_samples.h"
 #include "core.h"
 #include "distance.h"
+#include "shape_primitive.h"
 #include "vec3.h"
 
 // The name of body b, and collision vertex v's index in its body (as text).
@@ -229,24 +232,33 @@ ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_contact
                                  body_name(w, c->mesh.group[v]), ipcc_shape_kind_name(c->pose[i].kind),
                                  w->shape_defs[i].name, va);
             }
-    // 1b'. A sphere is exact against whole triangles: none may touch or cross it.
+    // 1b'. Spheres and sampled curved shapes are exact against whole
+    // triangles (their CCD is, contact_ccd.c): none may touch or cross one
+    // (the least distance over the triangle, shape_primitive.c, after the
+    // bounding-sphere cull).
     for (int i = 0; i < c->obstacles.num_shapes; ++i) {
-        if (c->pose[i].kind != IPCC_SHAPE_SPHERE) continue;
-        const double *o = c->pose[i].center;
+        const ipcc_shape *s = &c->pose[i];
+        if (s->kind != IPCC_SHAPE_SPHERE && !ipcc_shape_sampled(s->kind)) continue;
+        const double *o = s->center;
         for (int f = 0; f < c->mesh.nf; ++f) {
             const int *T = c->mesh.cfaces + 3 * f;
             if (!ipcc_collision_vertex_free(&c->mesh, T[0])) continue;
             const double *t0 = c->xc + 3 * T[0], *t1 = c->xc + 3 * T[1], *t2 = c->xc + 3 * T[2];
             double d = ipcc_point_triangle_distance(o, t0, t1, t2,
                                                     ipcc_point_triangle_distance_type_of(o, t0, t1, t2));
-            if (sqrt(d) > c->pose[i].size[0]) continue;
+            if (sqrt(d) > c->shape_radius[i]) continue;
+            if (s->kind != IPCC_SHAPE_SPHERE) {
+                double wt[3], phi;
+                ipcc_shape_triangle_closest(s, t0, t1, t2, wt, &phi);
+                if (phi > 0) continue;
+            }
             describe_vertex(w, c, T[0], va, sizeof va);
             describe_vertex(w, c, T[1], vb, sizeof vb);
             describe_vertex(w, c, T[2], vc, sizeof vc);
             return ipcc_fail(
                 IPCC_ERR_INFEASIBLE,
-                "initial state: triangle (%s, %s, %s) of body \"%s\" touches or crosses sphere \"%s\"", va,
-                vb, vc, body_name(w, c->mesh.group[T[0]]), w->shape_defs[i].name);
+                "initial state: triangle (%s, %s, %s) of body \"%s\" touches or crosses %s \"%s\"", va, vb,
+                vc, body_name(w, c->mesh.group[T[0]]), ipcc_shape_kind_name(s->kind), w->shape_defs[i].name);
         }
     }
     // 1c. A shape inside or through a body without touching a vertex.

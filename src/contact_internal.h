@@ -20,6 +20,8 @@ struct ipcc_contact {
     double *planes;                   ///< 6 per half-space (a copy)
     ipcc_shape *pose;                 ///< per shape: its pose at the state last gathered
     double *shape_radius;             ///< per shape: its bounding radius
+    unsigned char *edge_divisions;    ///< per shape and edge: its sample subdivisions (contact_samples.h)
+    unsigned char *face_divisions;    ///< per shape and face: likewise
 
     double dhat, dhat2, L;
     double kappa, kappa_min, kappa_max;

@@ -59,7 +59,7 @@
 #include "vec3.h"
 
 typedef struct friction_contact {
-    int kind, obstacle; ///< the constraint's (ipcc_contact_info)
+    int kind, obstacle, sample; ///< the constraint's (ipcc_contact_info)
     int nv;
     int vertices[4];
     double weights[4];
@@ -199,8 +199,7 @@ int ipcc_friction_count(const ipcc_friction *f) { return f->n; }
 // shape's, or, for a box's edge obstacle (world_shapes.c), its box's.
 static double own_mu(const ipcc_friction *f, const ipcc_contact_info *in) {
     if (in->kind == IPCC_CONTACT_PH) return f->half_space_mu[in->obstacle];
-    if (in->kind == IPCC_CONTACT_PS || in->kind == IPCC_CONTACT_ST || in->kind == IPCC_CONTACT_SE)
-        return f->shape_mu[in->obstacle];
+    if (ipcc_contact_kind_on_shape(in->kind)) return f->shape_mu[in->obstacle];
     int b = in->body[1];
     if (b >= 0 && f->body_shape[b] >= 0) return f->shape_mu[f->body_shape[b]];
     return -1;
@@ -260,8 +259,9 @@ ipcc_status ipcc_friction_lag(ipcc_friction *f, ipcc_contact *contact, const ipc
         fc->mu_lambda = mu * in->normal_force;
         fc->kind = in->kind;
         fc->obstacle = in->obstacle;
+        fc->sample = in->sample;
         memset(fc->offset, 0, sizeof fc->offset);
-        if (in->kind == IPCC_CONTACT_PS || in->kind == IPCC_CONTACT_ST || in->kind == IPCC_CONTACT_SE)
+        if (ipcc_contact_kind_on_shape(in->kind))
             shape_offset(sc, in->obstacle, x_lag, in->point, fc->offset);
     }
     if (f->n + 1 > f->cap_scratch) {
@@ -352,19 +352,17 @@ ipcc_status ipcc_friction_assemble(ipcc_friction *f, const ipcc_step_context *sc
 }
 
 void ipcc_friction_contact_force(const ipcc_friction *f, const ipcc_step_context *sc, const double *x, int k,
-                                 int *kind, int vertices[4], int *obstacle, double force[3]) {
+                                 int *kind, int vertices[4], int *obstacle, int *sample, double force[3]) {
     IPCC_ASSERT(k >= 0 && k < f->n);
     const friction_contact *fc = &f->c[k];
     double dx[12], g[12];
     contact_dx(fc, sc, x, dx);
     ipcc_friction_potential(fc->nv, fc->weights, fc->T, fc->mu_lambda, f->eps, dx, g, NULL);
     // g_i = w_i T grad_u, and the first primitive's weights sum to 1: it is
-    // vertex 0 (weight 1), for EE the vertices 0 and 1 of edge a, for ST and
-    // SE (a sphere against a triangle or an edge) all of them.
+    // vertex 0 (weight 1), for EE the vertices 0 and 1 of edge a, for ST,
+    // SE, QE and QT (a shape against a triangle or an edge) all of them.
     double s = sc->potential_scale;
-    int na = fc->kind == IPCC_CONTACT_EE                                    ? 2
-             : (fc->kind == IPCC_CONTACT_ST || fc->kind == IPCC_CONTACT_SE) ? fc->nv
-                                                                            : 1;
+    int na = fc->kind == IPCC_CONTACT_EE ? 2 : (ipcc_contact_kind_on_shape(fc->kind) ? fc->nv : 1);
     for (int d = 0; d < 3; ++d) {
         force[d] = 0;
         for (int a = 0; a < na; ++a)
@@ -372,6 +370,7 @@ void ipcc_friction_contact_force(const ipcc_friction *f, const ipcc_step_context
     }
     *kind = fc->kind;
     *obstacle = fc->obstacle;
+    *sample = fc->sample;
     memcpy(vertices, fc->vertices, sizeof fc->vertices);
 }
 

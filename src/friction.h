@@ -60,12 +60,13 @@ ipcc_status ipcc_friction_assemble(ipcc_friction *f, const ipcc_step_context *sc
                                    const double *lift, double *g, ipcc_triplets *T, double *energy);
 
 /// Frozen contact k (0 <= k < ipcc_friction_count): its constraint's kind,
-/// world vertices (ipcc_contact_kind_vertices(kind) of them) and obstacle
-/// (as ipcc_contact_info), and the friction force at x on its first
-/// primitive (the vertex of PT, PE, PP, PH and PS, edge a of EE), N; the
-/// second primitive receives the opposite force.
+/// world vertices (ipcc_contact_kind_vertices(kind) of them), obstacle and
+/// sample (as ipcc_contact_info), and the friction force at x on its first
+/// primitive (the vertex of PT, PE, PP, PH and PS, edge a of EE, the whole
+/// edge or triangle of ST, SE, QE and QT), N; the second primitive receives
+/// the opposite force.
 void ipcc_friction_contact_force(const ipcc_friction *f, const ipcc_step_context *sc, const double *x, int k,
-                                 int *kind, int vertices[4], int *obstacle, double force[3]);
+                                 int *kind, int vertices[4], int *obstacle, int *sample, double force[3]);
 /// Friction force on each vertex at x (3n, N, overwritten) and the energy
 /// the step dissipates, J.
 void ipcc_friction_forces(ipcc_friction *f, const ipcc_step_context *sc, const double *x, double *force,

@@ -485,6 +485,47 @@ bool ipcc_shape_convex(ipcc_shape_kind kind) {
     return false;
 }
 
+// A cylinder's and a torus' inner parallel bodies at depth delta are the
+// cylinder (r - delta, h - delta) and the torus (R, r - delta). For an
+// ellipsoid E of semi-axes a_i, E' of a_i - delta holds the inner parallel
+// body K: their support functions satisfy h_E(u) = |(a_i u_i)| <=
+// |((a_i - delta) u_i)| + |delta u| = h_E'(u) + delta (Minkowski's
+// inequality), and h_K <= h_E - delta, so h_K <= h_E' and K is in E'.
+void ipcc_shape_inset(ipcc_shape *s, double depth) {
+    switch (s->kind) {
+    case IPCC_SHAPE_CYLINDER:
+        s->size[0] -= depth;
+        s->size[1] -= depth;
+        return;
+    case IPCC_SHAPE_ELLIPSOID:
+        for (int k = 0; k < 3; ++k)
+            s->size[k] -= depth;
+        return;
+    case IPCC_SHAPE_TORUS: s->size[1] -= depth; return;
+    case IPCC_SHAPE_SPHERE:
+    case IPCC_SHAPE_BOX:
+    case IPCC_SHAPE_PLANE:
+    case IPCC_SHAPE_HEIGHT_FIELD: return;
+    }
+}
+
+double ipcc_shape_least_radius(const ipcc_shape *s) {
+    switch (s->kind) {
+    case IPCC_SHAPE_HEIGHT_FIELD: return ipcc_height_field_least_radius(s->field);
+    case IPCC_SHAPE_CYLINDER: return s->size[0];
+    case IPCC_SHAPE_TORUS: return s->size[1];
+    case IPCC_SHAPE_ELLIPSOID: { // c^2 / a, at the ends of the longest axis a
+        double lo = fmin(s->size[0], fmin(s->size[1], s->size[2])),
+               hi = fmax(s->size[0], fmax(s->size[1], s->size[2]));
+        return lo * lo / hi;
+    }
+    case IPCC_SHAPE_SPHERE:
+    case IPCC_SHAPE_BOX:
+    case IPCC_SHAPE_PLANE: return 0;
+    }
+    return 0;
+}
+
 double ipcc_shape_bounding_radius(const ipcc_shape *s) {
     switch (s->kind) {
     case IPCC_SHAPE_SPHERE: return s->size[0];

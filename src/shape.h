@@ -52,6 +52,20 @@ void ipcc_shape_distance2_hessian(const ipcc_shape *s, const double x[3], double
 /// outside): every kind but the torus and the height field.
 bool ipcc_shape_convex(ipcc_shape_kind kind);
 
+/// Least radius of curvature of the smooth curved part that meets body
+/// vertices and the sample points of body edges and faces (constraint_set.h):
+/// a cylinder's radius, a torus' tube radius, an ellipsoid's c^2 / a (c its
+/// shortest semi-axis, a its longest), a height field's estimate
+/// (height_field.h). 0 for the kinds that are exact against whole body
+/// triangles (sphere, box) or flat (plane).
+double ipcc_shape_least_radius(const ipcc_shape *s);
+
+/// Shrinks a cylinder, ellipsoid or torus in place by `depth` (its radius and
+/// half-height, its semi-axes, its tube radius; depth below half its least
+/// size) so that it holds every point at least `depth` inside the original
+/// (shape.c); a point outside the result is at most `depth` inside s.
+void ipcc_shape_inset(ipcc_shape *s, double depth);
+
 /// Radius of a sphere about the centre that holds the shape.
 double ipcc_shape_bounding_radius(const ipcc_shape *s);
 

@@ -54,6 +54,7 @@
 
 #include "closest_point.h"
 #include "contact.h"
+#include "contact_samples.h"
 #include "core.h"
 #include "friction.h"
 #include "shape.h"
@@ -94,7 +95,9 @@ static ipcc_contact_type public_type(ipcc_contact_kind kind) {
     case IPCC_CONTACT_PH: return IPCC_CONTACT_POINT_HALF_SPACE;
     case IPCC_CONTACT_PS: return IPCC_CONTACT_POINT_SHAPE;
     case IPCC_CONTACT_ST: return IPCC_CONTACT_TRIANGLE_SHAPE;
-    case IPCC_CONTACT_SE: return IPCC_CONTACT_EDGE_SHAPE;
+    case IPCC_CONTACT_SE:
+    case IPCC_CONTACT_QE: return IPCC_CONTACT_EDGE_SHAPE;
+    case IPCC_CONTACT_QT: return IPCC_CONTACT_TRIANGLE_SHAPE;
     }
     return IPCC_CONTACT_POINT_POINT;
 }
@@ -155,9 +158,7 @@ static int body_of_vertex(const ipcc_world *w, int v) {
 }
 
 // A constraint against an analytic shape (whose index is its obstacle).
-static bool on_shape(int kind) {
-    return kind == IPCC_CONTACT_PS || kind == IPCC_CONTACT_ST || kind == IPCC_CONTACT_SE;
-}
+static bool on_shape(int kind) { return ipcc_contact_kind_on_shape(kind); }
 
 // The unified id of the second side of a constraint (a shape's feature body
 // names its shape).
@@ -171,6 +172,7 @@ static int object_b(const ipcc_world *w, ipcc_contact_kind kind, const int *vert
 typedef struct key {
     int kind, obstacle, nv;
     const int *vertices;
+    int sample;
 } key;
 
 static int compare_keys(const key *a, const key *b) {
@@ -178,12 +180,14 @@ static int compare_keys(const key *a, const key *b) {
     for (int i = 0; i < a->nv; ++i)
         if (a->vertices[i] != b->vertices[i]) return a->vertices[i] < b->vertices[i] ? -1 : 1;
     if (a->obstacle != b->obstacle) return a->obstacle < b->obstacle ? -1 : 1;
+    if (a->sample != b->sample) return a->sample < b->sample ? -1 : 1;
     return 0;
 }
 
 static key info_key(const ipcc_contact_info *in) {
     bool obstacle = in->kind == IPCC_CONTACT_PH || on_shape(in->kind);
-    return (key){in->kind, obstacle ? in->obstacle : -1, ipcc_contact_kind_vertices(in->kind), in->vertices};
+    return (key){in->kind, obstacle ? in->obstacle : -1, ipcc_contact_kind_vertices(in->kind), in->vertices,
+                 in->sample};
 }
 
 // An active constraint's key and its index.
@@ -239,7 +243,7 @@ static void plane_foot(const double *p, const double *t0, const double *t1, cons
 
 // Geometry of an inactive (friction-only) contact, on its constraint's features at x.
 static void measure_features(const ipcc_world *w, ipcc_contact_kind kind, const int *v, int obstacle,
-                             const double *x, ipcc_contact_record *r) {
+                             int sample, const double *x, ipcc_contact_record *r) {
     const double *p = x + 3 * v[0];
     memcpy(r->point_a, p, sizeof r->point_a);
     switch (kind) {
@@ -252,6 +256,17 @@ static void measure_features(const ipcc_world *w, ipcc_contact_kind kind, const 
         break;
     case IPCC_CONTACT_PH:
     case IPCC_CONTACT_PS: obstacle_point(w, kind, obstacle, p, r->point_b); break;
+    case IPCC_CONTACT_QE:
+    case IPCC_CONTACT_QT: { // the sample, and its closest point on the shape
+        int nv = ipcc_contact_kind_vertices(kind);
+        double y[9], wt[3];
+        for (int a = 0; a < nv; ++a)
+            memcpy(y + 3 * a, x + 3 * v[a], 3 * sizeof(double));
+        ipcc_sample_weights(nv, sample, wt);
+        ipcc_sample_point(nv, y, wt, r->point_a);
+        obstacle_point(w, kind, obstacle, r->point_a, r->point_b);
+        break;
+    }
     case IPCC_CONTACT_ST:
     case IPCC_CONTACT_SE: { // the plane's (line's) point nearest the centre, and the sphere's towards it
         const double *o = w->shape_pose[obstacle].center;
@@ -277,9 +292,7 @@ static void active_record(const ipcc_world *w, const ipcc_contact_info *in, doub
                           ipcc_contact_record *r) {
     const double *x = w->x;
     const int nv = ipcc_contact_kind_vertices(in->kind);
-    const int na = in->kind == IPCC_CONTACT_EE                                    ? 2
-                   : (in->kind == IPCC_CONTACT_ST || in->kind == IPCC_CONTACT_SE) ? nv
-                                                                                  : 1;
+    const int na = in->kind == IPCC_CONTACT_EE ? 2 : (on_shape(in->kind) && in->kind != IPCC_CONTACT_PS ? nv : 1);
     memset(r, 0, sizeof *r);
     r->type = public_type(in->kind);
     r->active = true;
@@ -320,12 +333,12 @@ int ipcc_world_contacts(const ipcc_world *w, ipcc_contact_report *rep, const ipc
     qsort(rep->keys, (size_t)m, sizeof *rep->keys, compare_keyed);
     int n = m;
     for (int k = 0; k < nf; ++k) {
-        int kind, vertices[4], obstacle;
+        int kind, vertices[4], obstacle, sample;
         double force[3];
-        ipcc_friction_contact_force(w->friction, &sc, w->x, k, &kind, vertices, &obstacle, force);
+        ipcc_friction_contact_force(w->friction, &sc, w->x, k, &kind, vertices, &obstacle, &sample, force);
         bool on_obstacle = kind == IPCC_CONTACT_PH || on_shape(kind);
         key want = {kind, on_obstacle ? obstacle : -1, ipcc_contact_kind_vertices((ipcc_contact_kind)kind),
-                    vertices};
+                    vertices, sample};
         int lo = 0, hi = m - 1, hit = -1;
         while (lo <= hi && hit < 0) {
             int mid = (lo + hi) / 2;
@@ -345,7 +358,7 @@ int ipcc_world_contacts(const ipcc_world *w, ipcc_contact_report *rep, const ipc
                 r->vertices[i] = i < want.nv ? vertices[i] : -1;
             r->object_a = ipcc_world_contact_object_of_body(w, body_of_vertex(w, vertices[0]));
             r->object_b = object_b(w, (ipcc_contact_kind)kind, vertices, obstacle);
-            measure_features(w, (ipcc_contact_kind)kind, vertices, obstacle, w->x, r);
+            measure_features(w, (ipcc_contact_kind)kind, vertices, obstacle, sample, w->x, r);
             n++;
         }
         for (int d = 0; d < 3; ++d)

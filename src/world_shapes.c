@@ -43,16 +43,19 @@
 // A sphere is exact against whole triangles too (contact.c: its centre,
 // thickened by r, against the bodies' triangles and edges). The other
 // smooth curved surfaces (cylinder side, ellipsoid, torus) act on body
-// vertices only: a body triangle whose vertices all stay outside can
-// still be indented between them by the sagitta of the surface under it, at
-// most about l^2 / (8 rho) for a triangle of edge l on a surface of least
-// radius of curvature rho (docs/design.md, "Analytic obstacles"; README,
-// Limits).
+// vertices and on sample points of body edges and faces spaced so that the
+// surface rises at most 0.1 d̂ between them, and their CCD keeps whole faces
+// within 0.5 d̂ (contact_samples.c). A height field acts on vertices only: a
+// body triangle whose vertices all stay outside can still be indented
+// between them by the sagitta of the surface under it, at most about
+// l^2 / (8 rho) for a triangle of edge l on a surface of least radius of
+// curvature rho (docs/design.md, "Analytic obstacles"; README, Limits).
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "contact_samples.h"
 #include "core.h"
 #include "rotation.h"
 #include "shape.h"
@@ -255,26 +258,11 @@ static double farthest_vertex(const ipcc_world *w, const double c[3]) {
     return sqrt(r2);
 }
 
-// Least radius of curvature of a shape's smooth part that acts on vertices
-// only (0: none; a box is flat with exact features, a sphere is exact
-// against whole triangles; a height field's is an estimate, height_field.h).
-static double least_radius(const ipcc_world *w, int i) {
-    const ipcc_shape_def *d = &w->shapes[i];
-    switch (d->kind) {
-    case IPCC_SHAPE_HEIGHT_FIELD: return ipcc_height_field_least_radius(w->shape_pose[i].field);
-    case IPCC_SHAPE_CYLINDER: return d->size[0];
-    case IPCC_SHAPE_TORUS: return d->size[1];
-    case IPCC_SHAPE_ELLIPSOID: {
-        double lo = fmin(d->size[0], fmin(d->size[1], d->size[2])),
-               hi = fmax(d->size[0], fmax(d->size[1], d->size[2]));
-        return lo * lo / hi;
-    }
-    default: return 0;
-    }
-}
-
 // The sagitta limit (preamble): warn when a body's longest surface edge l
-// lets a curved shape indent its triangles by l^2 / (8 rho) > d̂.
+// lets a height field indent its triangles by l^2 / (8 rho) > d̂, or needs
+// more sample subdivisions against a sampled shape than there are
+// (contact_samples.h): its faces may then sag between samples by
+// (l / n)^2 / (6 rho) > 0.1 d̂, up to the CCD's 0.5 d̂.
 static void warn_coarse_bodies(const ipcc_world *w, double dhat) {
     for (int b = 0; b < w->num_bodies; ++b) {
         const ipcc_body *body = &w->bodies[b];
@@ -289,13 +277,26 @@ static void warn_coarse_bodies(const ipcc_world *w, double dhat) {
                 if (e > l2) l2 = e;
             }
         for (int i = 0; i < w->num_shapes; ++i) {
-            double rho = least_radius(w, i);
-            if (rho > 0 && l2 / (8 * rho) > dhat)
+            const ipcc_shape *s = &w->shape_pose[i];
+            double rho = ipcc_shape_least_radius(s), spacing = ipcc_contact_sample_spacing(s, dhat);
+            if (spacing > 0) {
+                double l = sqrt(l2), n = IPCC_SAMPLE_MAX_DIVISIONS, sag = (l / n) * (l / n) / (6 * rho);
+                if (l > n * spacing)
+                    ipcc_log(IPCC_LOG_WARNING,
+                             "body \"%s\": its longest surface edge (%.3g m) needs more than %d sample points "
+                             "against %s \"%s\" (least radius of curvature %.3g m): its faces may sag by up "
+                             "to %.3g m between them (the CCD keeps every face within %.3g m of the surface) "
+                             "and Newton may slow down where they touch (docs/design.md, \"Analytic "
+                             "obstacles\"); edges below %.3g m avoid it",
+                             body->name, l, IPCC_SAMPLE_MAX_DIVISIONS, ipcc_shape_kind_name(s->kind),
+                             w->shapes[i].name, rho, fmin(sag, ipcc_contact_sample_depth(s, dhat)),
+                             ipcc_contact_sample_depth(s, dhat), n * spacing);
+            } else if (rho > 0 && l2 / (8 * rho) > dhat)
                 ipcc_log(
                     IPCC_LOG_WARNING,
                     "body \"%s\": its longest surface edge (%.3g m) lets %s \"%s\" (least radius of "
                     "curvature %.3g m) indent a triangle by up to %.3g m between its vertices, more than d̂ = "
-                    "%.3g m; curved shapes act on vertices only (docs/design.md, \"Analytic obstacles\"): "
+                    "%.3g m; height fields act on vertices only (docs/design.md, \"Analytic obstacles\"): "
                     "edges below %.3g m keep it under d̂",
                     body->name, sqrt(l2), ipcc_shape_kind_name(w->shapes[i].kind), w->shapes[i].name, rho,
                     l2 / (8 * rho), dhat, sqrt(8 * rho * dhat));

@@ -7,19 +7,23 @@
 // bodies' own intersection-freedom (exact predicates), and samples of each
 // shape's surface against the bodies' tets: none may be inside a body for
 // a box (its sharp features are contact primitives, world_shapes.c), and
-// for a curved shape no deeper than the sagitta bound the design states,
-// l^2 / (8 rho) for body surface edges of length l on a surface of least
-// radius of curvature rho (plus 0.1 d̂ for a cylinder's rim polygons).
+// for a cylinder, ellipsoid or torus no deeper than the 0.5 d̂ their CCD
+// guarantees against whole faces (contact_samples.c; plus 0.1 d̂ for a
+// cylinder's rim polygons), where vertices alone allowed the sagitta
+// l^2 / (8 rho) of body surface edges of length l on a surface of least
+// radius of curvature rho.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "contact_samples.h"
 #include "distance.h"
 #include "ipcc/checkpoint.h"
 #include "ipcc/contact_report.h"
 #include "shape.h"
+#include "shape_primitive.h"
 #include "support.h"
 #include "world_checks.h"
 
@@ -96,10 +100,29 @@ static double surface_distance(const ipcc_world *w, const double p[3]) {
     return sqrt(d2);
 }
 
+// Least signed distance from the deformable bodies' surface triangles to shape s (shape_primitive.c).
+static double least_face_distance(const ipcc_world *w, const ipcc_shape *s) {
+    const double *x = ipcc_world_positions(w);
+    double d = INFINITY;
+    for (int b = 0; b < ipcc_world_num_bodies(w); ++b) {
+        if (ipcc_world_body_is_obstacle(w, b)) continue;
+        int nf;
+        const int *f;
+        ipcc_world_body_surface(w, b, &nf, &f);
+        for (int k = 0; k < nf; ++k) {
+            double wt[3], phi;
+            ipcc_shape_triangle_closest(s, x + 3 * f[3 * k], x + 3 * f[3 * k + 1], x + 3 * f[3 * k + 2], wt, &phi);
+            d = fmin(d, phi);
+        }
+    }
+    return d;
+}
+
 static double worst_depth; // deepest shape sample inside a body over a run, m
 
 // The invariants after a step (see the preamble); returns the smallest
-// vertex-shape distance.
+// vertex-shape distance, or face-shape distance for a sphere or a sampled
+// shape (negative: a face up to the allowed depth inside).
 static double check_state(const ipcc_world *w, const char *label) {
     ipcc_test_assert_no_inversion(w);
     ipcc_test_assert_intersection_free(w, label);
@@ -123,8 +146,11 @@ static double check_state(const ipcc_world *w, const char *label) {
                 fail_msg("%s: a body's triangle touches or crosses sphere \"%s\"", label, d->name);
             dmin = fmin(dmin, gap);
         }
+        bool sampled = ipcc_shape_sampled(s.kind);
+        if (sampled) dmin = fmin(dmin, least_face_distance(w, &s)); // whole faces, as the CCD
         double rho = s.kind == IPCC_SHAPE_SPHERE ? 0 : least_radius(&s); // 0: exact, nothing may enter
-        double allowed = rho > 0 ? l * l / (8 * rho) + (s.kind == IPCC_SHAPE_CYLINDER ? 0.1 * dhat : 0) : 0;
+        double allowed = sampled ? IPCC_SAMPLE_DEPTH * dhat : rho > 0 ? l * l / (8 * rho) : 0;
+        if (s.kind == IPCC_SHAPE_CYLINDER) allowed += 0.1 * dhat;
         // Surface samples: projections of a fixed pseudo-random cloud.
         ipcc_test_seed(7 + (unsigned long long)i);
         double L = ipcc_shape_bounding_radius(&s);
@@ -486,7 +512,8 @@ static void test_initial_inside_refused(void **state) {
     s.center[0] = 0.04, s.center[1] = 0.04, s.center[2] = 0.17;
     assert_int_equal(ipcc_world_add_shape(w, &s, NULL), IPCC_OK);
     assert_int_equal(ipcc_world_start(w), IPCC_ERR_INFEASIBLE);
-    assert_non_null(strstr(ipcc_last_error(), "cylinder \"skewer\" is inside body \"cube\""));
+    // (the cylinder crosses the cube's faces: contact_initial_check.c's 1b')
+    assert_non_null(strstr(ipcc_last_error(), "of body \"cube\" touches or crosses cylinder \"skewer\""));
     ipcc_world_destroy(w);
     // A plate cutting through a sphere, all its vertices outside it.
     w = new_world(9.81, 1e-3);
