@@ -335,8 +335,7 @@ ipcc_status ipcc_barrier_potential_assemble(ipcc_barrier_potential *bp, const ip
         if (lift) {
             double le[12];
             ipcc_local_gather(lift, nv, vertices, le);
-            if (ipcc_contact_kind_on_shape(p->kind))
-                shape_lift(o, p, xc, sc, lift, le, nv);
+            if (ipcc_contact_kind_on_shape(p->kind)) shape_lift(o, p, xc, sc, lift, le, nv);
             ipcc_block_add_product(n, H, le, gk);
         }
         ipcc_block_triplets_write(n, dofs, H, kappa, rows + slot[k], cols + slot[k], vals + slot[k]);

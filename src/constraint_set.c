@@ -43,7 +43,10 @@
 // d̂ of one; a sphere also gives ST (triangle interior) and SE (edge
 // interior) constraints between its centre, thickened by its radius, and
 // the bodies' triangles (sphere_pair; the distance is barrier_potential.c's
-// sphere_distance), so it is exact against whole triangles.
+// sphere_distance), so it is exact against whole triangles. A cylinder,
+// ellipsoid or torus gives QE and QT constraints too: the fixed sample
+// points of body edges and faces within d̂ of it (contact_samples.c,
+// sample_masks), keyed by their primitive and sample code.
 //
 // Determinism and memory: per-candidate work runs under OpenMP into slots,
 // then the compaction, the extra keys and the sort are serial; the sort is
@@ -340,21 +343,24 @@ static int sample_masks(ipcc_constraint_set *set, const set_input *c, const doub
     *count = 0;
     if (!o->face_divisions || !o->edge_divisions) return 0;
     int ns = o->num_shapes, nf = m->nf, ne = m->ne;
-    if (ipcc_reserve((void **)&set->face_samples, &set->cap_face_samples, ns * nf + 1, sizeof(uint64_t)) != 0 ||
+    if (ipcc_reserve((void **)&set->face_samples, &set->cap_face_samples, ns * nf + 1, sizeof(uint64_t)) !=
+            0 ||
         ipcc_reserve((void **)&set->edge_samples, &set->cap_edge_samples, ns * ne + 1, sizeof(uint16_t)) != 0)
         return -1;
     int total = 0;
     for (int i = 0; i < ns; ++i) {
         const ipcc_shape *shape = &o->pose[i];
         const double R = o->radius[i], dhat = c->dhat;
-        const unsigned char *fn = o->face_divisions + (size_t)i * nf, *en = o->edge_divisions + (size_t)i * ne;
+        const unsigned char *fn = o->face_divisions + (size_t)i * nf,
+                            *en = o->edge_divisions + (size_t)i * ne;
         uint64_t *fm = set->face_samples + (size_t)i * nf;
         uint16_t *em = set->edge_samples + (size_t)i * ne;
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : total)
         for (int f = 0; f < nf; ++f) {
             const int *t = m->cfaces + 3 * f;
             fm[f] = fn[f] >= 3 && ipcc_collision_vertex_free(m, t[0])
-                        ? ipcc_face_samples_near(shape, R, fn[f], xc + 3 * t[0], xc + 3 * t[1], xc + 3 * t[2], dhat)
+                        ? ipcc_face_samples_near(shape, R, fn[f], xc + 3 * t[0], xc + 3 * t[1], xc + 3 * t[2],
+                                                 dhat)
                         : 0;
             total += __builtin_popcountll(fm[f]);
         }
@@ -376,7 +382,8 @@ static int sample_write(const ipcc_constraint_set *set, const set_input *c, ipcc
     const ipcc_collision_mesh *m = c->m;
     int ns = c->o->num_shapes, nf = m->nf, ne = m->ne;
     for (int i = 0; i < ns; ++i) {
-        const unsigned char *fn = c->o->face_divisions + (size_t)i * nf, *en = c->o->edge_divisions + (size_t)i * ne;
+        const unsigned char *fn = c->o->face_divisions + (size_t)i * nf,
+                            *en = c->o->edge_divisions + (size_t)i * ne;
         const uint64_t *fm = set->face_samples + (size_t)i * nf;
         const uint16_t *em = set->edge_samples + (size_t)i * ne;
         for (int f = 0; f < nf; ++f) {
@@ -394,8 +401,9 @@ static int sample_write(const ipcc_constraint_set *set, const set_input *c, ipcc
             const int *v = m->cedges + 2 * e;
             for (int a = 1; a < en[e]; ++a)
                 if (em[e] >> (a - 1) & 1)
-                    s[n++] = (ipcc_contact_pair){
-                        .kind = IPCC_CONTACT_QE, .v = {v[0], v[1], i, -1}, .sample = ipcc_sample_code(en[e], a, 0)};
+                    s[n++] = (ipcc_contact_pair){.kind = IPCC_CONTACT_QE,
+                                                 .v = {v[0], v[1], i, -1},
+                                                 .sample = ipcc_sample_code(en[e], a, 0)};
         }
     }
     return n;

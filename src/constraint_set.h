@@ -22,7 +22,8 @@ typedef enum ipcc_contact_kind {
     IPCC_CONTACT_PS, ///< point-shape      [p], an analytic obstacle (shape.h) at its current pose
     IPCC_CONTACT_ST, ///< sphere-triangle  [t0, t1, t2]: a sphere shape's centre to the triangle's interior
     IPCC_CONTACT_SE, ///< sphere-edge      [e0, e1]: a sphere shape's centre to the edge's interior
-    IPCC_CONTACT_QE, ///< edge sample-shape [e0, e1]: a fixed point of the edge (pair.sample) to a curved shape
+    IPCC_CONTACT_QE, ///< edge sample-shape [e0, e1]: a fixed point of the edge (pair.sample) to a curved
+                     ///< shape
     IPCC_CONTACT_QT, ///< face sample-shape [t0, t1, t2]: a fixed point inside the face (pair.sample) likewise
 } ipcc_contact_kind;
 
@@ -38,9 +39,9 @@ int ipcc_contact_kind_vertices(ipcc_contact_kind kind);
 
 /// One constraint: a key (kind and vertices) and what its barrier needs.
 typedef struct ipcc_contact_pair {
-    int kind; ///< an ipcc_contact_kind, or -1 for "no constraint"; EE keys are always interior-interior
-    int v[4]; ///< collision vertices; PH / PS: v[0] vertex, v[1] half-space / shape; ST / SE / QT / QE:
-              ///< the triangle's or edge's vertices, then the shape's index
+    int kind;   ///< an ipcc_contact_kind, or -1 for "no constraint"; EE keys are always interior-interior
+    int v[4];   ///< collision vertices; PH / PS: v[0] vertex, v[1] half-space / shape; ST / SE / QT / QE:
+                ///< the triangle's or edge's vertices, then the shape's index
     int sample; ///< QE / QT: the sample's code (contact_samples.h), part of the key; else 0
     int mult;   ///< multiplicity: how many terms of the barrier this key stands for (contact_multiplicity.c)
 } ipcc_contact_pair;

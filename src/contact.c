@@ -130,7 +130,8 @@ static ipcc_status build_obstacles(ipcc_contact *c, const ipcc_contact_setup *de
 // Distance between collision vertices a and b at rest.
 static double rest_length(const ipcc_collision_mesh *m, int a, int b) {
     const double *p = m->rest + 3 * a, *q = m->rest + 3 * b;
-    return sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
+    return sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                (p[2] - q[2]) * (p[2] - q[2]));
 }
 
 // The subdivisions of every edge and face for each curved shape's sample
@@ -153,7 +154,8 @@ static ipcc_status build_samples(ipcc_contact *c) {
                 rest_length(m, m->cedges[2 * e], m->cedges[2 * e + 1]), spacing);
         for (int f = 0; f < nf; ++f) {
             const int *t = m->cfaces + 3 * f;
-            double l = fmax(rest_length(m, t[0], t[1]), fmax(rest_length(m, t[1], t[2]), rest_length(m, t[2], t[0])));
+            double l = fmax(rest_length(m, t[0], t[1]),
+                            fmax(rest_length(m, t[1], t[2]), rest_length(m, t[2], t[0])));
             c->face_divisions[(size_t)i * nf + f] = (unsigned char)ipcc_contact_sample_divisions(l, spacing);
         }
     }

@@ -83,7 +83,8 @@ static double shapes_toi(const ipcc_contact *c, const ipcc_step_context *sc, dou
             int nf = mesh->nf, ne = mesh->ne;
             ipcc_shape inset = *start;
             ipcc_shape_inset(&inset, ipcc_contact_sample_depth(start, c->dhat));
-            const unsigned char *fn = c->face_divisions + (size_t)i * nf, *en = c->edge_divisions + (size_t)i * ne;
+            const unsigned char *fn = c->face_divisions + (size_t)i * nf,
+                                *en = c->edge_divisions + (size_t)i * ne;
 #pragma omp parallel for schedule(dynamic, 64) reduction(min : ti)
             for (int k = 0; k < nf + ne; ++k) {
                 bool face = k < nf;

@@ -48,7 +48,7 @@ double ipcc_contact_sample_spacing(const ipcc_shape *s, double dhat) {
 }
 
 double ipcc_contact_sample_depth(const ipcc_shape *s, double dhat) {
-    double least = s->kind == IPCC_SHAPE_ELLIPSOID ? fmin(s->size[0], fmin(s->size[1], s->size[2]))
+    double least = s->kind == IPCC_SHAPE_ELLIPSOID  ? fmin(s->size[0], fmin(s->size[1], s->size[2]))
                    : s->kind == IPCC_SHAPE_CYLINDER ? fmin(s->size[0], s->size[1])
                                                     : s->size[1];
     return fmin(IPCC_SAMPLE_DEPTH * dhat, 0.25 * least);
@@ -78,8 +78,9 @@ void ipcc_sample_point(int nv, const double *x, const double *w, double q[3]) {
 // Whether point q is within d̂ of shape s (or inside it): the bounding
 // sphere first, then the bounded exact distance.
 static bool near(const ipcc_shape *s, double R, const double q[3], double dhat) {
-    double r = sqrt((q[0] - s->center[0]) * (q[0] - s->center[0]) + (q[1] - s->center[1]) * (q[1] - s->center[1]) +
-                    (q[2] - s->center[2]) * (q[2] - s->center[2]));
+    double r =
+        sqrt((q[0] - s->center[0]) * (q[0] - s->center[0]) + (q[1] - s->center[1]) * (q[1] - s->center[1]) +
+             (q[2] - s->center[2]) * (q[2] - s->center[2]));
     if (r - R >= dhat) return false;
     double phi = ipcc_shape_distance_bounded(s, q, dhat);
     return phi <= 0 || phi < dhat;

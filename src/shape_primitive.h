@@ -5,8 +5,9 @@
 /// Hessian over the primitive's vertices, for the curved shapes whose
 /// distance has no closed form over a primitive (spheres have one,
 /// barrier_potential.c; boxes have exact features, world_shapes.c). Used
-/// by the CCD of whole primitives (shape_ccd.c); the barrier against these
-/// shapes still acts on body vertices (README, Limits).
+/// by the CCD of whole primitives (shape_ccd.c, against the shape inset by
+/// the depth budget) and the initial check; the barrier against these
+/// shapes acts on body vertices and sample points (contact_samples.c).
 #ifndef IPCC_SHAPE_PRIMITIVE_H
 #define IPCC_SHAPE_PRIMITIVE_H
 

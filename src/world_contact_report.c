@@ -292,7 +292,8 @@ static void active_record(const ipcc_world *w, const ipcc_contact_info *in, doub
                           ipcc_contact_record *r) {
     const double *x = w->x;
     const int nv = ipcc_contact_kind_vertices(in->kind);
-    const int na = in->kind == IPCC_CONTACT_EE ? 2 : (on_shape(in->kind) && in->kind != IPCC_CONTACT_PS ? nv : 1);
+    const int na =
+        in->kind == IPCC_CONTACT_EE ? 2 : (on_shape(in->kind) && in->kind != IPCC_CONTACT_PS ? nv : 1);
     memset(r, 0, sizeof *r);
     r->type = public_type(in->kind);
     r->active = true;

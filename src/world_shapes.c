@@ -283,7 +283,8 @@ static void warn_coarse_bodies(const ipcc_world *w, double dhat) {
                 double l = sqrt(l2), n = IPCC_SAMPLE_MAX_DIVISIONS, sag = (l / n) * (l / n) / (6 * rho);
                 if (l > n * spacing)
                     ipcc_log(IPCC_LOG_WARNING,
-                             "body \"%s\": its longest surface edge (%.3g m) needs more than %d sample points "
+                             "body \"%s\": its longest surface edge (%.3g m) needs more than %d sample "
+                             "subdivisions "
                              "against %s \"%s\" (least radius of curvature %.3g m): its faces may sag by up "
                              "to %.3g m between them (the CCD keeps every face within %.3g m of the surface) "
                              "and Newton may slow down where they touch (docs/design.md, \"Analytic "

@@ -105,7 +105,8 @@ static void test_sample_barrier_derivatives(void **state) {
                         nrm[0] * t1[1] - nrm[1] * t1[0]};
         double x[9], gap = ipcc_test_random(0.1, 0.8) * dhat, size = ipcc_test_random(0.01, 0.05);
         for (int v = 0; v < nv; ++v) {
-            double a = 6.283185307179586 * v / nv + ipcc_test_random(0, 1), tilt = ipcc_test_random(-0.2, 0.2);
+            double a = 6.283185307179586 * v / nv + ipcc_test_random(0, 1),
+                   tilt = ipcc_test_random(-0.2, 0.2);
             for (int k = 0; k < 3; ++k)
                 x[3 * v + k] = y[k] + gap * nrm[k] + size * (cos(a) * t1[k] + sin(a) * t2[k] + tilt * nrm[k]);
         }
@@ -156,11 +157,13 @@ static void test_inset_holds_deep_points(void **state) {
                 double q[3];
                 for (int d = 0; d < 3; ++d)
                     q[d] = s.center[d] + ipcc_test_random(-1, 1) * R;
-                double phi = ipcc_shape_distance(&s, q, NULL, NULL), phi_in = ipcc_shape_distance(&in, q, NULL, NULL);
+                double phi = ipcc_shape_distance(&s, q, NULL, NULL),
+                       phi_in = ipcc_shape_distance(&in, q, NULL, NULL);
                 if (phi <= -depth) {
                     deep++;
-                    if (!(phi_in <= 1e-12)) fail_msg("%s: a point %.3g deep is outside the inset (%.3g)",
-                                                     ipcc_shape_kind_name(kinds[kk]), -phi, phi_in);
+                    if (!(phi_in <= 1e-12))
+                        fail_msg("%s: a point %.3g deep is outside the inset (%.3g)",
+                                 ipcc_shape_kind_name(kinds[kk]), -phi, phi_in);
                 }
                 if (phi < 0 && phi > -0.9 * depth && phi_in > 0) shallow_out++;
             }
@@ -206,12 +209,14 @@ static double plate_energy(double theta, double *exact) {
     int nf;
     const int *f;
     const double *x = ipcc_world_positions(w);
-    ipcc_shape bar = {.kind = IPCC_SHAPE_CYLINDER, .rotation = {1, 0, 0, 0, 1, 0, 0, 0, 1}, .size = {0.08, 0.3, 0}};
+    ipcc_shape bar = {
+        .kind = IPCC_SHAPE_CYLINDER, .rotation = {1, 0, 0, 0, 1, 0, 0, 0, 1}, .size = {0.08, 0.3, 0}};
     ipcc_world_body_surface(w, 0, &nf, &f);
     *exact = 0;
     for (int t = 0; t < nf; ++t) {
         double wt[3], phi;
-        ipcc_shape_triangle_closest(&bar, x + 3 * f[3 * t], x + 3 * f[3 * t + 1], x + 3 * f[3 * t + 2], wt, &phi);
+        ipcc_shape_triangle_closest(&bar, x + 3 * f[3 * t], x + 3 * f[3 * t + 1], x + 3 * f[3 * t + 2], wt,
+                                    &phi);
         *exact += ipcc_barrier(phi * phi, def.contact.dhat * def.contact.dhat);
     }
     ipcc_world_destroy(w);

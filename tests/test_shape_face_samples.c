@@ -2,11 +2,10 @@
 // cylinder (side and rim), an ellipsoid and a torus (outer tube, and its
 // inner side through the hole) must keep whole body triangles out, not
 // only body vertices (contact_samples.c: the barrier on vertices and sample
-// points, the CCD on whole faces against the shape inset by 0.5 d̂). Bodies are coarse on purpose (surface edges of 4-7
-// cm, long enough for a surface of radius 4-8 cm to bulge between a
-// triangle's vertices by millimetres: the sagitta l^2 / (8 rho) of
-// test_shape_obstacles.c) and hit the shapes at 20 m/s, default settings,
-// d̂ = 1e-3. After every step:
+// points, the CCD on whole faces against the shape inset by 0.5 d̂). Bodies are coarse on purpose (surface
+// edges of 4-7 cm, long enough for a surface of radius 4-8 cm to bulge between a triangle's vertices by
+// millimetres: the sagitta l^2 / (8 rho) of test_shape_obstacles.c) and hit the shapes at 20 m/s, default
+// settings, d̂ = 1e-3. After every step:
 //   - every body surface triangle, sampled on a barycentric grid of
 //     SUBDIVISIONS per edge (its vertices and edge points included), lies
 //     outside the exact shape at its pose, or less than IPCC_SAMPLE_DEPTH d̂
@@ -207,10 +206,11 @@ static double run(ipcc_world *w, int steps, const char *what, double allowed) {
     print_message("%s: closest triangle sample %.3g m %s (step %d)\n", what, fabs(dmin),
                   dmin > 0 ? "outside" : "inside", worst_step);
     if (!(dmin > -allowed))
-        fail_msg("%s: a body triangle sample is %.3g m inside the shape (step %d), more than %.3g m", what, -dmin,
-                 worst_step, allowed);
+        fail_msg("%s: a body triangle sample is %.3g m inside the shape (step %d), more than %.3g m", what,
+                 -dmin, worst_step, allowed);
     if (in_tets >= allowed)
-        fail_msg("%s: a shape surface point is %.3g m inside a body tet, more than %.3g m", what, in_tets, allowed);
+        fail_msg("%s: a shape surface point is %.3g m inside a body tet, more than %.3g m", what, in_tets,
+                 allowed);
     return dmin;
 }
 

@@ -111,7 +111,8 @@ static double least_face_distance(const ipcc_world *w, const ipcc_shape *s) {
         ipcc_world_body_surface(w, b, &nf, &f);
         for (int k = 0; k < nf; ++k) {
             double wt[3], phi;
-            ipcc_shape_triangle_closest(s, x + 3 * f[3 * k], x + 3 * f[3 * k + 1], x + 3 * f[3 * k + 2], wt, &phi);
+            ipcc_shape_triangle_closest(s, x + 3 * f[3 * k], x + 3 * f[3 * k + 1], x + 3 * f[3 * k + 2], wt,
+                                        &phi);
             d = fmin(d, phi);
         }
     }
@@ -147,7 +148,7 @@ static double check_state(const ipcc_world *w, const char *label) {
             dmin = fmin(dmin, gap);
         }
         bool sampled = ipcc_shape_sampled(s.kind);
-        if (sampled) dmin = fmin(dmin, least_face_distance(w, &s)); // whole faces, as the CCD
+        if (sampled) dmin = fmin(dmin, least_face_distance(w, &s));      // whole faces, as the CCD
         double rho = s.kind == IPCC_SHAPE_SPHERE ? 0 : least_radius(&s); // 0: exact, nothing may enter
         double allowed = sampled ? IPCC_SAMPLE_DEPTH * dhat : rho > 0 ? l * l / (8 * rho) : 0;
         if (s.kind == IPCC_SHAPE_CYLINDER) allowed += 0.1 * dhat;

@@ -36,8 +36,10 @@ typedef enum ipcc_contact_type {
     IPCC_CONTACT_POINT_POINT = 3,      ///< two vertices: [p, q]
     IPCC_CONTACT_POINT_HALF_SPACE = 4, ///< a vertex and a half-space: [p]
     IPCC_CONTACT_POINT_SHAPE = 5,      ///< a vertex and an analytic shape: [p]
-    IPCC_CONTACT_TRIANGLE_SHAPE = 6,   ///< a triangle's interior and a sphere shape: [t0, t1, t2]
-    IPCC_CONTACT_EDGE_SHAPE = 7,       ///< an edge's interior and a sphere shape: [e0, e1]
+    IPCC_CONTACT_TRIANGLE_SHAPE = 6,   ///< a triangle's interior and a shape: [t0, t1, t2] (a sphere's
+                                       ///< nearest point, or a sample point against a cylinder,
+                                       ///< ellipsoid or torus: point_a)
+    IPCC_CONTACT_EDGE_SHAPE = 7,       ///< an edge's interior and a shape: [e0, e1] (likewise)
 } ipcc_contact_type;
 
 /// Number of contact types (for tables indexed by ipcc_contact_type).
@@ -72,7 +74,7 @@ IPCC_API void ipcc_contact_report_destroy(ipcc_contact_report *report);
 /// constraint (within d̂, found by a fresh candidate search) with its
 /// barrier force at the current stiffness, and every friction contact of
 /// the last step with its friction force at the current state (matched to
-/// its constraint by type, vertices and obstacle; one no longer active is
+/// its constraint by type, vertices, obstacle and sample point; one no longer active is
 /// still listed, see `active`). Returns the number of records (*records,
 /// may be NULL, points at them; valid until the next call with this report
 /// or its destruction), or -1 when out of memory. Before ipcc_world_start()
