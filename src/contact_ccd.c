@@ -74,15 +74,14 @@ static double shapes_toi(const ipcc_contact *c, const ipcc_step_context *sc, dou
             ti = fmin(ti, ipcc_shape_ccd(start, vh, wh, s0, s1, x0, x1));
         }
         // A sampled curved shape (contact_samples.c): the sample points of
-        // every face and edge near it as points, and the whole faces (and
-        // the edges that are no face's) against the shape inset by the depth
-        // budget (ipcc_shape_inset: no point of them goes deeper than that),
-        // after a bounding-sphere cull (every point of a primitive is within
-        // its longest edge of a vertex).
+        // every face and edge near it as points, and the whole faces against
+        // the shape inset by the depth budget (ipcc_shape_inset: no point of
+        // them goes deeper than that; a free edge always belongs to a face
+        // of a tet mesh), after a bounding-sphere cull (every point of a
+        // primitive is within its longest edge of a vertex).
         if (ipcc_shape_sampled(start->kind) && c->face_divisions) {
             int nf = mesh->nf, ne = mesh->ne;
-            ipcc_shape inset = *start;
-            ipcc_shape_inset(&inset, ipcc_contact_sample_depth(start, c->dhat));
+            const double depth = ipcc_contact_sample_depth(start, c->dhat);
             const unsigned char *fn = c->face_divisions + (size_t)i * nf,
                                 *en = c->edge_divisions + (size_t)i * ne;
 #pragma omp parallel for schedule(dynamic, 64) reduction(min : ti)
@@ -90,8 +89,7 @@ static double shapes_toi(const ipcc_contact *c, const ipcc_step_context *sc, dou
                 bool face = k < nf;
                 const int *T = face ? mesh->cfaces + 3 * k : mesh->cedges + 2 * (k - nf);
                 int nv = face ? 3 : 2, n = face ? fn[k] : en[k - nf];
-                bool whole = face || mesh->edge_face_start[k - nf + 1] == mesh->edge_face_start[k - nf];
-                if (!ipcc_collision_vertex_free(mesh, T[0]) || (!whole && n < 2)) continue;
+                if (!ipcc_collision_vertex_free(mesh, T[0]) || (!face && n < 2)) continue;
                 double y0[9], y1[9], gap = INFINITY, motion = 0, size = 0;
                 for (int j = 0; j < nv; ++j)
                     for (int d = 0; d < 3; ++d) {
@@ -108,15 +106,13 @@ static double shapes_toi(const ipcc_contact *c, const ipcc_step_context *sc, dou
                     size = fmax(size, norm3(e));
                 }
                 if (gap - size > motion + centre_motion) continue;
-                if (whole) ti = fmin(ti, ipcc_shape_primitive_ccd(&inset, vh, wh, s0, s1, nv, y0, y1));
+                double w[3 * IPCC_SAMPLE_MAX_DIVISIONS * IPCC_SAMPLE_MAX_DIVISIONS];
+                int count = 0;
                 for (int u = 1; u < n; ++u)
-                    for (int v = face ? 1 : 0; face ? u + v < n : v < 1; ++v) {
-                        double w[3], q0[3], q1[3];
-                        ipcc_sample_weights(nv, ipcc_sample_code(n, u, v), w);
-                        ipcc_sample_point(nv, y0, w, q0);
-                        ipcc_sample_point(nv, y1, w, q1);
-                        ti = fmin(ti, ipcc_shape_ccd(start, vh, wh, s0, s1, q0, q1));
-                    }
+                    for (int v = face ? 1 : 0; face ? u + v < n : v < 1; ++v, ++count)
+                        ipcc_sample_weights(nv, ipcc_sample_code(n, u, v), w + nv * count);
+                ti = fmin(ti, ipcc_shape_primitive_points_ccd(start, face ? depth : 0, vh, wh, s0, s1, nv, y0,
+                                                              y1, count, w));
             }
         }
         // A sphere also against every face: its centre moves linearly (a

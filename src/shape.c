@@ -315,11 +315,33 @@ double ipcc_shape_distance(const ipcc_shape *s, const double x[3], double closes
 
 static void rotate_local(const double R[9], const double L[9], double H[9]);
 
+// An ellipsoid E of semi-axes e_i: a point q with f = sum (q_i / e_i)^2 =
+// t^2 > 1 lies on the boundary of tE, and with u the outward normal of tE
+// there, every point a of E has |q - a| >= (q - a) . u >= h_tE(u) - h_E(u)
+// = (t - 1) h_E(u) >= (t - 1) e_min (h the support functions): a lower
+// bound on the distance for the cost of a square root, where the exact one
+// bisects to the last bit.
 double ipcc_shape_distance_bounded(const ipcc_shape *s, const double x[3], double r) {
-    if (s->kind != IPCC_SHAPE_HEIGHT_FIELD) return ipcc_shape_distance(s, x, NULL, NULL);
     double q[3];
-    ipcc_shape_to_local(s, x, q);
-    return ipcc_height_field_distance_bounded(s->field, q, r);
+    switch (s->kind) {
+    case IPCC_SHAPE_HEIGHT_FIELD:
+        ipcc_shape_to_local(s, x, q);
+        return ipcc_height_field_distance_bounded(s->field, q, r);
+    case IPCC_SHAPE_ELLIPSOID: {
+        ipcc_shape_to_local(s, x, q);
+        double f = 0, e_min = fmin(s->size[0], fmin(s->size[1], s->size[2]));
+        for (int k = 0; k < 3; ++k)
+            f += (q[k] / s->size[k]) * (q[k] / s->size[k]);
+        double bound = (sqrt(f) - 1) * e_min;
+        return bound >= r ? bound : ipcc_shape_distance(s, x, NULL, NULL);
+    }
+    case IPCC_SHAPE_SPHERE:
+    case IPCC_SHAPE_BOX:
+    case IPCC_SHAPE_CYLINDER:
+    case IPCC_SHAPE_TORUS:
+    case IPCC_SHAPE_PLANE: return ipcc_shape_distance(s, x, NULL, NULL);
+    }
+    return ipcc_shape_distance(s, x, NULL, NULL);
 }
 
 // Hessian of d = phi^2 at a point outside (phi > 0), for the barrier

@@ -86,25 +86,41 @@ static double primitive_distance(const ipcc_shape *s, int n, const double *x, do
     return phi;
 }
 
+// The bound V of the preamble for the primitive of n vertices moving x0 ->
+// x1 (3 n each) against the shape at its poses a (progress s0) and b (s1).
+static double speed_bound(const ipcc_shape *a, const ipcc_shape *b, const double vh[3], const double wh[3],
+                          double ds, int n, const double *x0, const double *x1) {
+    double V = 0;
+    for (int v = 0; v < n; ++v) {
+        const double *p0 = x0 + 3 * v, *p1 = x1 + 3 * v;
+        double dx[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+        double r0[3] = {p0[0] - a->center[0], p0[1] - a->center[1], p0[2] - a->center[2]};
+        double r1[3] = {p1[0] - b->center[0], p1[1] - b->center[1], p1[2] - b->center[2]};
+        V = fmax(V, fmax(relative_speed(dx, ds, vh, wh, r0), relative_speed(dx, ds, vh, wh, r1)));
+    }
+    return V;
+}
+
+// A primitive's distance at the start of an advancement: phi, its point
+// nearest the shape and the normal there (primitive_distance).
+typedef struct start_distance {
+    double phi, q[3], nq[3];
+} start_distance;
+
 // Conservative advancement (preamble) of the primitive of n vertices moving
-// x0 -> x1 (3 n each).
+// x0 -> x1 (3 n each); `known`, when not NULL, is the primitive's distance
+// at x0 to the shape at progress s0, already computed.
 static double advance(const ipcc_shape *start, const double vh[3], const double wh[3], double s0, double s1,
-                      int n, const double *x0, const double *x1) {
+                      int n, const double *x0, const double *x1, const start_distance *known) {
     ipcc_shape a, b;
     ipcc_shape_moved(start, vh, wh, s0, &a);
     ipcc_shape_moved(start, vh, wh, s1, &b);
-    double ds = s1 - s0, V = 0, dx[9], rel[9];
+    double ds = s1 - s0, dx[9], rel[9];
     for (int i = 0; i < 3 * n; ++i) {
         dx[i] = x1[i] - x0[i];
         rel[i] = dx[i] - ds * vh[i % 3]; // the motion relative to a translating shape
     }
-    for (int v = 0; v < n; ++v) {
-        const double *p0 = x0 + 3 * v, *p1 = x1 + 3 * v;
-        double r0[3] = {p0[0] - a.center[0], p0[1] - a.center[1], p0[2] - a.center[2]};
-        double r1[3] = {p1[0] - b.center[0], p1[1] - b.center[1], p1[2] - b.center[2]};
-        V = fmax(
-            V, fmax(relative_speed(dx + 3 * v, ds, vh, wh, r0), relative_speed(dx + 3 * v, ds, vh, wh, r1)));
-    }
+    double V = speed_bound(&a, &b, vh, wh, ds, n, x0, x1);
     // The supporting-plane bound (preamble) needs phi convex and a shape that
     // does not turn; points keep the Lipschitz bound alone (their results
     // are those of earlier versions).
@@ -117,6 +133,10 @@ static double advance(const ipcc_shape *start, const double vh[3], const double 
     if (n == 1) {
         phi0 = ipcc_shape_distance_bounded(&a, x0, V);
         if (!(phi0 < V)) return 1.0;
+    } else if (known) {
+        phi0 = known->phi;
+        memcpy(q, known->q, sizeof q);
+        memcpy(nq, known->nq, sizeof nq);
     } else {
         phi0 = primitive_distance(&a, n, x0, q, nq);
     }
@@ -158,10 +178,54 @@ static double advance(const ipcc_shape *start, const double vh[3], const double 
 
 double ipcc_shape_ccd(const ipcc_shape *start, const double vh[3], const double wh[3], double s0, double s1,
                       const double x0[3], const double x1[3]) {
-    return advance(start, vh, wh, s0, s1, 1, x0, x1);
+    return advance(start, vh, wh, s0, s1, 1, x0, x1, NULL);
 }
 
 double ipcc_shape_primitive_ccd(const ipcc_shape *start, const double vh[3], const double wh[3], double s0,
                                 double s1, int n, const double *x0, const double *x1) {
-    return advance(start, vh, wh, s0, s1, n, x0, x1);
+    return advance(start, vh, wh, s0, s1, n, x0, x1, NULL);
+}
+
+// The inset shape S' (ipcc_shape_inset) lies within the Hausdorff distance
+// depth of the shape S: a point y of S's surface is within depth of S'
+// (the cylinder's and torus' insets are their inner parallel bodies; for
+// the ellipsoid y = D u with |u| = 1 has (D - depth) u in S' at distance
+// depth |u|). So for any q, phi(q) >= dist(q, S') - depth, and the inset
+// primitive's distance, computed once, decides both early outs.
+double ipcc_shape_primitive_points_ccd(const ipcc_shape *start, double depth, const double vh[3],
+                                       const double wh[3], double s0, double s1, int n, const double *x0,
+                                       const double *x1, int m, const double *w) {
+    // Every point of the primitive moves at most V relative to the shape
+    // (preamble), so if its least distance exceeds V nothing of it, the
+    // points included, reaches the shape (nor the inset one, inside it).
+    ipcc_shape a, b, inset = *start, a_in;
+    ipcc_shape_moved(start, vh, wh, s0, &a);
+    ipcc_shape_moved(start, vh, wh, s1, &b);
+    double V = speed_bound(&a, &b, vh, wh, s1 - s0, n, x0, x1), c[3] = {0, 0, 0}, rad = 0;
+    // First the ball about the centroid holding it (phi is 1-Lipschitz):
+    // the bounded query is cheap far away (shape.h).
+    for (int v = 0; v < n; ++v)
+        for (int d = 0; d < 3; ++d)
+            c[d] += x0[3 * v + d] / n;
+    for (int v = 0; v < n; ++v)
+        rad = fmax(rad, sqrt((x0[3 * v] - c[0]) * (x0[3 * v] - c[0]) +
+                             (x0[3 * v + 1] - c[1]) * (x0[3 * v + 1] - c[1]) +
+                             (x0[3 * v + 2] - c[2]) * (x0[3 * v + 2] - c[2])));
+    if (ipcc_shape_distance_bounded(&a, c, V + rad) > V + rad) return 1.0;
+    ipcc_shape_inset(&inset, depth);
+    ipcc_shape_moved(&inset, vh, wh, s0, &a_in);
+    start_distance known;
+    known.phi = primitive_distance(&a_in, n, x0, known.q, known.nq);
+    if (known.phi - depth > V) return 1.0;
+    double t = depth > 0 ? advance(&inset, vh, wh, s0, s1, n, x0, x1, &known) : 1.0;
+    for (int k = 0; k < m; ++k) {
+        double p0[3] = {0, 0, 0}, p1[3] = {0, 0, 0};
+        for (int v = 0; v < n; ++v)
+            for (int d = 0; d < 3; ++d) {
+                p0[d] += w[n * k + v] * x0[3 * v + d];
+                p1[d] += w[n * k + v] * x1[3 * v + d];
+            }
+        t = fmin(t, advance(start, vh, wh, s0, s1, 1, p0, p1, NULL));
+    }
+    return t;
 }

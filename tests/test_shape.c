@@ -192,10 +192,42 @@ static void test_torus(void **state) {
     check_kind(IPCC_SHAPE_TORUS);
 }
 
+// ipcc_shape_distance_bounded: below r it is the exact distance; otherwise
+// some value >= r and no larger than the distance (an ellipsoid's support-
+// function bound, shape.c), for every kind and points near and far.
+static void test_distance_bounded(void **state) {
+    (void)state;
+    ipcc_test_seed(86);
+    int bounded = 0;
+    for (int kind = IPCC_SHAPE_SPHERE; kind <= IPCC_SHAPE_TORUS; ++kind)
+        for (int trial = 0; trial < 200; ++trial) {
+            ipcc_shape s = ipcc_test_random_shape((ipcc_shape_kind)kind, 0.2, 0.6);
+            double L = ipcc_shape_bounding_radius(&s), x[3];
+            for (int k = 0; k < 3; ++k)
+                x[k] = s.center[k] + ipcc_test_random(-3, 3) * L;
+            double d = ipcc_shape_distance(&s, x, NULL, NULL);
+            for (int j = 0; j < 4; ++j) {
+                double r = L * (j == 0   ? 1e-3
+                                : j == 1 ? 0.1
+                                : j == 2 ? 1
+                                         : 3),
+                       b = ipcc_shape_distance_bounded(&s, x, r);
+                if (d < r)
+                    assert_true(b == d);
+                else
+                    assert_true(b >= r && b <= d * (1 + 1e-12));
+                bounded += b != d;
+            }
+        }
+    print_message("%d bounds below the exact distance\n", bounded);
+    assert_true(bounded > 100); // the ellipsoid's bound is used
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sphere),    cmocka_unit_test(test_box),   cmocka_unit_test(test_cylinder),
-        cmocka_unit_test(test_ellipsoid), cmocka_unit_test(test_torus),
+        cmocka_unit_test(test_sphere),   cmocka_unit_test(test_box),
+        cmocka_unit_test(test_cylinder), cmocka_unit_test(test_ellipsoid),
+        cmocka_unit_test(test_torus),    cmocka_unit_test(test_distance_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,6 +39,7 @@
 #include "contact_samples.h"
 #include "distance.h"
 #include "shape.h"
+#include "shape_checks.h"
 #include "support.h"
 #include "world_checks.h"
 
@@ -46,32 +47,6 @@
 #define SHAPE_SAMPLES 400
 #define DHAT 1e-3
 #define DEPTH (IPCC_SAMPLE_DEPTH * DHAT) // the guaranteed depth (contact_samples.h)
-
-static double orient(const double *a, const double *b, const double *c, const double *d) {
-    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]},
-           w[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
-    return u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) +
-           u[2] * (v[0] * w[1] - v[1] * w[0]);
-}
-
-// p strictly inside tet T (all four sub-volumes of the tet's sign).
-static bool inside_tet(const double *x, const int *T, const double p[3]) {
-    const double *a = x + 3 * T[0], *b = x + 3 * T[1], *c = x + 3 * T[2], *d = x + 3 * T[3];
-    double v = orient(a, b, c, d),
-           s[4] = {orient(p, b, c, d), orient(a, p, c, d), orient(a, b, p, d), orient(a, b, c, p)};
-    for (int k = 0; k < 4; ++k)
-        if (!(v > 0 ? s[k] > 0 : s[k] < 0)) return false;
-    return true;
-}
-
-// Shape i at its pose now (static shapes: their definition's pose).
-static ipcc_shape shape_now(const ipcc_world *w, int i) {
-    const ipcc_shape_def *d = ipcc_world_shape_def(w, i);
-    ipcc_shape s = {.kind = d->kind};
-    memcpy(s.size, d->size, sizeof s.size);
-    ipcc_world_shape_pose(w, i, s.center, s.rotation);
-    return s;
-}
 
 // Smallest signed distance to shape s over the barycentric samples of every
 // deformable body surface triangle.
@@ -97,24 +72,6 @@ static double closest_sample(const ipcc_world *w, const ipcc_shape *s) {
     return dmin;
 }
 
-// Distance from p to the nearest deformable body surface triangle.
-static double surface_distance(const ipcc_world *w, const double p[3]) {
-    const double *x = ipcc_world_positions(w);
-    double d2 = INFINITY;
-    for (int b = 0; b < ipcc_world_num_bodies(w); ++b) {
-        if (ipcc_world_body_is_obstacle(w, b)) continue;
-        int nf;
-        const int *f;
-        ipcc_world_body_surface(w, b, &nf, &f);
-        for (int t = 0; t < nf; ++t) {
-            const double *a = x + 3 * f[3 * t], *c = x + 3 * f[3 * t + 1], *e = x + 3 * f[3 * t + 2];
-            d2 = fmin(d2, ipcc_point_triangle_distance(p, a, c, e,
-                                                       ipcc_point_triangle_distance_type_of(p, a, c, e)));
-        }
-    }
-    return sqrt(d2);
-}
-
 // Points of shape s's surface (a fixed cloud projected on it) inside a body
 // tet: the depth of the deepest (its distance to the bodies' surface), or -1
 // if there is none.
@@ -130,8 +87,8 @@ static double shape_points_in_tets(const ipcc_world *w, const ipcc_shape *s) {
             q[j] = s->center[j] + ipcc_test_random(-1.2, 1.2) * L;
         ipcc_shape_distance(s, q, y, NULL);
         for (int t = 0; t < nt; ++t)
-            if (inside_tet(x, tets + 4 * t, y)) {
-                deepest = fmax(deepest, surface_distance(w, y));
+            if (ipcc_test_strictly_inside_tet(x, tets + 4 * t, y)) {
+                deepest = fmax(deepest, ipcc_test_surface_distance(w, y));
                 break;
             }
     }
@@ -198,7 +155,7 @@ static double run(ipcc_world *w, int steps, const char *what, double allowed) {
         snprintf(label, sizeof label, "%s, step %d", what, k);
         ipcc_test_assert_no_inversion(w);
         ipcc_test_assert_intersection_free(w, label);
-        ipcc_shape s = shape_now(w, 0);
+        ipcc_shape s = ipcc_test_shape_now(w, 0);
         double d = closest_sample(w, &s);
         if (d < dmin) dmin = d, worst_step = k;
         in_tets = fmax(in_tets, shape_points_in_tets(w, &s));
@@ -218,35 +175,35 @@ static const double axis_x[9] = {0, 0, 1, 0, 1, 0, -1, 0, 0}; // local z along w
 
 // A tilted 0.1 m cube of 2 x 2 x 2 cells (surface edges 5 cm, diagonals 7
 // cm) at 20 m/s along +x, its centre starting 0.25 m before x = 0 at height
-// y and depth z.
-static void add_cube_at_20(ipcc_world *w, double y, double z, const double rot[3]) {
+// y and depth z, into shape (kind, sizes s, centred at (0, cy, 0), rotation
+// R or none), for 8 steps with run()'s checks: against a sphere nothing may
+// enter, against the sampled shapes no more than DEPTH.
+static void cube_into(ipcc_shape_kind kind, const double s[3], double cy, const double *R, double y, double z,
+                      const double rot[3], const char *what) {
+    ipcc_world *w = new_world();
     int cells[3] = {2, 2, 2};
     double size[3] = {0.1, 0.1, 0.1}, at[3] = {-0.25, y, z}, v[3] = {20, 0, 0};
     add_box(w, cells, size, at, rot, v, 2e5);
+    add_shape(w, kind, what, s[0], s[1], s[2], cy, R);
+    assert_true(run(w, 8, what, kind == IPCC_SHAPE_SPHERE ? 0 : DEPTH) < 1e-3);
+    ipcc_world_destroy(w);
 }
 
-// The control: a sphere (r = 0.08) is exact against whole triangles today
-// (contact.c), so the same cube and checks pass against it.
+static const double cylinder[3] = {0.08, 0.1, 0}; // r, half-length; axis z
+
+// The control: a sphere (r = 0.08) is exact against whole triangles
+// (contact.c), so the same cube and checks pass against it with no depth.
 static void test_cube_hits_sphere(void **state) {
     (void)state;
-    ipcc_world *w = new_world();
-    double rot[3] = {10, 35, 5};
-    add_cube_at_20(w, 0.012, 0.013, rot);
-    add_shape(w, IPCC_SHAPE_SPHERE, "sphere", 0.08, 0, 0, 0, NULL);
-    assert_true(run(w, 8, "cube on sphere", 0) < 1e-3);
-    ipcc_world_destroy(w);
+    const double rot[3] = {10, 35, 5}, s[3] = {0.08, 0, 0};
+    cube_into(IPCC_SHAPE_SPHERE, s, 0, NULL, 0.012, 0.013, rot, "cube on sphere");
 }
 
-// Cylinder (r = 0.08, half-length 0.1, axis z) hit on its side by a cube
-// leading with edges across the axis.
+// The cylinder hit on its side by a cube leading with edges across the axis.
 static void test_cube_hits_cylinder_side(void **state) {
     (void)state;
-    ipcc_world *w = new_world();
-    double rot[3] = {10, 35, 5};
-    add_cube_at_20(w, 0.012, 0.013, rot);
-    add_shape(w, IPCC_SHAPE_CYLINDER, "cylinder", 0.08, 0.1, 0, 0, NULL);
-    assert_true(run(w, 8, "cube on cylinder side", DEPTH) < 1e-3);
-    ipcc_world_destroy(w);
+    const double rot[3] = {10, 35, 5};
+    cube_into(IPCC_SHAPE_CYLINDER, cylinder, 0, NULL, 0.012, 0.013, rot, "cube on cylinder side");
 }
 
 // A flat plate (0.2 m square of 4 x 4 cells, 5 cm edges) broadside onto
@@ -257,7 +214,7 @@ static void test_plate_hits_cylinder_side(void **state) {
     int cells[3] = {1, 4, 4};
     double size[3] = {0.02, 0.2, 0.2}, at[3] = {-0.2, 0.013, 0.011}, rot[3] = {3, 0, 4}, v[3] = {20, 0, 0};
     add_box(w, cells, size, at, rot, v, 1e6);
-    add_shape(w, IPCC_SHAPE_CYLINDER, "cylinder", 0.08, 0.1, 0, 0, NULL);
+    add_shape(w, IPCC_SHAPE_CYLINDER, "cylinder", cylinder[0], cylinder[1], 0, 0, NULL);
     assert_true(run(w, 8, "plate on cylinder side", DEPTH) < 1e-3);
     ipcc_world_destroy(w);
 }
@@ -266,23 +223,15 @@ static void test_plate_hits_cylinder_side(void **state) {
 // cap z = 0.1.
 static void test_cube_hits_cylinder_rim(void **state) {
     (void)state;
-    ipcc_world *w = new_world();
-    double rot[3] = {25, 30, 15};
-    add_cube_at_20(w, 0.011, 0.1, rot);
-    add_shape(w, IPCC_SHAPE_CYLINDER, "cylinder", 0.08, 0.1, 0, 0, NULL);
-    assert_true(run(w, 8, "cube on cylinder rim", DEPTH) < 1e-3);
-    ipcc_world_destroy(w);
+    const double rot[3] = {25, 30, 15};
+    cube_into(IPCC_SHAPE_CYLINDER, cylinder, 0, NULL, 0.011, 0.1, rot, "cube on cylinder rim");
 }
 
 // Ellipsoid (semi-axes 0.12, 0.07, 0.09; least radius of curvature 4 cm).
 static void test_cube_hits_ellipsoid(void **state) {
     (void)state;
-    ipcc_world *w = new_world();
-    double rot[3] = {30, 40, 10};
-    add_cube_at_20(w, 0.02, 0.01, rot);
-    add_shape(w, IPCC_SHAPE_ELLIPSOID, "ellipsoid", 0.12, 0.07, 0.09, 0, NULL);
-    assert_true(run(w, 8, "cube on ellipsoid", DEPTH) < 1e-3);
-    ipcc_world_destroy(w);
+    const double rot[3] = {30, 40, 10}, s[3] = {0.12, 0.07, 0.09};
+    cube_into(IPCC_SHAPE_ELLIPSOID, s, 0, NULL, 0.02, 0.01, rot, "cube on ellipsoid");
 }
 
 // Torus (R = 0.1, r = 0.04) with its axis along x, centred at y = 0.1: the
@@ -290,12 +239,8 @@ static void test_cube_hits_ellipsoid(void **state) {
 // test_shape_obstacles.c).
 static void test_cube_hits_torus_tube(void **state) {
     (void)state;
-    ipcc_world *w = new_world();
-    double rot[3] = {30, 40, 10};
-    add_cube_at_20(w, 0.02, 0.01, rot);
-    add_shape(w, IPCC_SHAPE_TORUS, "torus", 0.1, 0.04, 0, 0.1, axis_x);
-    assert_true(run(w, 8, "cube on torus tube", DEPTH) < 1e-3);
-    ipcc_world_destroy(w);
+    const double rot[3] = {30, 40, 10}, s[3] = {0.1, 0.04, 0};
+    cube_into(IPCC_SHAPE_TORUS, s, 0.1, axis_x, 0.02, 0.01, rot, "cube on torus tube");
 }
 
 // The same torus (centred at the origin, axis x, hole radius R - r = 0.06)
@@ -315,16 +260,19 @@ static void test_cube_enters_torus_hole(void **state) {
 }
 
 // A 1 m plate of 5 x 5 x 1 cells (vertices 0.2 m apart, E = 1e9 Pa) at 40
-// m/s along +z, centred on the shape's axis: the shape (within |x|, |y| <
-// 0.1 of the middle cell, or a bar along x longer than the plate) misses
-// every plate vertex. Its front starts at z = -front - 0.05: one step
-// carries it 0.4 m, past the shape.
-static void plate_at_40(ipcc_world *w, double front, const char *what) {
+// m/s along +z, centred on the axis of shape (kind, sizes s, rotation R or
+// none): the shape (within |x|, |y| < 0.1 of the middle cell, or a bar
+// along x longer than the plate) misses every plate vertex. Its front
+// starts at z = -front - 0.05: one step carries it 0.4 m, past the shape.
+static void plate_at_40(ipcc_shape_kind kind, const double s[3], const double *R, double front,
+                        const char *what) {
+    ipcc_world *w = new_world();
+    add_shape(w, kind, what, s[0], s[1], s[2], 0, R);
     int cells[3] = {5, 5, 1};
     double size[3] = {1.0, 1.0, 0.02}, at[3] = {0, 0, -front - 0.06}, rot[3] = {0, 0, 0}, v[3] = {0, 0, 40};
     add_box(w, cells, size, at, rot, v, 1e9);
     for (int k = 1; k <= 3; ++k) {
-        run(w, 1, what, DEPTH);
+        run(w, 1, what, kind == IPCC_SHAPE_SPHERE ? 0 : DEPTH);
         const double *x = ipcc_world_positions(w);
         int nd = ipcc_world_num_deformable_vertices(w);
         double zc = 0;
@@ -334,44 +282,37 @@ static void plate_at_40(ipcc_world *w, double front, const char *what) {
                       -front);
         if (!(zc < 0)) fail_msg("%s: the plate passed the shape's centre (centroid z %.4f)", what, zc);
     }
+    ipcc_world_destroy(w);
 }
 
 // The sphere, for comparison (its centre against the plate's triangles,
 // contact_ccd.c).
 static void test_plate_does_not_tunnel_through_sphere(void **state) {
     (void)state;
-    ipcc_world *w = new_world();
-    add_shape(w, IPCC_SHAPE_SPHERE, "sphere", 0.05, 0, 0, 0, NULL);
-    plate_at_40(w, 0.05, "plate at 40 m/s, sphere");
-    ipcc_world_destroy(w);
+    const double s[3] = {0.05, 0, 0};
+    plate_at_40(IPCC_SHAPE_SPHERE, s, NULL, 0.05, "plate at 40 m/s, sphere");
 }
 
 // A bar across the plate (axis x, r = 0.04, half-length 0.6: its rims lie
 // beyond the plate's sides), met side-on.
 static void test_plate_does_not_tunnel_through_cylinder(void **state) {
     (void)state;
-    ipcc_world *w = new_world();
-    add_shape(w, IPCC_SHAPE_CYLINDER, "cylinder", 0.04, 0.6, 0, 0, axis_x);
-    plate_at_40(w, 0.04, "plate at 40 m/s, cylinder");
-    ipcc_world_destroy(w);
+    const double s[3] = {0.04, 0.6, 0};
+    plate_at_40(IPCC_SHAPE_CYLINDER, s, axis_x, 0.04, "plate at 40 m/s, cylinder");
 }
 
 static void test_plate_does_not_tunnel_through_ellipsoid(void **state) {
     (void)state;
-    ipcc_world *w = new_world();
-    add_shape(w, IPCC_SHAPE_ELLIPSOID, "ellipsoid", 0.06, 0.05, 0.04, 0, NULL);
-    plate_at_40(w, 0.04, "plate at 40 m/s, ellipsoid");
-    ipcc_world_destroy(w);
+    const double s[3] = {0.06, 0.05, 0.04};
+    plate_at_40(IPCC_SHAPE_ELLIPSOID, s, NULL, 0.04, "plate at 40 m/s, ellipsoid");
 }
 
 // The torus's axis along x: the plate meets the outer side of its tube
 // broadside at z = -(R + r).
 static void test_plate_does_not_tunnel_through_torus(void **state) {
     (void)state;
-    ipcc_world *w = new_world();
-    add_shape(w, IPCC_SHAPE_TORUS, "torus", 0.04, 0.02, 0, 0, axis_x);
-    plate_at_40(w, 0.06, "plate at 40 m/s, torus");
-    ipcc_world_destroy(w);
+    const double s[3] = {0.04, 0.02, 0};
+    plate_at_40(IPCC_SHAPE_TORUS, s, axis_x, 0.06, "plate at 40 m/s, torus");
 }
 
 // Friction and contact reports at the samples: a plate of 4 x 5 cm cells

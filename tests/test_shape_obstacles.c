@@ -24,6 +24,7 @@
 #include "ipcc/contact_report.h"
 #include "shape.h"
 #include "shape_primitive.h"
+#include "shape_checks.h"
 #include "support.h"
 #include "world_checks.h"
 
@@ -31,21 +32,6 @@
 
 static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 static const char *const kind_names[] = {"sphere", "box", "cylinder", "ellipsoid", "torus"};
-
-static double orient(const double *a, const double *b, const double *c, const double *d) {
-    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]},
-           w[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
-    return u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) +
-           u[2] * (v[0] * w[1] - v[1] * w[0]);
-}
-
-// p strictly inside tet t (all four sub-volumes of one sign, none zero).
-static bool inside_tet(const double *x, const int *T, const double p[3]) {
-    const double *a = x + 3 * T[0], *b = x + 3 * T[1], *c = x + 3 * T[2], *d = x + 3 * T[3];
-    double v = orient(a, b, c, d), s0 = orient(p, b, c, d), s1 = orient(a, p, c, d), s2 = orient(a, b, p, d),
-           s3 = orient(a, b, c, p);
-    return v > 0 ? (s0 > 0 && s1 > 0 && s2 > 0 && s3 > 0) : (s0 < 0 && s1 < 0 && s2 < 0 && s3 < 0);
-}
 
 // Least radius of curvature of a shape's smooth part (0 for a box: flat
 // faces and exact features).
@@ -81,44 +67,6 @@ static double longest_surface_edge(const ipcc_world *w) {
     return l;
 }
 
-// Distance from p to the deformable bodies' surfaces (to the nearest
-// surface triangle): for a point inside a body, its depth.
-static double surface_distance(const ipcc_world *w, const double p[3]) {
-    const double *x = ipcc_world_positions(w);
-    double d2 = INFINITY;
-    for (int b = 0; b < ipcc_world_num_bodies(w); ++b) {
-        if (ipcc_world_body_is_obstacle(w, b)) continue;
-        int nf;
-        const int *f;
-        ipcc_world_body_surface(w, b, &nf, &f);
-        for (int k = 0; k < nf; ++k) {
-            const double *t0 = x + 3 * f[3 * k], *t1 = x + 3 * f[3 * k + 1], *t2 = x + 3 * f[3 * k + 2];
-            d2 = fmin(d2, ipcc_point_triangle_distance(p, t0, t1, t2,
-                                                       ipcc_point_triangle_distance_type_of(p, t0, t1, t2)));
-        }
-    }
-    return sqrt(d2);
-}
-
-// Least signed distance from the deformable bodies' surface triangles to shape s (shape_primitive.c).
-static double least_face_distance(const ipcc_world *w, const ipcc_shape *s) {
-    const double *x = ipcc_world_positions(w);
-    double d = INFINITY;
-    for (int b = 0; b < ipcc_world_num_bodies(w); ++b) {
-        if (ipcc_world_body_is_obstacle(w, b)) continue;
-        int nf;
-        const int *f;
-        ipcc_world_body_surface(w, b, &nf, &f);
-        for (int k = 0; k < nf; ++k) {
-            double wt[3], phi;
-            ipcc_shape_triangle_closest(s, x + 3 * f[3 * k], x + 3 * f[3 * k + 1], x + 3 * f[3 * k + 2], wt,
-                                        &phi);
-            d = fmin(d, phi);
-        }
-    }
-    return d;
-}
-
 static double worst_depth; // deepest shape sample inside a body over a run, m
 
 // The invariants after a step (see the preamble); returns the smallest
@@ -142,14 +90,14 @@ static double check_state(const ipcc_world *w, const char *label) {
             dmin = fmin(dmin, phi);
         }
         if (s.kind == IPCC_SHAPE_SPHERE) { // a sphere is exact against whole triangles: their distance counts
-            double gap = surface_distance(w, s.center) - s.size[0];
+            double gap = ipcc_test_surface_distance(w, s.center) - s.size[0];
             if (!(gap > 0))
                 fail_msg("%s: a body's triangle touches or crosses sphere \"%s\"", label, d->name);
             dmin = fmin(dmin, gap);
         }
         bool sampled = ipcc_shape_sampled(s.kind);
-        if (sampled) dmin = fmin(dmin, least_face_distance(w, &s));      // whole faces, as the CCD
-        double rho = s.kind == IPCC_SHAPE_SPHERE ? 0 : least_radius(&s); // 0: exact, nothing may enter
+        if (sampled) dmin = fmin(dmin, ipcc_test_least_face_distance(w, &s)); // whole faces, as the CCD
+        double rho = s.kind == IPCC_SHAPE_SPHERE ? 0 : least_radius(&s);      // 0: exact, nothing may enter
         double allowed = sampled ? IPCC_SAMPLE_DEPTH * dhat : rho > 0 ? l * l / (8 * rho) : 0;
         if (s.kind == IPCC_SHAPE_CYLINDER) allowed += 0.1 * dhat;
         // Surface samples: projections of a fixed pseudo-random cloud.
@@ -161,8 +109,8 @@ static double check_state(const ipcc_world *w, const char *label) {
                 q[j] = s.center[j] + ipcc_test_random(-1.2, 1.2) * L;
             ipcc_shape_distance(&s, q, y, NULL);
             for (int t = 0; t < nt; ++t)
-                if (inside_tet(x, tets + 4 * t, y)) {
-                    double depth = surface_distance(w, y);
+                if (ipcc_test_strictly_inside_tet(x, tets + 4 * t, y)) {
+                    double depth = ipcc_test_surface_distance(w, y);
                     worst_depth = fmax(worst_depth, depth);
                     if (depth > allowed)
                         fail_msg(
