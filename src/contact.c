@@ -87,6 +87,7 @@ void ipcc_contact_destroy(ipcc_contact *c) {
     free(c->planes);
     free(c->pose);
     free(c->shape_radius);
+    free(c->shape_sampled);
     free(c->edge_divisions);
     free(c->face_divisions);
     ipcc_broad_phase_destroy(c->bp);
@@ -108,9 +109,11 @@ static ipcc_status build_obstacles(ipcc_contact *c, const ipcc_contact_setup *de
     c->planes = malloc(sizeof(double) * (size_t)(6 * nh + 1));
     c->pose = malloc(sizeof *c->pose * (size_t)(ns + 1));
     c->shape_radius = malloc(sizeof(double) * (size_t)(ns + 1));
+    c->shape_sampled = calloc((size_t)(ns + 1), sizeof(bool));
     c->xc = malloc(sizeof(double) * (size_t)(3 * nc + 1));
     c->xc1 = malloc(sizeof(double) * (size_t)(3 * nc + 1));
-    if (!c->planes || !c->pose || !c->shape_radius || !c->xc || !c->xc1) return out_of_memory();
+    if (!c->planes || !c->pose || !c->shape_radius || !c->shape_sampled || !c->xc || !c->xc1)
+        return out_of_memory();
     if (nh > 0) memcpy(c->planes, def->half_spaces, sizeof(double) * 6 * (size_t)nh);
     int nsph = 0;
     for (int i = 0; i < ns; ++i) {
@@ -136,19 +139,23 @@ static double rest_length(const ipcc_collision_mesh *m, int a, int b) {
 
 // The subdivisions of every edge and face for each curved shape's sample
 // points (contact_samples.c), from their rest lengths: a face takes its
-// longest edge's. No arrays when no shape has samples.
-static ipcc_status build_samples(ipcc_contact *c) {
+// longest edge's; whether each shape has samples (its definition's
+// face_samples). No arrays when no shape has samples.
+static ipcc_status build_samples(ipcc_contact *c, const ipcc_shape_def *defs) {
     const ipcc_collision_mesh *m = &c->mesh;
     int ns = c->obstacles.num_shapes, ne = m->ne, nf = m->nf;
     bool any = false;
-    for (int i = 0; i < ns; ++i)
-        any = any || ipcc_contact_sample_spacing(&c->pose[i], c->dhat) > 0;
+    for (int i = 0; i < ns; ++i) {
+        c->shape_sampled[i] = ipcc_shape_face_samples_on(c->pose[i].kind, defs[i].face_samples) &&
+                              ipcc_contact_sample_spacing(&c->pose[i], c->dhat) > 0;
+        any = any || c->shape_sampled[i];
+    }
     if (!any) return IPCC_OK;
     c->edge_divisions = malloc((size_t)ns * ne + 1);
     c->face_divisions = malloc((size_t)ns * nf + 1);
     if (!c->edge_divisions || !c->face_divisions) return out_of_memory();
     for (int i = 0; i < ns; ++i) {
-        double spacing = ipcc_contact_sample_spacing(&c->pose[i], c->dhat);
+        double spacing = c->shape_sampled[i] ? ipcc_contact_sample_spacing(&c->pose[i], c->dhat) : 0;
         for (int e = 0; e < ne; ++e)
             c->edge_divisions[(size_t)i * ne + e] = (unsigned char)ipcc_contact_sample_divisions(
                 rest_length(m, m->cedges[2 * e], m->cedges[2 * e + 1]), spacing);
@@ -178,7 +185,7 @@ ipcc_status ipcc_contact_create(const ipcc_contact_setup *def, ipcc_contact **ou
     c->L = def->bbox_diagonal;
     c->dhat = def->dhat > 0 ? def->dhat : 1e-3 * def->bbox_diagonal;
     c->dhat2 = c->dhat * c->dhat;
-    st = build_samples(c);
+    st = build_samples(c, def->shape_defs);
     if (st != IPCC_OK) {
         ipcc_contact_destroy(c);
         return st;

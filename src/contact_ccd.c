@@ -79,7 +79,7 @@ static double shapes_toi(const ipcc_contact *c, const ipcc_step_context *sc, dou
         // them goes deeper than that; a free edge always belongs to a face
         // of a tet mesh), after a bounding-sphere cull (every point of a
         // primitive is within its longest edge of a vertex).
-        if (ipcc_shape_sampled(start->kind) && c->face_divisions) {
+        if (c->shape_sampled[i]) {
             int nf = mesh->nf, ne = mesh->ne;
             const double depth = ipcc_contact_sample_depth(start, c->dhat);
             const unsigned char *fn = c->face_divisions + (size_t)i * nf,

@@ -238,7 +238,8 @@ ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_contact
     // bounding-sphere cull).
     for (int i = 0; i < c->obstacles.num_shapes; ++i) {
         const ipcc_shape *s = &c->pose[i];
-        if (s->kind != IPCC_SHAPE_SPHERE && !ipcc_shape_sampled(s->kind)) continue;
+        if (s->kind != IPCC_SHAPE_SPHERE && !(ipcc_shape_bounds_faces(s->kind) && c->shape_sampled[i]))
+            continue;
         const double *o = s->center;
         for (int f = 0; f < c->mesh.nf; ++f) {
             const int *T = c->mesh.cfaces + 3 * f;

@@ -20,6 +20,7 @@ struct ipcc_contact {
     double *planes;                   ///< 6 per half-space (a copy)
     ipcc_shape *pose;                 ///< per shape: its pose at the state last gathered
     double *shape_radius;             ///< per shape: its bounding radius
+    bool *shape_sampled;              ///< per shape: its samples are on (contact_samples.h)
     unsigned char *edge_divisions;    ///< per shape and edge: its sample subdivisions (contact_samples.h)
     unsigned char *face_divisions;    ///< per shape and face: likewise
 

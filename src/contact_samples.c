@@ -48,6 +48,7 @@ double ipcc_contact_sample_spacing(const ipcc_shape *s, double dhat) {
 }
 
 double ipcc_contact_sample_depth(const ipcc_shape *s, double dhat) {
+    if (!ipcc_shape_bounds_faces(s->kind)) return 0;
     double least = s->kind == IPCC_SHAPE_ELLIPSOID  ? fmin(s->size[0], fmin(s->size[1], s->size[2]))
                    : s->kind == IPCC_SHAPE_CYLINDER ? fmin(s->size[0], s->size[1])
                                                     : s->size[1];

@@ -20,8 +20,17 @@
 
 /// Whether body edges and faces carry sample points against shapes of this
 /// kind: the curved ones without an exact primitive barrier (cylinder,
-/// ellipsoid, torus). Their CCD is exact against whole triangles.
+/// ellipsoid, torus, height field).
 static inline bool ipcc_shape_sampled(ipcc_shape_kind kind) {
+    return kind == IPCC_SHAPE_CYLINDER || kind == IPCC_SHAPE_ELLIPSOID || kind == IPCC_SHAPE_TORUS ||
+           kind == IPCC_SHAPE_HEIGHT_FIELD;
+}
+
+/// Whether the CCD also keeps whole body faces within the depth budget of
+/// shapes of this kind (ipcc_contact_sample_depth): the sampled kinds with
+/// an exact least distance over a face (shape_primitive.c), all but the
+/// height field, whose faces are kept out at their vertices and samples.
+static inline bool ipcc_shape_bounds_faces(ipcc_shape_kind kind) {
     return kind == IPCC_SHAPE_CYLINDER || kind == IPCC_SHAPE_ELLIPSOID || kind == IPCC_SHAPE_TORUS;
 }
 
@@ -34,8 +43,17 @@ static inline bool ipcc_shape_sampled(ipcc_shape_kind kind) {
 #define IPCC_SAMPLE_DEPTH 0.5
 
 /// The inset depth of shape s against d̂: IPCC_SAMPLE_DEPTH d̂, and at most
-/// a quarter of its least size.
+/// a quarter of its least size; 0 for the kinds ipcc_shape_bounds_faces
+/// leaves out.
 double ipcc_contact_sample_depth(const ipcc_shape *s, double dhat);
+
+/// Whether a shape of this kind with the face_samples setting (ipcc_shape_def:
+/// -1 the kind's default, 0 off, 1 on) has samples: by default the kinds
+/// whose faces the CCD bounds (a height field's samples cost more than its
+/// vertices' sag, which a warning reports, README Limits).
+static inline bool ipcc_shape_face_samples_on(ipcc_shape_kind kind, int setting) {
+    return ipcc_shape_sampled(kind) && (setting == 1 || (setting == -1 && ipcc_shape_bounds_faces(kind)));
+}
 
 /// Spacing of the sample points against shape s, sqrt(6 rho 0.1 d̂) (a
 /// triangle of that edge has at most 0.1 d̂ of sag over a sphere of radius

@@ -39,14 +39,15 @@ static const char *const sphere_keys[] = {
     "type", "name", "center", "radius", "velocity", "angular_velocity", "friction", NULL};
 static const char *const box_keys[] = {
     "type", "name", "center", "half_extents", "rotation", "velocity", "angular_velocity", "friction", NULL};
-static const char *const cylinder_keys[] = {"type", "name",     "center",   "radius",           "half_length",
-                                            "axis", "rotation", "velocity", "angular_velocity", "friction",
-                                            NULL};
-static const char *const ellipsoid_keys[] = {
-    "type", "name", "center", "semi_axes", "rotation", "velocity", "angular_velocity", "friction", NULL};
-static const char *const torus_keys[] = {"type", "name",     "center",   "major_radius",     "minor_radius",
-                                         "axis", "rotation", "velocity", "angular_velocity", "friction",
-                                         NULL};
+static const char *const cylinder_keys[] = {
+    "type",     "name",     "center",           "radius",   "half_length",  "axis",
+    "rotation", "velocity", "angular_velocity", "friction", "face_samples", NULL};
+static const char *const ellipsoid_keys[] = {"type",         "name",     "center",           "semi_axes",
+                                             "rotation",     "velocity", "angular_velocity", "friction",
+                                             "face_samples", NULL};
+static const char *const torus_keys[] = {
+    "type",     "name",     "center",           "major_radius", "minor_radius", "axis",
+    "rotation", "velocity", "angular_velocity", "friction",     "face_samples", NULL};
 
 // A moving half-space ("half_space" with a velocity or an angular velocity).
 static const char *const plane_keys[] = {
@@ -54,8 +55,8 @@ static const char *const plane_keys[] = {
 
 // A terrain: one of "path" (CSV), "heights" (inline rows) or "raw".
 static const char *const height_field_keys[] = {
-    "type", "name",     "center",   "origin",           "spacing",  "path", "heights",
-    "raw",  "rotation", "velocity", "angular_velocity", "friction", NULL};
+    "type", "name",     "center",   "origin",           "spacing",  "path",         "heights",
+    "raw",  "rotation", "velocity", "angular_velocity", "friction", "face_samples", NULL};
 static const char *const raw_keys[] = {"path", "rows", "cols", "type", NULL};
 
 static const char *const *const keys_of[] = {sphere_keys, box_keys,   cylinder_keys,    ellipsoid_keys,
@@ -343,6 +344,11 @@ ipcc_status ipcc_scene_parse_shape(const parser *p, const cJSON *obj, const char
     if ((st = ipcc_scene_get_vec3(p, obj, path, "velocity", d->velocity)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_vec3(p, obj, path, "angular_velocity", d->angular_velocity)) != IPCC_OK)
         return st;
+    if (ipcc_scene_get(obj, "face_samples")) { // only the kinds whose keys list it reach here with it
+        bool on = false;
+        if ((st = ipcc_scene_get_bool(p, obj, path, "face_samples", &on)) != IPCC_OK) return st;
+        d->face_samples = on;
+    }
     return ipcc_scene_get_number(p, obj, path, "friction", NON_NEGATIVE, &d->friction);
 }
 

@@ -781,6 +781,10 @@ static ipcc_status write_shape(writer *w, const ipcc_scene *s, int i) {
     optional_vec3(w, "velocity", d->velocity);
     optional_vec3(w, "angular_velocity", d->angular_velocity);
     if (d->friction >= 0 || isnan(d->friction)) key_number(w, "friction", d->friction); // < 0: not set
+    if (d->face_samples >= 0) { // -1: the kind's default
+        key(w, "face_samples");
+        bool_value(w, d->face_samples == 1);
+    }
     end(w);
     return IPCC_OK;
 }

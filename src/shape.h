@@ -107,10 +107,11 @@ double ipcc_shape_primitive_ccd(const ipcc_shape *start, const double vh[3], con
                                 double s1, int n, const double *x0, const double *x1);
 
 /// The earliest of: ipcc_shape_primitive_ccd of the primitive against the
-/// shape inset by `depth` (ipcc_shape_inset; none when depth is 0), and
-/// ipcc_shape_ccd of m points on it, point k at barycentric weights
-/// w[n k .. n k + n - 1]. Nothing is advanced when the primitive's least
-/// distance at the start exceeds what its points can move.
+/// shape inset by `depth` (ipcc_shape_inset; none when depth is 0 or the
+/// shape is a height field), and ipcc_shape_ccd of m points on it, point k
+/// at barycentric weights w[n k .. n k + n - 1]. Nothing is advanced when
+/// the primitive's least distance at the start exceeds what its points can
+/// move.
 double ipcc_shape_primitive_points_ccd(const ipcc_shape *start, double depth, const double vh[3],
                                        const double wh[3], double s0, double s1, int n, const double *x0,
                                        const double *x1, int m, const double *w);

@@ -186,6 +186,19 @@ double ipcc_shape_primitive_ccd(const ipcc_shape *start, const double vh[3], con
     return advance(start, vh, wh, s0, s1, n, x0, x1, NULL);
 }
 
+// ipcc_shape_ccd of the point at barycentric weights w (n) of the primitive
+// of n vertices moving x0 -> x1.
+static double point_on(const ipcc_shape *start, const double vh[3], const double wh[3], double s0, double s1,
+                       int n, const double *x0, const double *x1, const double *w) {
+    double p0[3] = {0, 0, 0}, p1[3] = {0, 0, 0};
+    for (int v = 0; v < n; ++v)
+        for (int d = 0; d < 3; ++d) {
+            p0[d] += w[v] * x0[3 * v + d];
+            p1[d] += w[v] * x1[3 * v + d];
+        }
+    return advance(start, vh, wh, s0, s1, 1, p0, p1, NULL);
+}
+
 // The inset shape S' (ipcc_shape_inset) lies within the Hausdorff distance
 // depth of the shape S: a point y of S's surface is within depth of S'
 // (the cylinder's and torus' insets are their inner parallel bodies; for
@@ -212,20 +225,22 @@ double ipcc_shape_primitive_points_ccd(const ipcc_shape *start, double depth, co
                              (x0[3 * v + 1] - c[1]) * (x0[3 * v + 1] - c[1]) +
                              (x0[3 * v + 2] - c[2]) * (x0[3 * v + 2] - c[2])));
     if (ipcc_shape_distance_bounded(&a, c, V + rad) > V + rad) return 1.0;
+    // A height field has no least distance over a face (shape_primitive.c's
+    // searches are for the analytic kinds: the terrain's bumps under a large
+    // face could hide a minimum from them): its points alone.
+    if (start->kind == IPCC_SHAPE_HEIGHT_FIELD) {
+        double t = 1.0;
+        for (int k = 0; k < m; ++k)
+            t = fmin(t, point_on(start, vh, wh, s0, s1, n, x0, x1, w + n * k));
+        return t;
+    }
     ipcc_shape_inset(&inset, depth);
     ipcc_shape_moved(&inset, vh, wh, s0, &a_in);
     start_distance known;
     known.phi = primitive_distance(&a_in, n, x0, known.q, known.nq);
     if (known.phi - depth > V) return 1.0;
     double t = depth > 0 ? advance(&inset, vh, wh, s0, s1, n, x0, x1, &known) : 1.0;
-    for (int k = 0; k < m; ++k) {
-        double p0[3] = {0, 0, 0}, p1[3] = {0, 0, 0};
-        for (int v = 0; v < n; ++v)
-            for (int d = 0; d < 3; ++d) {
-                p0[d] += w[n * k + v] * x0[3 * v + d];
-                p1[d] += w[n * k + v] * x1[3 * v + d];
-            }
-        t = fmin(t, advance(start, vh, wh, s0, s1, 1, p0, p1, NULL));
-    }
+    for (int k = 0; k < m; ++k)
+        t = fmin(t, point_on(start, vh, wh, s0, s1, n, x0, x1, w + n * k));
     return t;
 }

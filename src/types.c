@@ -94,6 +94,7 @@ ipcc_shape_def ipcc_default_shape_def(void) {
                         .size = {1, 1, 1},
                         .friction = -1,
                         .spacing = {1, 1},
+                        .face_samples = -1,
                         .internal_value = IPCC_DEF_COOKIE};
     return d;
 }

@@ -42,14 +42,12 @@
 //
 // A sphere is exact against whole triangles too (contact.c: its centre,
 // thickened by r, against the bodies' triangles and edges). The other
-// smooth curved surfaces (cylinder side, ellipsoid, torus) act on body
-// vertices and on sample points of body edges and faces spaced so that the
-// surface rises at most 0.1 d̂ between them, and their CCD keeps whole faces
-// within 0.5 d̂ (contact_samples.c). A height field acts on vertices only: a
-// body triangle whose vertices all stay outside can still be indented
-// between them by the sagitta of the surface under it, at most about
-// l^2 / (8 rho) for a triangle of edge l on a surface of least radius of
-// curvature rho (docs/design.md, "Analytic obstacles"; README, Limits).
+// smooth curved surfaces (cylinder side, ellipsoid, torus, height field)
+// act on body vertices and on sample points of body edges and faces spaced
+// so that the surface rises at most 0.1 d̂ between them; the CCD keeps
+// whole faces within 0.5 d̂ of a cylinder, ellipsoid or torus, and a height
+// field's faces at their vertices and samples (contact_samples.c;
+// docs/design.md, "Analytic obstacles"; README, Limits).
 
 #include <math.h>
 #include <stdio.h>
@@ -115,6 +113,15 @@ ipcc_status ipcc_world_add_shape(ipcc_world *w, const ipcc_shape_def *def, int *
     if (isnan(def->friction) || isinf(def->friction))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: friction must be finite (got %g)", label,
                          def->friction);
+    if (def->face_samples < -1 || def->face_samples > 1)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: face_samples must be -1, 0 or 1 (got %d)", label,
+                         def->face_samples);
+    if (def->face_samples != -1 && !ipcc_shape_sampled(def->kind))
+        return ipcc_fail(
+            IPCC_ERR_INVALID_ARGUMENT,
+            "%s (%s): face_samples is for cylinders, ellipsoids, tori and height fields (a %s is "
+            "exact against whole faces)",
+            label, ipcc_shape_kind_name(def->kind), ipcc_shape_kind_name(def->kind));
     ipcc_height_field *field = NULL;
     if (def->kind == IPCC_SHAPE_HEIGHT_FIELD) {
         if (!def->heights)
@@ -258,11 +265,12 @@ static double farthest_vertex(const ipcc_world *w, const double c[3]) {
     return sqrt(r2);
 }
 
-// The sagitta limit (preamble): warn when a body's longest surface edge l
-// lets a height field indent its triangles by l^2 / (8 rho) > d̂, or needs
-// more sample subdivisions against a sampled shape than there are
+// The sag limits (preamble): with samples, warn when a body's longest
+// surface edge l needs more subdivisions against a shape than there are
 // (contact_samples.h): its faces may then sag between samples by
-// (l / n)^2 / (6 rho) > 0.1 d̂, up to the CCD's 0.5 d̂.
+// (l / n)^2 / (6 rho) > 0.1 d̂ (up to the CCD's 0.5 d̂ where it bounds whole
+// faces; a height field's are kept out at their vertices and samples only).
+// Without, warn when l lets the shape indent a face by l^2 / (8 rho) > d̂.
 static void warn_coarse_bodies(const ipcc_world *w, double dhat) {
     for (int b = 0; b < w->num_bodies; ++b) {
         const ipcc_body *body = &w->bodies[b];
@@ -278,29 +286,34 @@ static void warn_coarse_bodies(const ipcc_world *w, double dhat) {
             }
         for (int i = 0; i < w->num_shapes; ++i) {
             const ipcc_shape *s = &w->shape_pose[i];
-            double rho = ipcc_shape_least_radius(s), spacing = ipcc_contact_sample_spacing(s, dhat);
-            if (spacing > 0) {
-                double l = sqrt(l2), n = IPCC_SAMPLE_MAX_DIVISIONS, sag = (l / n) * (l / n) / (6 * rho);
-                if (l > n * spacing)
-                    ipcc_log(IPCC_LOG_WARNING,
-                             "body \"%s\": its longest surface edge (%.3g m) needs more than %d sample "
-                             "subdivisions "
-                             "against %s \"%s\" (least radius of curvature %.3g m): its faces may sag by up "
-                             "to %.3g m between them (the CCD keeps every face within %.3g m of the surface) "
-                             "and Newton may slow down where they touch (docs/design.md, \"Analytic "
-                             "obstacles\"); edges below %.3g m avoid it",
-                             body->name, l, IPCC_SAMPLE_MAX_DIVISIONS, ipcc_shape_kind_name(s->kind),
-                             w->shapes[i].name, rho, fmin(sag, ipcc_contact_sample_depth(s, dhat)),
-                             ipcc_contact_sample_depth(s, dhat), n * spacing);
-            } else if (rho > 0 && l2 / (8 * rho) > dhat)
-                ipcc_log(
-                    IPCC_LOG_WARNING,
-                    "body \"%s\": its longest surface edge (%.3g m) lets %s \"%s\" (least radius of "
-                    "curvature %.3g m) indent a triangle by up to %.3g m between its vertices, more than d̂ = "
-                    "%.3g m; height fields act on vertices only (docs/design.md, \"Analytic obstacles\"): "
-                    "edges below %.3g m keep it under d̂",
-                    body->name, sqrt(l2), ipcc_shape_kind_name(w->shapes[i].kind), w->shapes[i].name, rho,
-                    l2 / (8 * rho), dhat, sqrt(8 * rho * dhat));
+            const char *kind = ipcc_shape_kind_name(s->kind), *name = w->shapes[i].name;
+            double rho = ipcc_shape_least_radius(s), l = sqrt(l2);
+            if (!(rho > 0)) continue;
+            if (!ipcc_shape_face_samples_on(s->kind, w->shapes[i].face_samples)) {
+                if (l2 / (8 * rho) > dhat)
+                    ipcc_log(
+                        IPCC_LOG_WARNING,
+                        "body \"%s\": its longest surface edge (%.3g m) lets %s \"%s\" (least radius of "
+                        "curvature %.3g m) indent a face by up to %.3g m between its vertices, more than d̂ = "
+                        "%.3g m: set \"face_samples\": true on the shape, or keep the edges below %.3g m "
+                        "(docs/design.md, \"Analytic obstacles\")",
+                        body->name, l, kind, name, rho, l2 / (8 * rho), dhat, sqrt(8 * rho * dhat));
+                continue;
+            }
+            double spacing = ipcc_contact_sample_spacing(s, dhat), n = IPCC_SAMPLE_MAX_DIVISIONS,
+                   sag = (l / n) * (l / n) / (6 * rho), depth = ipcc_contact_sample_depth(s, dhat);
+            if (!(l > n * spacing)) continue;
+            char bound[96] = "";
+            if (depth > 0)
+                snprintf(bound, sizeof bound, " (the CCD keeps every face within %.3g m of the surface)",
+                         depth);
+            ipcc_log(
+                IPCC_LOG_WARNING,
+                "body \"%s\": its longest surface edge (%.3g m) needs more than %d sample subdivisions "
+                "against %s \"%s\" (least radius of curvature %.3g m): its faces may sag by up to %.3g m "
+                "between them%s%s (docs/design.md, \"Analytic obstacles\"); edges below %.3g m avoid it",
+                body->name, l, IPCC_SAMPLE_MAX_DIVISIONS, kind, name, rho, depth > 0 ? fmin(sag, depth) : sag,
+                bound, depth > 0 ? " and Newton may slow down where they touch" : "", n * spacing);
         }
     }
 }

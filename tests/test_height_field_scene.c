@@ -10,6 +10,8 @@
 //   - on a bumpy downhill (bumps of 2 cm over cells of 0.1 m, everywhere
 //     downhill along x) a frictionless block crosses many cell borders without
 //     catching: its speed along the slope never drops by more than 1 %;
+//   - "face_samples": true keeps a coarse block's faces out of bumps its
+//     vertices alone let them dip into;
 //   - scene errors name the key path, the file and the row: ragged rows, a
 //     non-numeric cell, too few samples, a raw file of the wrong size, a
 //     missing file; and a CSV grid, an inline grid and a raw grid of the same
@@ -228,6 +230,66 @@ static void test_bumpy_downhill_does_not_catch(void **state) {
     ipcc_scene_destroy(scene);
 }
 
+// Deepest point of the deformable bodies' surface triangles below height
+// field 0: each triangle sampled on a barycentric grid of 20 per edge; < 0:
+// all above (the least distance, as a negative depth).
+static double deepest_face_point(const ipcc_world *w) {
+    ipcc_shape s = {.kind = IPCC_SHAPE_HEIGHT_FIELD, .field = ipcc_world_shape_field(w, 0)};
+    ipcc_world_shape_pose(w, 0, s.center, s.rotation);
+    const double *x = ipcc_world_positions(w);
+    double deepest = -INFINITY;
+    for (int b = 0; b < ipcc_world_num_bodies(w); ++b) {
+        if (ipcc_world_body_is_obstacle(w, b)) continue;
+        int nf;
+        const int *f;
+        ipcc_world_body_surface(w, b, &nf, &f);
+        for (int t = 0; t < nf; ++t)
+            for (int i = 0; i <= 20; ++i)
+                for (int j = 0; i + j <= 20; ++j) {
+                    double p[3];
+                    for (int k = 0; k < 3; ++k)
+                        p[k] = (1 - (i + j) / 20.0) * x[3 * f[3 * t] + k] +
+                               i / 20.0 * x[3 * f[3 * t + 1] + k] + j / 20.0 * x[3 * f[3 * t + 2] + k];
+                    deepest = fmax(deepest, -ipcc_shape_distance(&s, p, NULL, NULL));
+                }
+    }
+    return deepest;
+}
+
+// "face_samples": true on a height field: the 0.1 m block of 5 cm cells
+// sliding down the bumps (least radius of curvature about 0.11 m, d̂ =
+// 0.17 mm) dips into them between its vertices by the sagitta without
+// samples (measured 2 mm, 10 d̂), and no deeper than the samples' sag with
+// them (12 subdivisions: at most about 0.3 d̂; measured: the faces stay above
+// the terrain; no CCD bound for a height field's whole faces, README Limits).
+static void test_face_samples_on_bumps(void **state) {
+    (void)state;
+    static char ground[1 << 16], heights[1 << 15];
+    grid_json(heights, sizeof heights, 12, 16, 0.1, bumps);
+    double deepest[2], dhat = 0;
+    for (int on = 0; on < 2; ++on) {
+        snprintf(ground, sizeof ground,
+                 "{\"type\": \"height_field\", \"name\": \"bumps\", \"spacing\": 0.1, \"heights\": %s%s}",
+                 heights, on ? ", \"face_samples\": true" : "");
+        ipcc_scene *scene;
+        ipcc_world *w = slope_scene(ground, 0, -0.55, 0.03, &scene);
+        deepest[on] = -INFINITY;
+        for (int s = 1; s <= 35; ++s) {
+            ipcc_step_stats st;
+            if (ipcc_world_step(w, &st) < 0) fail_msg("step %d: %s", s, ipcc_last_error());
+            check_state(w, s);
+            deepest[on] = fmax(deepest[on], deepest_face_point(w));
+        }
+        print_message("face samples %s: deepest face point %.3g m below the bumps (d̂ = %.3g m)\n",
+                      on ? "on" : "off", deepest[on], ipcc_world_dhat(w));
+        dhat = ipcc_world_dhat(w);
+        ipcc_world_destroy(w);
+        ipcc_scene_destroy(scene);
+    }
+    assert_true(deepest[0] > 3 * dhat);   // vertices only: about 10 d̂ (2 mm)
+    assert_true(deepest[1] < 0.5 * dhat); // samples: above the bumps
+}
+
 // ------------------------------------------------------------------ scene errors
 
 static char dir[256];
@@ -336,6 +398,7 @@ int main(void) {
         cmocka_unit_test(test_scene_errors_and_sources),
         cmocka_unit_test(test_ramp_height_field_matches_half_space),
         cmocka_unit_test(test_bumpy_downhill_does_not_catch),
+        cmocka_unit_test(test_face_samples_on_bumps),
         cmocka_unit_test(test_ball_rolls_on_height_field_as_on_half_space),
         cmocka_unit_test(test_rising_height_field_lifts_a_block),
     };

@@ -79,9 +79,9 @@ static void test_every_type(void **state) {
         "{'type': 'box', 'center': [4, 0, 0], 'half_extents': [1, 0.5, 0.25], 'rotation': [10, 20, 30]},"
         "{'type': 'mesh', 'path': '" IPCC_TEST_DATA "/obj/cube.obj', 'translation': [0, -5, 0]},"
         "{'type': 'cylinder', 'name': 'roller', 'center': [0, 0, 4], 'axis': [1, 0, 0], 'radius': 0.1,"
-        " 'half_length': 2, 'friction': 0},"
+        " 'half_length': 2, 'friction': 0, 'face_samples': false},"
         "{'type': 'ellipsoid', 'center': [-4, 0, 0], 'semi_axes': [0.3, 0.2, 0.1], 'rotation': [0, 0, 90],"
-        " 'velocity': [1, 0, 0]},"
+        " 'velocity': [1, 0, 0], 'face_samples': true},"
         "{'type': 'torus', 'center': [0, 0, -4], 'axis': [0, 2, 0], 'major_radius': 0.5,"
         " 'minor_radius': 0.125, 'angular_velocity': [0, 3, 0]},"
         "{'type': 'cylinder', 'center': [0, 0, 8], 'rotation': [90, 0, 0], 'radius': 1, 'half_length': 1},"
@@ -129,6 +129,10 @@ static void test_every_type(void **state) {
     for (int k = 0; k < 9; k++)
         assert_near(d->rotation[k], quarter_y[k], 0, 0);
     assert_near(d->friction, 0, 0, 0);
+    assert_int_equal(d->face_samples, 0);
+    assert_int_equal(s->shapes[3].face_samples, 1);
+    assert_int_equal(s->shapes[4].face_samples, -1); // not given: the kind's default
+    assert_int_equal(s->shapes[0].face_samples, -1);
     assert_int_equal(s->shape_sources[2].entry, 4);
     assert_int_equal(s->shape_sources[2].orientation, IPCC_SCENE_ORIENTATION_AXIS);
     assert_vec3(s->shape_sources[2].value, 1, 0, 0);
@@ -259,6 +263,10 @@ static const bad_case bad_cases[] = {
     {SCENE("{'type': 'sphere', " SPHERE_AT "'radius': 1, 'pivot': [0, 0, 0]}"),
      "obstacles[0].pivot: unknown key"},
     {SCENE("{'type': 'sphere', " SPHERE_AT "'radius': 1, 'stop': {}}"), "obstacles[0].stop: unknown key"},
+    {SCENE("{'type': 'box', " SPHERE_AT "'half_extents': [1, 1, 1], 'face_samples': true}"),
+     "obstacles[0].face_samples: unknown key"},
+    {SCENE("{'type': 'torus', " SPHERE_AT "'major_radius': 1, 'minor_radius': 0.5, 'face_samples': 1}"),
+     "obstacles[0].face_samples: expected true or false"},
     {SCENE("{'type': 'spere', " SPHERE_AT "'radius': 1}"),
      "obstacles[0].type: unknown obstacle type \"spere\" (known: half_space, mesh, segments, points, sphere, "
      "box, "

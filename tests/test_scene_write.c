@@ -453,7 +453,7 @@ static void write_synthetic_files(const char *dir) {
         "    {\"type\": \"cylinder\", \"center\": [24, 0, 0], \"rotation\": [90, 0, 0], \"radius\": 0.1,\n"
         "     \"half_length\": 0.1},\n"
         "    {\"type\": \"ellipsoid\", \"center\": [26, 0, 0], \"semi_axes\": [0.3, 0.2, 0.1],\n"
-        "     \"rotation\": [0, 0, 33.3]},\n"
+        "     \"rotation\": [0, 0, 33.3], \"face_samples\": false},\n"
         "    {\"type\": \"torus\", \"name\": \"ring\", \"center\": [28, 0, 0], \"axis\": [0, 0, -1],\n"
         "     \"major_radius\": 0.5, \"minor_radius\": 0.1, \"angular_velocity\": [0, 0, -1], \"friction\": "
         "0.7},\n"
@@ -518,6 +518,7 @@ static void test_synthetic_round_trip(void **state) {
     assert_contains(text, "\"checkpoint_every\": 10, \"contacts\": true, \"compress\": false}");
     assert_contains(text, "\"axis\": [1, -2, -3]");
     assert_contains(text, "\"axis\": [0, 0, -1]");
+    assert_contains(text, "\"rotation\": [0, 0, 33.3], \"face_samples\": false}");
     assert_contains(text, "\"rotation\": [12.5, -40, 0.1]");
     assert_contains(text, "\"velocity\": [0.5, 0, -0]");
     assert_contains(text, "{\"type\": \"torus\", \"center\": [30, 0, 0], \"major_radius\": 0.2, "

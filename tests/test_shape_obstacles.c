@@ -95,7 +95,7 @@ static double check_state(const ipcc_world *w, const char *label) {
                 fail_msg("%s: a body's triangle touches or crosses sphere \"%s\"", label, d->name);
             dmin = fmin(dmin, gap);
         }
-        bool sampled = ipcc_shape_sampled(s.kind);
+        bool sampled = ipcc_shape_bounds_faces(s.kind);
         if (sampled) dmin = fmin(dmin, ipcc_test_least_face_distance(w, &s)); // whole faces, as the CCD
         double rho = s.kind == IPCC_SHAPE_SPHERE ? 0 : least_radius(&s);      // 0: exact, nothing may enter
         double allowed = sampled ? IPCC_SAMPLE_DEPTH * dhat : rho > 0 ? l * l / (8 * rho) : 0;

@@ -147,6 +147,13 @@ static void test_add_shape_refuses_bad_defs(void **state) {
     d.angular_velocity[2] = -INFINITY;
     expect_refusal(w, &d, "shape \"a\": non-finite centre, rotation or velocity", true);
     d.angular_velocity[2] = 0;
+    d.face_samples = 2;
+    expect_refusal(w, &d, "shape \"a\": face_samples must be -1, 0 or 1 (got 2)", true);
+    d.face_samples = 1;
+    d.kind = IPCC_SHAPE_BOX;
+    expect_refusal(
+        w, &d, "shape \"a\" (box): face_samples is for cylinders, ellipsoids, tori and height fields", false);
+    d.face_samples = -1;
     d.kind = (ipcc_shape_kind)7;
     expect_refusal(w, &d, "shape \"a\": unknown kind 7", true);
     d.kind = IPCC_SHAPE_TORUS;
@@ -502,46 +509,66 @@ static char last_warning[1024];
 
 static void capture(ipcc_log_level level, const char *message, void *user) {
     (void)user;
-    if (level == IPCC_LOG_WARNING && strstr(message, "indent a triangle")) {
+    if (level == IPCC_LOG_WARNING &&
+        (strstr(message, "indent a face") || strstr(message, "sample subdivisions"))) {
         coarse_warnings++;
         strncpy(last_warning, message, sizeof last_warning - 1);
     }
 }
 
 // The cube's longest surface edge l (a face diagonal, 0.1 sqrt 2 m) and
-// d̂ = 1e-3 m put the threshold radius at l^2 / (8 d̂) = 2.5 m: a curved
-// shape whose least radius of curvature rho is below it is warned about,
-// one above it is not; a sphere or a box never (exact against triangles),
-// nor anything with contact off.
+// d̂ = 1e-3 m. With face samples (the default for cylinders, ellipsoids and
+// tori) the warning comes when l needs more than 12 subdivisions, l > 12
+// sqrt(6 rho 0.1 d̂), below rho = l^2 / (86.4 d̂) = 0.2315 m; without them
+// when the sagitta l^2 / (8 rho) exceeds d̂, below rho = 2.5 m. A sphere or
+// a box never (exact against triangles), nor anything with contact off.
 static void test_coarse_body_warning(void **state) {
     (void)state;
     const double dhat = 1e-3;
     struct {
         ipcc_shape_kind kind;
         double size[3];
-        bool contact, warn;
+        bool contact;
+        int face_samples;
+        bool warn;
         const char *expect; // a part of the message
     } cases[] = {
         {IPCC_SHAPE_CYLINDER,
+         {0.23, 1, 1},
+         true,
+         -1,
+         true,
+         "body \"cube\": its longest surface edge (0.141 m) needs more than 12 sample subdivisions against "
+         "cylinder \"s\" (least radius of curvature 0.23 m): its faces may sag by up to 0.0001"},
+        {IPCC_SHAPE_CYLINDER, {0.233, 1, 1}, true, -1, false, NULL},
+        {IPCC_SHAPE_CYLINDER,
          {2.49, 1, 1},
          true,
+         0,
          true,
          "body \"cube\": its longest surface edge (0.141 m) lets cylinder \"s\" (least radius of curvature "
-         "2.49 m) indent a triangle by up to 0.001 m"},
-        {IPCC_SHAPE_CYLINDER, {2.51, 1, 1}, true, false, NULL},
-        {IPCC_SHAPE_CYLINDER, {0.1, 1, 1}, false, false, NULL}, // contact off
-        {IPCC_SHAPE_TORUS, {5, 2.49, 0}, true, true, "torus \"s\" (least radius of curvature 2.49 m)"},
-        {IPCC_SHAPE_TORUS, {0.5, 0.1, 0}, true, true, "indent a triangle by up to 0.025 m"},
-        {IPCC_SHAPE_TORUS, {8, 2.51, 0}, true, false, NULL},
-        // Ellipsoid: rho = (least semi-axis)^2 / (largest): 2.49 vs 2.51.
+         "2.49 m) indent a face by up to 0.001 m"},
+        {IPCC_SHAPE_CYLINDER, {2.51, 1, 1}, true, 0, false, NULL},
+        {IPCC_SHAPE_CYLINDER, {0.1, 1, 1}, false, -1, false, NULL}, // contact off
+        {IPCC_SHAPE_TORUS, {5, 0.23, 0}, true, -1, true, "torus \"s\" (least radius of curvature 0.23 m)"},
+        {IPCC_SHAPE_TORUS,
+         {0.5, 0.1, 0},
+         true,
+         1,
+         true,
+         "may sag by up to 0.000231 m between them (the CCD keeps every face within 0.0005 m of the "
+         "surface)"},
+        {IPCC_SHAPE_TORUS, {8, 0.233, 0}, true, -1, false, NULL},
+        // Ellipsoid: rho = (least semi-axis)^2 / (largest): 0.23 vs 0.233.
         {IPCC_SHAPE_ELLIPSOID,
-         {9.96, 4.98, 6},
+         {0.92, 0.46, 0.6},
          true,
+         -1,
          true,
-         "ellipsoid \"s\" (least radius of curvature 2.49 m)"},
-        {IPCC_SHAPE_ELLIPSOID, {6, 10.04, 5.02}, true, false, NULL},
-        {IPCC_SHAPE_SPHERE, {0.01, 0, 0}, true, false, NULL},
-        {IPCC_SHAPE_BOX, {0.01, 0.01, 0.01}, true, false, NULL},
+         "ellipsoid \"s\" (least radius of curvature 0.23 m)"},
+        {IPCC_SHAPE_ELLIPSOID, {0.6, 0.932, 0.466}, true, -1, false, NULL},
+        {IPCC_SHAPE_SPHERE, {0.01, 0, 0}, true, -1, false, NULL},
+        {IPCC_SHAPE_BOX, {0.01, 0.01, 0.01}, true, -1, false, NULL},
     };
     ipcc_set_log(capture, NULL);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
@@ -563,6 +590,7 @@ static void test_coarse_body_warning(void **state) {
         s.name = "s";
         memcpy(s.size, cases[c].size, sizeof s.size);
         s.center[0] = 30; // far from the cube
+        s.face_samples = cases[c].face_samples;
         add_shape_or_fail(w, &s);
         coarse_warnings = 0;
         last_warning[0] = '\0';
@@ -582,24 +610,25 @@ static void test_coarse_body_warning(void **state) {
 // surface, whose curvature jumps at the samples, up to about twice that
 // (0.51 m): below the 2.5 m threshold of the cube above, warned, naming
 // the terrain; the same grid scaled to rho = 10 m, and a flat grid, are
-// not.
+// not; nor the first with "face_samples" (its threshold is 0.23 m).
 static void test_coarse_body_warning_height_field(void **state) {
     (void)state;
-    const double amplitude[3] = {0.01, 0.001, 0}, k = 10; // rho = 1 / (a k^2): 1 m, 10 m, flat
+    const double amplitude[3] = {0.01, 0.001, 0}, k = 10; // rho = 1 / (a k^2): 1 m, 10 m, flat (c = 3: 1 m)
     enum { ROWS = 4, COLS = 41 };
     static double heights[ROWS * COLS];
     ipcc_set_log(capture, NULL);
-    for (int c = 0; c < 3; ++c) {
+    for (int c = 0; c < 4; ++c) {
         ipcc_world *w = world_with_cube(1e-3, true, NULL);
         for (int r = 0; r < ROWS; ++r)
             for (int j = 0; j < COLS; ++j)
-                heights[r * COLS + j] = amplitude[c] * cos(k * (j - (COLS - 1) / 2.0) * 0.05);
+                heights[r * COLS + j] = amplitude[c % 3] * cos(k * (j - (COLS - 1) / 2.0) * 0.05);
         ipcc_shape_def s = ipcc_default_shape_def();
         s.kind = IPCC_SHAPE_HEIGHT_FIELD;
         s.name = "bumps";
         s.heights = heights, s.rows = ROWS, s.cols = COLS;
         s.spacing[0] = s.spacing[1] = 0.05;
         s.center[2] = -30; // far below the cube (heights along local z = world z)
+        s.face_samples = c == 3 ? 1 : -1;
         add_shape_or_fail(w, &s);
         coarse_warnings = 0;
         last_warning[0] = '\0';

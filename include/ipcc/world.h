@@ -207,8 +207,15 @@ typedef struct ipcc_shape_def {
     /// at local y = (r - (rows - 1) / 2) spacing[1]; copied by
     /// ipcc_world_add_shape (at least 4 x 4, finite) (NULL)
     const double *heights;
-    int rows, cols;     ///< IPCC_SHAPE_HEIGHT_FIELD: grid size (0, 0)
-    double spacing[2];  ///< IPCC_SHAPE_HEIGHT_FIELD: sample spacing along local x and y, m, > 0 ({1, 1})
+    int rows, cols;    ///< IPCC_SHAPE_HEIGHT_FIELD: grid size (0, 0)
+    double spacing[2]; ///< IPCC_SHAPE_HEIGHT_FIELD: sample spacing along local x and y, m, > 0 ({1, 1})
+    /// Sample points of the bodies' edges and faces against this shape, so
+    /// that faces do not sink into it between their vertices (docs/design.md,
+    /// "Analytic obstacles"): -1 the kind's default, on for a cylinder,
+    /// ellipsoid or torus and off for a height field; 0 off (body vertices
+    /// only); 1 on. Spheres, boxes and planes are exact against whole faces
+    /// and take only -1. (-1)
+    int face_samples;
     int internal_value; ///< internal: set by ipcc_default_shape_def(), do not set
 } ipcc_shape_def;
 
