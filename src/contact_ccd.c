@@ -23,10 +23,10 @@
 // shapes: conservative advancement in the shape's moving frame for the
 // vertices (shape_ccd.c); for a sphere also point-triangle CCD of its
 // centre against every body triangle with the radius as the minimum
-// separation; for a curved shape with sample points (cylinder, ellipsoid,
-// torus; contact_samples.c) conservative advancement of every nearby body
-// triangle on its least distance to the shape (shape_ccd.c,
-// shape_primitive.c), which covers its edges and samples (shapes_toi).
+// separation; for a shape with sample points (contact_samples.c) the
+// samples as points, and for a cylinder, ellipsoid or torus every nearby
+// body triangle too, on its least distance to the shape inset by the depth
+// budget (shape_ccd.c, shape_primitive.c) (shapes_toi).
 //
 // The swept candidates are kept (cand_valid): they serve the line search's
 // energies and the next evaluation (contact.c). Out of memory fails with

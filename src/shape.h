@@ -63,7 +63,9 @@ double ipcc_shape_least_radius(const ipcc_shape *s);
 /// Shrinks a cylinder, ellipsoid or torus in place by `depth` (its radius and
 /// half-height, its semi-axes, its tube radius; depth below half its least
 /// size) so that it holds every point at least `depth` inside the original
-/// (shape.c); a point outside the result is at most `depth` inside s.
+/// (shape.c); a point outside the result is at most `depth` inside s, and
+/// every point of s's surface is within depth of the result (depth sqrt 2
+/// at a cylinder's rims; shape_ccd.c).
 void ipcc_shape_inset(ipcc_shape *s, double depth);
 
 /// Radius of a sphere about the centre that holds the shape.

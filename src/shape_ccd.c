@@ -199,11 +199,11 @@ static double point_on(const ipcc_shape *start, const double vh[3], const double
     return advance(start, vh, wh, s0, s1, 1, p0, p1, NULL);
 }
 
-// The inset shape S' (ipcc_shape_inset) lies within the Hausdorff distance
-// depth of the shape S: a point y of S's surface is within depth of S'
-// (the cylinder's and torus' insets are their inner parallel bodies; for
-// the ellipsoid y = D u with |u| = 1 has (D - depth) u in S' at distance
-// depth |u|). So for any q, phi(q) >= dist(q, S') - depth, and the inset
+// Every point y of the shape S's surface is within H of the inset S'
+// (ipcc_shape_inset): H = depth for the torus (its inset is its inner
+// parallel body) and the ellipsoid (y = D u with |u| = 1 has (D - depth) u
+// on S', depth |u| away), depth sqrt 2 for the cylinder (at its rims). So
+// for any q outside S, phi(q) = |q - y| >= dist(q, S') - H, and the inset
 // primitive's distance, computed once, decides both early outs.
 double ipcc_shape_primitive_points_ccd(const ipcc_shape *start, double depth, const double vh[3],
                                        const double wh[3], double s0, double s1, int n, const double *x0,
@@ -238,7 +238,8 @@ double ipcc_shape_primitive_points_ccd(const ipcc_shape *start, double depth, co
     ipcc_shape_moved(&inset, vh, wh, s0, &a_in);
     start_distance known;
     known.phi = primitive_distance(&a_in, n, x0, known.q, known.nq);
-    if (known.phi - depth > V) return 1.0;
+    double H = start->kind == IPCC_SHAPE_CYLINDER ? sqrt(2.0) * depth : depth;
+    if (known.phi - H > V) return 1.0;
     double t = depth > 0 ? advance(&inset, vh, wh, s0, s1, n, x0, x1, &known) : 1.0;
     for (int k = 0; k < m; ++k)
         t = fmin(t, point_on(start, vh, wh, s0, s1, n, x0, x1, w + n * k));

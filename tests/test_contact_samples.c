@@ -143,12 +143,16 @@ static void test_sample_barrier_derivatives(void **state) {
 // the CCD against it lets no point of a face deeper than depth (shape.c's
 // proof; checked here on random points, and the inset is no smaller than
 // it needs to be: a point just below the depth is outside it somewhere).
+// Every surface point is within H = depth of the inset (depth sqrt 2 for
+// a cylinder, whose rims reach it), which the CCD's early outs use
+// (shape_ccd.c); the cylinder's rims do need the sqrt 2.
 static void test_inset_holds_deep_points(void **state) {
     (void)state;
     ipcc_test_seed(5);
     const ipcc_shape_kind kinds[3] = {IPCC_SHAPE_CYLINDER, IPCC_SHAPE_ELLIPSOID, IPCC_SHAPE_TORUS};
     for (int kk = 0; kk < 3; ++kk) {
         int deep = 0, shallow_out = 0;
+        double worst = 0; // largest distance from a surface point to the inset, over depth
         for (int trial = 0; trial < 200; ++trial) {
             ipcc_shape s = ipcc_test_random_shape(kinds[kk], 0.2, 0.6), in = s;
             double depth = 0.05 * ipcc_shape_least_radius(&s), R = ipcc_shape_bounding_radius(&s);
@@ -166,11 +170,21 @@ static void test_inset_holds_deep_points(void **state) {
                                  ipcc_shape_kind_name(kinds[kk]), -phi, phi_in);
                 }
                 if (phi < 0 && phi > -0.9 * depth && phi_in > 0) shallow_out++;
+                double y[3];
+                ipcc_shape_distance(&s, q, y, NULL);
+                double to_inset = ipcc_shape_distance(&in, y, NULL, NULL) / depth,
+                       H = kinds[kk] == IPCC_SHAPE_CYLINDER ? sqrt(2.0) : 1.0;
+                if (!(to_inset <= H * (1 + 1e-9)))
+                    fail_msg("%s: a surface point is %.6g depths from the inset (more than %.6g)",
+                             ipcc_shape_kind_name(kinds[kk]), to_inset, H);
+                worst = fmax(worst, to_inset);
             }
         }
-        print_message("%s: %d deep points inside the inset, %d shallow ones outside it\n",
-                      ipcc_shape_kind_name(kinds[kk]), deep, shallow_out);
+        print_message("%s: %d deep points inside the inset, %d shallow ones outside it; surface points at "
+                      "most %.6g depths from it\n",
+                      ipcc_shape_kind_name(kinds[kk]), deep, shallow_out, worst);
         assert_true(deep > 1000 && shallow_out > 100);
+        if (kinds[kk] == IPCC_SHAPE_CYLINDER) assert_true(worst > 1.3);
     }
 }
 
