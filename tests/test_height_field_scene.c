@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "shape.h"
+#include "shape_checks.h"
 #include "support.h"
 #include "world_checks.h"
 #include "world_shapes.h"
@@ -230,32 +231,6 @@ static void test_bumpy_downhill_does_not_catch(void **state) {
     ipcc_scene_destroy(scene);
 }
 
-// Deepest point of the deformable bodies' surface triangles below height
-// field 0: each triangle sampled on a barycentric grid of 20 per edge; < 0:
-// all above (the least distance, as a negative depth).
-static double deepest_face_point(const ipcc_world *w) {
-    ipcc_shape s = {.kind = IPCC_SHAPE_HEIGHT_FIELD, .field = ipcc_world_shape_field(w, 0)};
-    ipcc_world_shape_pose(w, 0, s.center, s.rotation);
-    const double *x = ipcc_world_positions(w);
-    double deepest = -INFINITY;
-    for (int b = 0; b < ipcc_world_num_bodies(w); ++b) {
-        if (ipcc_world_body_is_obstacle(w, b)) continue;
-        int nf;
-        const int *f;
-        ipcc_world_body_surface(w, b, &nf, &f);
-        for (int t = 0; t < nf; ++t)
-            for (int i = 0; i <= 20; ++i)
-                for (int j = 0; i + j <= 20; ++j) {
-                    double p[3];
-                    for (int k = 0; k < 3; ++k)
-                        p[k] = (1 - (i + j) / 20.0) * x[3 * f[3 * t] + k] +
-                               i / 20.0 * x[3 * f[3 * t + 1] + k] + j / 20.0 * x[3 * f[3 * t + 2] + k];
-                    deepest = fmax(deepest, -ipcc_shape_distance(&s, p, NULL, NULL));
-                }
-    }
-    return deepest;
-}
-
 // "face_samples": true on a height field: the 0.1 m block of 5 cm cells
 // sliding down the bumps (least radius of curvature about 0.11 m, d̂ =
 // 0.17 mm) dips into them between its vertices by the sagitta without
@@ -278,7 +253,8 @@ static void test_face_samples_on_bumps(void **state) {
             ipcc_step_stats st;
             if (ipcc_world_step(w, &st) < 0) fail_msg("step %d: %s", s, ipcc_last_error());
             check_state(w, s);
-            deepest[on] = fmax(deepest[on], deepest_face_point(w));
+            ipcc_shape terrain = ipcc_test_shape_now(w, 0);
+            deepest[on] = fmax(deepest[on], -ipcc_test_least_grid_distance(w, &terrain));
         }
         print_message("face samples %s: deepest face point %.3g m below the bumps (d̂ = %.3g m)\n",
                       on ? "on" : "off", deepest[on], ipcc_world_dhat(w));

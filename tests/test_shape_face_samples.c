@@ -7,7 +7,7 @@
 // millimetres: the sagitta l^2 / (8 rho) of test_shape_obstacles.c) and hit the shapes at 20 m/s, default
 // settings, d̂ = 1e-3. After every step:
 //   - every body surface triangle, sampled on a barycentric grid of
-//     SUBDIVISIONS per edge (its vertices and edge points included), lies
+//     IPCC_TEST_FACE_GRID (20) per edge (its vertices and edge points included), lies
 //     outside the exact shape at its pose, or less than IPCC_SAMPLE_DEPTH d̂
 //     = 0.5 mm inside it (the guarantee); a sphere is exact: strictly outside.
 //     With vertices only (before issue 20) the deepest were 2.6 to 4.1 cm
@@ -43,34 +43,9 @@
 #include "support.h"
 #include "world_checks.h"
 
-#define SUBDIVISIONS 20
 #define SHAPE_SAMPLES 400
 #define DHAT 1e-3
 #define DEPTH (IPCC_SAMPLE_DEPTH * DHAT) // the guaranteed depth (contact_samples.h)
-
-// Smallest signed distance to shape s over the barycentric samples of every
-// deformable body surface triangle.
-static double closest_sample(const ipcc_world *w, const ipcc_shape *s) {
-    const double *x = ipcc_world_positions(w);
-    double dmin = INFINITY;
-    for (int b = 0; b < ipcc_world_num_bodies(w); ++b) {
-        if (ipcc_world_body_is_obstacle(w, b)) continue;
-        int nf;
-        const int *f;
-        ipcc_world_body_surface(w, b, &nf, &f);
-        for (int t = 0; t < nf; ++t) {
-            const double *a = x + 3 * f[3 * t], *c = x + 3 * f[3 * t + 1], *e = x + 3 * f[3 * t + 2];
-            for (int i = 0; i <= SUBDIVISIONS; ++i)
-                for (int j = 0; i + j <= SUBDIVISIONS; ++j) {
-                    double u = (double)i / SUBDIVISIONS, v = (double)j / SUBDIVISIONS, p[3];
-                    for (int k = 0; k < 3; ++k)
-                        p[k] = (1 - u - v) * a[k] + u * c[k] + v * e[k];
-                    dmin = fmin(dmin, ipcc_shape_distance(s, p, NULL, NULL));
-                }
-        }
-    }
-    return dmin;
-}
 
 // Points of shape s's surface (a fixed cloud projected on it) inside a body
 // tet: the depth of the deepest (its distance to the bodies' surface), or -1
@@ -156,7 +131,7 @@ static double run(ipcc_world *w, int steps, const char *what, double allowed) {
         ipcc_test_assert_no_inversion(w);
         ipcc_test_assert_intersection_free(w, label);
         ipcc_shape s = ipcc_test_shape_now(w, 0);
-        double d = closest_sample(w, &s);
+        double d = ipcc_test_least_grid_distance(w, &s);
         if (d < dmin) dmin = d, worst_step = k;
         in_tets = fmax(in_tets, shape_points_in_tets(w, &s));
     }

@@ -7,12 +7,14 @@
 #include "distance.h"
 #include "exact_intersection.h"
 #include "shape_primitive.h"
+#include "world_shapes.h"
 
 ipcc_shape ipcc_test_shape_now(const ipcc_world *w, int i) {
     const ipcc_shape_def *d = ipcc_world_shape_def(w, i);
     ipcc_shape s = {.kind = d->kind};
     memcpy(s.size, d->size, sizeof s.size);
     ipcc_world_shape_pose(w, i, s.center, s.rotation);
+    if (d->kind == IPCC_SHAPE_HEIGHT_FIELD) s.field = ipcc_world_shape_field(w, i);
     return s;
 }
 
@@ -23,37 +25,58 @@ bool ipcc_test_strictly_inside_tet(const double *x, const int *T, const double p
            ipcc_test_orient3d(a, b, p, d) == v && ipcc_test_orient3d(a, b, c, p) == v;
 }
 
-double ipcc_test_surface_distance(const ipcc_world *w, const double p[3]) {
+// The least of f(ctx, triangle) over the surface triangles of w's deformable bodies.
+static double least_over_faces(const ipcc_world *w, double (*f)(const void *ctx, const double *const t[3]),
+                               const void *ctx) {
     const double *x = ipcc_world_positions(w);
-    double d2 = INFINITY;
+    double least = INFINITY;
     for (int b = 0; b < ipcc_world_num_bodies(w); ++b) {
         if (ipcc_world_body_is_obstacle(w, b)) continue;
         int nf;
-        const int *f;
-        ipcc_world_body_surface(w, b, &nf, &f);
+        const int *faces;
+        ipcc_world_body_surface(w, b, &nf, &faces);
         for (int k = 0; k < nf; ++k) {
-            const double *t0 = x + 3 * f[3 * k], *t1 = x + 3 * f[3 * k + 1], *t2 = x + 3 * f[3 * k + 2];
-            d2 = fmin(d2, ipcc_point_triangle_distance(p, t0, t1, t2,
-                                                       ipcc_point_triangle_distance_type_of(p, t0, t1, t2)));
+            const double *const t[3] = {x + 3 * faces[3 * k], x + 3 * faces[3 * k + 1],
+                                        x + 3 * faces[3 * k + 2]};
+            least = fmin(least, f(ctx, t));
         }
     }
-    return sqrt(d2);
+    return least;
+}
+
+static double point_to_face(const void *ctx, const double *const t[3]) {
+    const double *p = ctx;
+    return ipcc_point_triangle_distance(p, t[0], t[1], t[2],
+                                        ipcc_point_triangle_distance_type_of(p, t[0], t[1], t[2]));
+}
+
+double ipcc_test_surface_distance(const ipcc_world *w, const double p[3]) {
+    return sqrt(least_over_faces(w, point_to_face, p));
+}
+
+static double face_to_shape(const void *ctx, const double *const t[3]) {
+    double wt[3], phi;
+    ipcc_shape_triangle_closest(ctx, t[0], t[1], t[2], wt, &phi);
+    return phi;
 }
 
 double ipcc_test_least_face_distance(const ipcc_world *w, const ipcc_shape *s) {
-    const double *x = ipcc_world_positions(w);
-    double d = INFINITY;
-    for (int b = 0; b < ipcc_world_num_bodies(w); ++b) {
-        if (ipcc_world_body_is_obstacle(w, b)) continue;
-        int nf;
-        const int *f;
-        ipcc_world_body_surface(w, b, &nf, &f);
-        for (int k = 0; k < nf; ++k) {
-            double wt[3], phi;
-            ipcc_shape_triangle_closest(s, x + 3 * f[3 * k], x + 3 * f[3 * k + 1], x + 3 * f[3 * k + 2], wt,
-                                        &phi);
-            d = fmin(d, phi);
+    return least_over_faces(w, face_to_shape, s);
+}
+
+static double grid_to_shape(const void *ctx, const double *const t[3]) {
+    const ipcc_shape *s = ctx;
+    double least = INFINITY;
+    for (int i = 0; i <= IPCC_TEST_FACE_GRID; ++i)
+        for (int j = 0; i + j <= IPCC_TEST_FACE_GRID; ++j) {
+            double u = (double)i / IPCC_TEST_FACE_GRID, v = (double)j / IPCC_TEST_FACE_GRID, p[3];
+            for (int k = 0; k < 3; ++k)
+                p[k] = (1 - u - v) * t[0][k] + u * t[1][k] + v * t[2][k];
+            least = fmin(least, ipcc_shape_distance(s, p, NULL, NULL));
         }
-    }
-    return d;
+    return least;
+}
+
+double ipcc_test_least_grid_distance(const ipcc_world *w, const ipcc_shape *s) {
+    return least_over_faces(w, grid_to_shape, s);
 }

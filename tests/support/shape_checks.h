@@ -7,7 +7,10 @@
 #include "ipcc/ipcc.h"
 #include "shape.h"
 
-/// Shape i of w at its pose now (a height field's grid is not set).
+/// Barycentric subdivisions per edge of ipcc_test_least_grid_distance's grid.
+#define IPCC_TEST_FACE_GRID 20
+
+/// Shape i of w at its pose now.
 ipcc_shape ipcc_test_shape_now(const ipcc_world *w, int i);
 /// Whether p lies strictly inside the tet T of positions x (exact orientations).
 bool ipcc_test_strictly_inside_tet(const double *x, const int *T, const double p[3]);
@@ -17,5 +20,9 @@ double ipcc_test_surface_distance(const ipcc_world *w, const double p[3]);
 /// Least signed distance from the deformable bodies' surface triangles to
 /// shape s (shape_primitive.c), for the curved kinds and the sphere.
 double ipcc_test_least_face_distance(const ipcc_world *w, const ipcc_shape *s);
+/// Least signed distance to shape s (any kind) over the points of a
+/// barycentric grid of IPCC_TEST_FACE_GRID per edge (vertices and edge
+/// points included) on every surface triangle of w's deformable bodies.
+double ipcc_test_least_grid_distance(const ipcc_world *w, const ipcc_shape *s);
 
 #endif
