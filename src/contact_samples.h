@@ -58,8 +58,7 @@ static inline bool ipcc_shape_face_samples_on(ipcc_shape_kind kind, int setting)
 /// Spacing of the sample points against shape s, sqrt(6 rho 0.1 d̂) (a
 /// triangle of that edge has at most 0.1 d̂ of sag over a sphere of radius
 /// rho: its circumradius^2 / (2 rho)); 0 for the kinds without samples
-/// (sphere and box are exact against whole triangles, a plane is flat, a
-/// height field acts on vertices).
+/// (sphere and box are exact against whole triangles, a plane is flat).
 double ipcc_contact_sample_spacing(const ipcc_shape *s, double dhat);
 
 /// Subdivisions of a primitive whose longest edge at rest is `length`
