@@ -254,7 +254,7 @@ static void test_face_samples_on_bumps(void **state) {
             if (ipcc_world_step(w, &st) < 0) fail_msg("step %d: %s", s, ipcc_last_error());
             check_state(w, s);
             ipcc_shape terrain = ipcc_test_shape_now(w, 0);
-            deepest[on] = fmax(deepest[on], -ipcc_test_least_grid_distance(w, &terrain));
+            deepest[on] = fmax(deepest[on], -ipcc_test_least_grid_distance(w, &terrain, 8));
         }
         print_message("face samples %s: deepest face point %.3g m below the bumps (d̂ = %.3g m)\n",
                       on ? "on" : "off", deepest[on], ipcc_world_dhat(w));

@@ -7,7 +7,7 @@
 // millimetres: the sagitta l^2 / (8 rho) of test_shape_obstacles.c) and hit the shapes at 20 m/s, default
 // settings, d̂ = 1e-3. After every step:
 //   - every body surface triangle, sampled on a barycentric grid of
-//     IPCC_TEST_FACE_GRID (20) per edge (its vertices and edge points included), lies
+//     20 per edge (its vertices and edge points included), lies
 //     outside the exact shape at its pose, or less than IPCC_SAMPLE_DEPTH d̂
 //     = 0.5 mm inside it (the guarantee); a sphere is exact: strictly outside.
 //     With vertices only (before issue 20) the deepest were 2.6 to 4.1 cm
@@ -131,7 +131,7 @@ static double run(ipcc_world *w, int steps, const char *what, double allowed) {
         ipcc_test_assert_no_inversion(w);
         ipcc_test_assert_intersection_free(w, label);
         ipcc_shape s = ipcc_test_shape_now(w, 0);
-        double d = ipcc_test_least_grid_distance(w, &s);
+        double d = ipcc_test_least_grid_distance(w, &s, 20);
         if (d < dmin) dmin = d, worst_step = k;
         in_tets = fmax(in_tets, shape_points_in_tets(w, &s));
     }

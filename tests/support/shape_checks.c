@@ -64,12 +64,18 @@ double ipcc_test_least_face_distance(const ipcc_world *w, const ipcc_shape *s) {
     return least_over_faces(w, face_to_shape, s);
 }
 
+typedef struct grid_ctx {
+    const ipcc_shape *s;
+    int grid;
+} grid_ctx;
+
 static double grid_to_shape(const void *ctx, const double *const t[3]) {
-    const ipcc_shape *s = ctx;
+    const ipcc_shape *s = ((const grid_ctx *)ctx)->s;
+    const int n = ((const grid_ctx *)ctx)->grid;
     double least = INFINITY;
-    for (int i = 0; i <= IPCC_TEST_FACE_GRID; ++i)
-        for (int j = 0; i + j <= IPCC_TEST_FACE_GRID; ++j) {
-            double u = (double)i / IPCC_TEST_FACE_GRID, v = (double)j / IPCC_TEST_FACE_GRID, p[3];
+    for (int i = 0; i <= n; ++i)
+        for (int j = 0; i + j <= n; ++j) {
+            double u = (double)i / n, v = (double)j / n, p[3];
             for (int k = 0; k < 3; ++k)
                 p[k] = (1 - u - v) * t[0][k] + u * t[1][k] + v * t[2][k];
             least = fmin(least, ipcc_shape_distance(s, p, NULL, NULL));
@@ -77,6 +83,7 @@ static double grid_to_shape(const void *ctx, const double *const t[3]) {
     return least;
 }
 
-double ipcc_test_least_grid_distance(const ipcc_world *w, const ipcc_shape *s) {
-    return least_over_faces(w, grid_to_shape, s);
+double ipcc_test_least_grid_distance(const ipcc_world *w, const ipcc_shape *s, int grid) {
+    const grid_ctx c = {s, grid};
+    return least_over_faces(w, grid_to_shape, &c);
 }

@@ -7,9 +7,6 @@
 #include "ipcc/ipcc.h"
 #include "shape.h"
 
-/// Barycentric subdivisions per edge of ipcc_test_least_grid_distance's grid.
-#define IPCC_TEST_FACE_GRID 20
-
 /// Shape i of w at its pose now.
 ipcc_shape ipcc_test_shape_now(const ipcc_world *w, int i);
 /// Whether p lies strictly inside the tet T of positions x (exact orientations).
@@ -21,8 +18,8 @@ double ipcc_test_surface_distance(const ipcc_world *w, const double p[3]);
 /// shape s (shape_primitive.c), for the curved kinds and the sphere.
 double ipcc_test_least_face_distance(const ipcc_world *w, const ipcc_shape *s);
 /// Least signed distance to shape s (any kind) over the points of a
-/// barycentric grid of IPCC_TEST_FACE_GRID per edge (vertices and edge
+/// barycentric grid of `grid` subdivisions per edge (vertices and edge
 /// points included) on every surface triangle of w's deformable bodies.
-double ipcc_test_least_grid_distance(const ipcc_world *w, const ipcc_shape *s);
+double ipcc_test_least_grid_distance(const ipcc_world *w, const ipcc_shape *s, int grid);
 
 #endif
