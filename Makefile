@@ -11,7 +11,7 @@ DEPS        := cmake make gcc pkg-config libsuitesparse-dev liblapacke-dev libop
 # Tests: VTK's own readers (vtk_check.py), exact arithmetic (GMP), the
 # plotting and rendering scripts (matplotlib, Xvfb), the GNU parallel recipe
 # of docs/batch-runs.md.
-TEST_DEPS   := python3-vtk9 libgmp-dev python3-matplotlib xvfb xauth parallel
+TEST_DEPS   := python3-vtk9 libgmp-dev python3-matplotlib xvfb xauth parallel python3-numpy python3-pytest
 DEMO_SCENE  ?= examples/demo.json
 DEMO_OUT    ?= out/demo
 
@@ -20,7 +20,7 @@ ifeq ($(CI),true)
 endif
 SLOW_NOTE   := @echo "make: tests labelled slow were skipped (about 17 minutes more on 2 cores); run them with: make test-all"
 
-.PHONY: demo test test-sanitize test-all deps test-deps release debug sanitize bench fuzz clean format
+.PHONY: demo test test-sanitize test-all deps test-deps release debug sanitize bench fuzz clean format python
 
 demo: deps release
 	$(BUILD_DIR)/release/ipcc run $(DEMO_SCENE) -o $(DEMO_OUT) --overwrite
@@ -50,6 +50,11 @@ debug:
 sanitize:
 	cmake -S . -B $(BUILD_DIR)/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIPCC_SANITIZE=ON $(WERROR)
 	cmake --build $(BUILD_DIR)/sanitize -j $(JOBS)
+
+# The Python package for Debian's python3, offline (docs/python.md).
+python: deps release
+	@scripts/install-deps.sh python3-numpy
+	@scripts/install-python.sh $(BUILD_DIR)/release
 
 # Install missing Debian packages (as root), or print the command to do it.
 deps:

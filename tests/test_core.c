@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "ipcc/contact_report.h"
 #include "support.h"
 
 static void test_fail_wraps_previous_message(void **state) {
@@ -83,6 +84,16 @@ static void test_grow_capacity(void **state) {
     assert_int_equal(ipcc_grow_capacity(1 << 30, 64, 2000000000), 2000000000); // no int overflow
 }
 
+// The sizes bindings check their struct mirrors against (python/ipcc/_lib.py).
+static void test_struct_sizes(void **state) {
+    (void)state;
+    assert_int_equal(ipcc_struct_size("ipcc_step_stats"), sizeof(ipcc_step_stats));
+    assert_int_equal(ipcc_struct_size("ipcc_contact_record"), sizeof(ipcc_contact_record));
+    assert_int_equal(ipcc_struct_size("ipcc_energies"), sizeof(ipcc_energies));
+    assert_int_equal(ipcc_struct_size("ipcc_world"), 0);
+    assert_int_equal(ipcc_struct_size(NULL), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fail_wraps_previous_message),
@@ -91,6 +102,7 @@ int main(void) {
         cmocka_unit_test(test_log_hook),
         cmocka_unit_test(test_reserve_grows),
         cmocka_unit_test(test_grow_capacity),
+        cmocka_unit_test(test_struct_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
