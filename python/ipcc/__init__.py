@@ -288,11 +288,12 @@ class World:
             if n < 0:
                 raise Error("IPCC_ERR_NO_MEMORY", "ipcc: out of memory listing the contacts")
             out = np.zeros(n, dtype=CONTACT_DTYPE)
-            for k in range(n):
-                r = records[k]
-                out[k] = (r.type, r.object_a, r.object_b, tuple(r.vertices), tuple(r.point_a), tuple(r.point_b),
-                          tuple(r.position), tuple(r.normal), r.distance, r.normal_force, tuple(r.friction_force),
-                          r.active)
+            if n:  # the C records as _RECORD_DTYPE (the struct's own layout), copied field by field
+                size = ctypes.sizeof(_lib.ContactRecordC)
+                buf = (ctypes.c_char * (n * size)).from_address(ctypes.addressof(records.contents))
+                raw = np.frombuffer(buf, dtype=_RECORD_DTYPE, count=n)
+                for name in CONTACT_DTYPE.names:
+                    out[name] = raw[name]
             return out
         finally:
             _lib.lib.ipcc_contact_report_destroy(report)
@@ -401,5 +402,14 @@ CONTACT_DTYPE = np.dtype([
     ("point_b", "f8", 3), ("position", "f8", 3), ("normal", "f8", 3), ("distance", "f8"), ("normal_force", "f8"),
     ("friction_force", "f8", 3), ("active", "?"),
 ])
+
+# ipcc_contact_record as stored (C alignment); checked against the ctypes
+# mirror, itself checked against the library's sizeof (_lib.py).
+_RECORD_DTYPE = np.dtype(CONTACT_DTYPE.descr, align=True)
+for _name, _ in _lib.ContactRecordC._fields_:
+    if _RECORD_DTYPE.fields[_name][1] != getattr(_lib.ContactRecordC, _name).offset:
+        raise ImportError(f"ipcc: the contact record's field {_name} is not where numpy would put it")
+if _RECORD_DTYPE.itemsize != ctypes.sizeof(_lib.ContactRecordC):
+    raise ImportError("ipcc: the contact record's size differs between numpy and ctypes")
 
 from .frames import compare, read_frame, read_frames  # noqa: E402 (needs Error above)
