@@ -129,9 +129,13 @@ class Scene:
             raise ClosedError("Scene.world")
         out = ctypes.c_void_p()
         _lib.lib.ipcc_clear_error()
-        _check(_lib.lib.ipcc_scene_create_world(self._handle.ptr, ctypes.byref(out)), "ipcc: cannot build the world")
-        handle = _WorldHandle(out.value)
-        _check(_lib.lib.ipcc_world_start(handle.ptr), "ipcc: cannot start the world")
+        try:  # named by the scene, as `ipcc run` names them
+            _check(_lib.lib.ipcc_scene_create_world(self._handle.ptr, ctypes.byref(out)), "cannot build the world")
+            handle = _WorldHandle(out.value)
+            _check(_lib.lib.ipcc_world_start(handle.ptr), "cannot start the world")
+        except Error as e:
+            message = str(e)
+            raise Error(e.status, message if message.startswith(self.path) else f"{self.path}: {message}") from None
         return World(handle, self)
 
     def close(self):

@@ -1,0 +1,2 @@
+"""Written by `make python`: the library this package was built with."""
+LIBRARY = "/work/main/build/release/libipcc.so.0"
