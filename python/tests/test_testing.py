@@ -43,8 +43,10 @@ def test_the_fixture(pytester, repo):
         def test_cubes(ipcc_regression):
             ipcc_regression({str(repo / 'examples' / 'contact_cubes.json')!r}, steps=3, reference="ref.npz")
     """)
-    result = pytester.runpytest("-p", "ipcc.pytest_plugin")
+    # "-p no:ipcc": the entry point of a pip-installed package would register it too
+    args = ("-p", "no:ipcc", "-p", "ipcc.pytest_plugin")
+    result = pytester.runpytest(*args)
     result.assert_outcomes(failed=1)  # the reference is written
     assert (pytester.path / "ref.npz").exists()
-    result = pytester.runpytest("-p", "ipcc.pytest_plugin")
+    result = pytester.runpytest(*args)
     result.assert_outcomes(passed=1)
