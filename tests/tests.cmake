@@ -144,12 +144,13 @@ endif()
 # numpy and pytest (make test-deps), against this build's shared library and
 # command. Not in the sanitizer build (an ASan library cannot be loaded into
 # an uninstrumented interpreter). Skipped (77) without numpy or pytest,
-# failed instead when CI=true.
+# failed instead when CI=true. One thread (ctest runs two tests at once; the
+# thread-count test sets its own).
 set(IPCC_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with numpy and pytest, for the python package's tests")
 if(TARGET ipcc AND TARGET ipcc_shared AND NOT IPCC_SANITIZE)
   add_test(NAME python
            COMMAND sh -c "\"$0\" -c 'import numpy, pytest' 2>/dev/null || { [ \"$CI\" = true ] && { echo 'python: numpy or pytest missing (make test-deps)'; exit 1; }; exit 77; }; exec \"$0\" -m pytest -q -p no:cacheprovider \"$1\""
                    ${IPCC_PYTHON} ${PROJECT_SOURCE_DIR}/python/tests)
   set_tests_properties(python PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT
-                       "IPCC_LIBRARY=$<TARGET_FILE:ipcc_shared>;IPCC_CLI=$<TARGET_FILE:ipcc>;PYTHONPATH=${PROJECT_SOURCE_DIR}/python;PYTHONDONTWRITEBYTECODE=1")
+                       "IPCC_LIBRARY=$<TARGET_FILE:ipcc_shared>;IPCC_CLI=$<TARGET_FILE:ipcc>;PYTHONPATH=${PROJECT_SOURCE_DIR}/python;PYTHONDONTWRITEBYTECODE=1;OMP_NUM_THREADS=1")
 endif()
