@@ -172,7 +172,7 @@ static double sample_barrier(const ipcc_contact_obstacles *o, const ipcc_contact
     if (!barrier) return ipcc_contact_distance(IPCC_CONTACT_PS, q, shape, NULL, NULL);
     double e = ipcc_contact_barrier(IPCC_CONTACT_PS, q, shape, dhat2, g ? g3 : NULL, H ? H3 : NULL, false);
     if (!isfinite(e) || !g) return p->mult * e;
-    for (int k = 0; g && k < 3; ++k)
+    for (int k = 0; k < 3; ++k)
         g3[k] *= p->mult;
     for (int a = 0; a < nv; ++a)
         for (int k = 0; k < 3; ++k)
@@ -288,10 +288,8 @@ static void shape_lift(const ipcc_contact_obstacles *o, const ipcc_contact_pair 
     if (p->kind == IPCC_CONTACT_PS) {
         ipcc_shape_distance(pose, xc + 3 * p->v[0], y, NULL);
     } else if (p->kind == IPCC_CONTACT_QE || p->kind == IPCC_CONTACT_QT) { // at the sample's closest point
-        double x[12], w[3], q[3];
-        ipcc_contact_pair_positions(p, xc, x);
-        ipcc_sample_weights(nv, p->sample, w);
-        ipcc_sample_point(nv, x, w, q);
+        double w[3], q[3];
+        ipcc_sample_at(nv, p->v, xc, p->sample, w, q);
         ipcc_shape_distance(pose, q, y, NULL);
     } else {
         memcpy(y, pose->center, sizeof y);

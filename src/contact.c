@@ -385,10 +385,8 @@ static void pair_weights(const ipcc_contact_pair *p, const double *xc, double w[
 // shape and the outward normal there.
 static void sample_info(const ipcc_contact *c, const ipcc_contact_pair *p, ipcc_contact_info *in) {
     int nv = ipcc_contact_kind_vertices(p->kind);
-    double x[12], q[3];
-    pair_weights(p, c->xc, in->weights);
-    ipcc_contact_pair_positions(p, c->xc, x);
-    ipcc_sample_point(nv, x, in->weights, q);
+    double q[3];
+    ipcc_sample_at(nv, p->v, c->xc, p->sample, in->weights, q);
     in->obstacle = p->v[nv];
     in->body[1] = -1;
     in->sample = p->sample;

@@ -80,6 +80,15 @@ void ipcc_sample_point(int nv, const double *x, const double *w, double q[3]) {
     }
 }
 
+void ipcc_sample_at(int nv, const int *v, const double *x, int code, double w[3], double q[3]) {
+    double y[9];
+    for (int a = 0; a < nv; ++a)
+        for (int k = 0; k < 3; ++k)
+            y[3 * a + k] = x[3 * v[a] + k];
+    ipcc_sample_weights(nv, code, w);
+    ipcc_sample_point(nv, y, w, q);
+}
+
 // Whether point q is within d̂ of shape s (or inside it): the bounding
 // sphere first, then the bounded exact distance.
 static bool near(const ipcc_shape *s, double R, const double q[3], double dhat) {

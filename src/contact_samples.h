@@ -78,6 +78,11 @@ void ipcc_sample_weights(int nv, int code, double w[3]);
 /// The point sum_a w_a x[a] of nv vertices (3 nv) at weights w.
 void ipcc_sample_point(int nv, const double *x, const double *w, double q[3]);
 
+/// The sample `code` of the primitive of nv vertices v[] (indices into the
+/// positions x, 3 per vertex): its weights into w and its point into q, the
+/// same bits as ipcc_sample_weights then ipcc_sample_point.
+void ipcc_sample_at(int nv, const int *v, const double *x, int code, double w[3], double q[3]);
+
 /// Which interior samples of the face (x0, x1, x2) subdivided n times lie
 /// within d̂ of shape s (or inside it), whose bounding radius is R: bit k for
 /// the k-th sample in the order i = 1 .., j = 1 .. n - 1 - i.

@@ -157,14 +157,11 @@ static int body_of_vertex(const ipcc_world *w, int v) {
     return lo;
 }
 
-// A constraint against an analytic shape (whose index is its obstacle).
-static bool on_shape(int kind) { return ipcc_contact_kind_on_shape(kind); }
-
 // The unified id of the second side of a constraint (a shape's feature body
 // names its shape).
 static int object_b(const ipcc_world *w, ipcc_contact_kind kind, const int *vertices, int obstacle) {
     if (kind == IPCC_CONTACT_PH) return ipcc_world_contact_object_of_half_space(w, obstacle);
-    if (on_shape(kind)) return ipcc_world_contact_object_of_shape(w, obstacle);
+    if (ipcc_contact_kind_on_shape(kind)) return ipcc_world_contact_object_of_shape(w, obstacle);
     return ipcc_world_contact_object_of_body(w, body_of_vertex(w, vertices[kind == IPCC_CONTACT_EE ? 2 : 1]));
 }
 
@@ -185,7 +182,7 @@ static int compare_keys(const key *a, const key *b) {
 }
 
 static key info_key(const ipcc_contact_info *in) {
-    bool obstacle = in->kind == IPCC_CONTACT_PH || on_shape(in->kind);
+    bool obstacle = in->kind == IPCC_CONTACT_PH || ipcc_contact_kind_on_shape(in->kind);
     return (key){in->kind, obstacle ? in->obstacle : -1, ipcc_contact_kind_vertices(in->kind), in->vertices,
                  in->sample};
 }
@@ -258,12 +255,8 @@ static void measure_features(const ipcc_world *w, ipcc_contact_kind kind, const 
     case IPCC_CONTACT_PS: obstacle_point(w, kind, obstacle, p, r->point_b); break;
     case IPCC_CONTACT_QE:
     case IPCC_CONTACT_QT: { // the sample, and its closest point on the shape
-        int nv = ipcc_contact_kind_vertices(kind);
-        double y[9], wt[3];
-        for (int a = 0; a < nv; ++a)
-            memcpy(y + 3 * a, x + 3 * v[a], 3 * sizeof(double));
-        ipcc_sample_weights(nv, sample, wt);
-        ipcc_sample_point(nv, y, wt, r->point_a);
+        double wt[3];
+        ipcc_sample_at(ipcc_contact_kind_vertices(kind), v, x, sample, wt, r->point_a);
         obstacle_point(w, kind, obstacle, r->point_a, r->point_b);
         break;
     }
@@ -292,8 +285,9 @@ static void active_record(const ipcc_world *w, const ipcc_contact_info *in, doub
                           ipcc_contact_record *r) {
     const double *x = w->x;
     const int nv = ipcc_contact_kind_vertices(in->kind);
-    const int na =
-        in->kind == IPCC_CONTACT_EE ? 2 : (on_shape(in->kind) && in->kind != IPCC_CONTACT_PS ? nv : 1);
+    const int na = in->kind == IPCC_CONTACT_EE
+                       ? 2
+                       : (ipcc_contact_kind_on_shape(in->kind) && in->kind != IPCC_CONTACT_PS ? nv : 1);
     memset(r, 0, sizeof *r);
     r->type = public_type(in->kind);
     r->active = true;
@@ -337,7 +331,7 @@ int ipcc_world_contacts(const ipcc_world *w, ipcc_contact_report *rep, const ipc
         int kind, vertices[4], obstacle, sample;
         double force[3];
         ipcc_friction_contact_force(w->friction, &sc, w->x, k, &kind, vertices, &obstacle, &sample, force);
-        bool on_obstacle = kind == IPCC_CONTACT_PH || on_shape(kind);
+        bool on_obstacle = kind == IPCC_CONTACT_PH || ipcc_contact_kind_on_shape(kind);
         key want = {kind, on_obstacle ? obstacle : -1, ipcc_contact_kind_vertices((ipcc_contact_kind)kind),
                     vertices, sample};
         int lo = 0, hi = m - 1, hit = -1;
