@@ -11,7 +11,7 @@ DEPS        := cmake make gcc pkg-config libsuitesparse-dev liblapacke-dev libop
 # Tests: VTK's own readers (vtk_check.py), exact arithmetic (GMP), the
 # plotting and rendering scripts (matplotlib, Xvfb), the GNU parallel recipe
 # of docs/batch-runs.md.
-TEST_DEPS   := python3-vtk9 libgmp-dev python3-matplotlib xvfb xauth parallel python3-numpy python3-pytest
+TEST_DEPS   := python3-vtk9 libgmp-dev python3-matplotlib xvfb xauth parallel python3-numpy python3-pytest python3-venv python3-setuptools
 DEMO_SCENE  ?= examples/demo.json
 DEMO_OUT    ?= out/demo
 

@@ -203,13 +203,21 @@ ipcc_status ipcc_contact_create(const ipcc_contact_setup *def, ipcc_contact **ou
     c->kappa = c->kappa_fixed ? def->kappa : 0;
     c->prev_min_d2 = INFINITY;
     ipcc_collision_mesh_gather(&c->mesh, def->positions, c->xc);
-    st = ipcc_contact_check_initial_state(c, def);
+    st = ipcc_contact_check_state(c, def, "initial state");
     if (st != IPCC_OK) {
         ipcc_contact_destroy(c);
         return st;
     }
     *out = c;
     return IPCC_OK;
+}
+
+ipcc_status ipcc_contact_check(ipcc_contact *c, const ipcc_contact_setup *def, const char *what) {
+    for (int i = 0; i < c->obstacles.num_shapes; ++i)
+        c->pose[i] = def->shape_poses[i];
+    ipcc_collision_mesh_gather(&c->mesh, def->positions, c->xc);
+    c->cand_valid = false; // the candidates are now those of the checked state
+    return ipcc_contact_check_state(c, def, what);
 }
 
 void ipcc_contact_begin_step(ipcc_contact *c) {

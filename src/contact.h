@@ -44,6 +44,12 @@ typedef struct ipcc_contact_setup {
 ipcc_status ipcc_contact_create(const ipcc_contact_setup *def, ipcc_contact **out);
 void ipcc_contact_destroy(ipcc_contact *c);
 
+/// Check another state as the initial one is (a state set between steps,
+/// ipcc_world_set_state): def->positions (3n) with the shapes at
+/// def->shape_poses, for the bodies c was created for. The first violation
+/// fails with IPCC_ERR_INFEASIBLE, its message starting with `what`.
+ipcc_status ipcc_contact_check(ipcc_contact *c, const ipcc_contact_setup *def, const char *what);
+
 /// Start a step: the next constraint set is searched afresh, the in-step
 /// stiffness update restarts and the step's timings are reset.
 void ipcc_contact_begin_step(ipcc_contact *c);

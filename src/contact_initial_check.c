@@ -112,7 +112,7 @@ static bool near_body_surface(const ipcc_contact *c, const double *xc, int v, in
 
 // Step (4) of the initial check (see the preamble). Needs the vertex-face
 // candidates within d̂ at w->positions in c->cand.
-static ipcc_status check_points_inside(ipcc_contact *c, const ipcc_contact_setup *w) {
+static ipcc_status check_points_inside(ipcc_contact *c, const ipcc_contact_setup *w, const char *what) {
     if (w->num_tets == 0 || c->mesh.nc == 0) return IPCC_OK;
     int *pairs = NULL, np = 0, cap = 0;
     ipcc_status st =
@@ -130,9 +130,8 @@ static ipcc_status check_points_inside(ipcc_contact *c, const ipcc_contact_setup
         if (near_body_surface(c, c->xc, v, body, tol * tol)) continue;
         const ipcc_collision_body *pb = &w->mesh.bodies[c->mesh.group[v]];
         int index = c->mesh.cvert[v] - pb->first_vertex;
-        st = ipcc_fail(IPCC_ERR_INFEASIBLE,
-                       "initial state: %s \"%s\" %s %d lies inside body \"%s\" (in its tet %d)",
-                       pb->kinematic ? "obstacle" : "body", pb->name,
+        st = ipcc_fail(IPCC_ERR_INFEASIBLE, "%s: %s \"%s\" %s %d lies inside body \"%s\" (in its tet %d)",
+                       what, pb->kinematic ? "obstacle" : "body", pb->name,
                        c->mesh.point_set[c->mesh.group[v]] ? "point" : "vertex", index, body_name(w, body),
                        t - w->mesh.bodies[body].first_tet);
     }
@@ -146,7 +145,7 @@ static ipcc_status check_points_inside(ipcc_contact *c, const ipcc_contact_setup
 // it, radius twice the bounding radius) must not lie in a closed tet of a
 // deformable body. With (1b) this refuses a shape inside a body, or through
 // it, unless it slips between all those points and every body vertex.
-static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_contact_setup *w) {
+static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_contact_setup *w, const char *what) {
     const int samples = 257;
     const double golden = 2.399963229728653; // pi (3 - sqrt 5)
     for (int i = 0; i < c->obstacles.num_shapes; ++i) {
@@ -189,11 +188,11 @@ static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_contact
                                     w->positions + 3 * T[2], w->positions + 3 * T[3], l) &&
                     l[0] >= 0 && l[1] >= 0 && l[2] >= 0 && l[3] >= 0) {
                     int b = w->tet_body[t];
-                    return ipcc_fail(
-                        IPCC_ERR_INFEASIBLE,
-                        "initial state: %s \"%s\" is inside body \"%s\" (a point of its %s lies in tet %d)",
-                        ipcc_shape_kind_name(c->pose[i].kind), w->shape_defs[i].name, body_name(w, b),
-                        j == samples ? "inside" : "surface", t - w->mesh.bodies[b].first_tet);
+                    return ipcc_fail(IPCC_ERR_INFEASIBLE,
+                                     "%s: %s \"%s\" is inside body \"%s\" (a point of its %s lies in tet %d)",
+                                     what, ipcc_shape_kind_name(c->pose[i].kind), w->shape_defs[i].name,
+                                     body_name(w, b), j == samples ? "inside" : "surface",
+                                     t - w->mesh.bodies[b].first_tet);
                 }
             }
         }
@@ -201,7 +200,7 @@ static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_contact
     return IPCC_OK;
 }
 
-ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_contact_setup *w) {
+ipcc_status ipcc_contact_check_state(ipcc_contact *c, const ipcc_contact_setup *w, const char *what) {
     // c->xc holds the collision positions of w->positions, c->pose the shapes' poses (contact.c).
     char va[32], vb[32], vc[32], vd[32];
     // 1. Vertices on or behind a half-space.
@@ -212,12 +211,11 @@ ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_contact
                 describe_vertex(w, c, v, va, sizeof va);
                 const char *name = w->half_space_names ? w->half_space_names[h] : NULL;
                 if (name)
-                    return ipcc_fail(
-                        IPCC_ERR_INFEASIBLE,
-                        "initial state: body \"%s\" touches or crosses half-space \"%s\" (vertex %s)",
-                        body_name(w, c->mesh.group[v]), name, va);
+                    return ipcc_fail(IPCC_ERR_INFEASIBLE,
+                                     "%s: body \"%s\" touches or crosses half-space \"%s\" (vertex %s)", what,
+                                     body_name(w, c->mesh.group[v]), name, va);
                 return ipcc_fail(IPCC_ERR_INFEASIBLE,
-                                 "initial state: body \"%s\" touches or crosses half-space %d (vertex %s)",
+                                 "%s: body \"%s\" touches or crosses half-space %d (vertex %s)", what,
                                  body_name(w, c->mesh.group[v]), h, va);
             }
     // 1b. Vertices on or inside a shape.
@@ -228,7 +226,7 @@ ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_contact
                 !(ipcc_shape_distance(&c->pose[i], c->xc + 3 * v, NULL, NULL) > 0)) {
                 describe_vertex(w, c, v, va, sizeof va);
                 return ipcc_fail(IPCC_ERR_INFEASIBLE,
-                                 "initial state: body \"%s\" touches or is inside %s \"%s\" (vertex %s)",
+                                 "%s: body \"%s\" touches or is inside %s \"%s\" (vertex %s)", what,
                                  body_name(w, c->mesh.group[v]), ipcc_shape_kind_name(c->pose[i].kind),
                                  w->shape_defs[i].name, va);
             }
@@ -256,14 +254,14 @@ ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_contact
             describe_vertex(w, c, T[0], va, sizeof va);
             describe_vertex(w, c, T[1], vb, sizeof vb);
             describe_vertex(w, c, T[2], vc, sizeof vc);
-            return ipcc_fail(
-                IPCC_ERR_INFEASIBLE,
-                "initial state: triangle (%s, %s, %s) of body \"%s\" touches or crosses %s \"%s\"", va, vb,
-                vc, body_name(w, c->mesh.group[T[0]]), ipcc_shape_kind_name(s->kind), w->shape_defs[i].name);
+            return ipcc_fail(IPCC_ERR_INFEASIBLE,
+                             "%s: triangle (%s, %s, %s) of body \"%s\" touches or crosses %s \"%s\"", what,
+                             va, vb, vc, body_name(w, c->mesh.group[T[0]]), ipcc_shape_kind_name(s->kind),
+                             w->shape_defs[i].name);
         }
     }
     // 1c. A shape inside or through a body without touching a vertex.
-    st0 = check_shapes_inside(c, w);
+    st0 = check_shapes_inside(c, w, what);
     if (st0 != IPCC_OK) return st0;
     // 2. Edges crossing triangles.
     ipcc_status st = ipcc_contact_query(c, c->xc, NULL, 0.0, IPCC_CANDIDATES_EF);
@@ -279,12 +277,12 @@ ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_contact
             describe_vertex(w, c, F[1], vd, sizeof vd);
             char ve[32];
             describe_vertex(w, c, F[2], ve, sizeof ve);
-            return ipcc_fail(
-                IPCC_ERR_INFEASIBLE,
-                "initial state: bodies \"%s\" and \"%s\" intersect: edge (%s, %s) of \"%s\" crosses "
-                "triangle (%s, %s, %s) of \"%s\"",
-                body_name(w, c->mesh.group[E[0]]), body_name(w, c->mesh.group[F[0]]), va, vb,
-                body_name(w, c->mesh.group[E[0]]), vc, vd, ve, body_name(w, c->mesh.group[F[0]]));
+            return ipcc_fail(IPCC_ERR_INFEASIBLE,
+                             "%s: bodies \"%s\" and \"%s\" intersect: edge (%s, %s) of \"%s\" crosses "
+                             "triangle (%s, %s, %s) of \"%s\"",
+                             what, body_name(w, c->mesh.group[E[0]]), body_name(w, c->mesh.group[F[0]]), va,
+                             vb, body_name(w, c->mesh.group[E[0]]), vc, vd, ve,
+                             body_name(w, c->mesh.group[F[0]]));
         }
     }
     // 3. Touching pairs (zero distance).
@@ -301,12 +299,11 @@ ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_contact
             continue;
         describe_vertex(w, c, p->v[0], va, sizeof va);
         int other = p->kind == IPCC_CONTACT_EE ? p->v[2] : p->v[1]; // the second primitive's first vertex
-        return ipcc_fail(
-            IPCC_ERR_INFEASIBLE,
-            "initial state: bodies \"%s\" and \"%s\" touch (zero distance) at vertex %s of \"%s\"",
-            body_name(w, c->mesh.group[p->v[0]]), body_name(w, c->mesh.group[other]), va,
-            body_name(w, c->mesh.group[p->v[0]]));
+        return ipcc_fail(IPCC_ERR_INFEASIBLE,
+                         "%s: bodies \"%s\" and \"%s\" touch (zero distance) at vertex %s of \"%s\"", what,
+                         body_name(w, c->mesh.group[p->v[0]]), body_name(w, c->mesh.group[other]), va,
+                         body_name(w, c->mesh.group[p->v[0]]));
     }
     // 4. Points inside a body (uses the vertex-face candidates of 3).
-    return check_points_inside(c, w);
+    return check_points_inside(c, w, what);
 }

@@ -53,10 +53,10 @@ ipcc_status ipcc_contact_query(ipcc_contact *c, const double *x0, const double *
 /// The constraint set at xc from c->cand into c->set (timed).
 ipcc_status ipcc_contact_build_set(ipcc_contact *c, const double *xc);
 
-/// The initial-state checks (contact_initial_check.c): IPCC_ERR_INFEASIBLE
-/// naming the bodies and primitives (or body and shape) of the first
-/// violation. c->xc holds the state's collision positions and c->pose the
-/// shapes' poses.
-ipcc_status ipcc_contact_check_initial_state(ipcc_contact *c, const ipcc_contact_setup *def);
+/// The state checks (contact_initial_check.c): IPCC_ERR_INFEASIBLE naming
+/// the bodies and primitives (or body and shape) of the first violation,
+/// the message starting with `what`. c->xc holds the state's collision
+/// positions and c->pose the shapes' poses.
+ipcc_status ipcc_contact_check_state(ipcc_contact *c, const ipcc_contact_setup *def, const char *what);
 
 #endif

@@ -216,10 +216,7 @@ int ipcc_world_reserve_state(ipcc_world *w, int n, int nt) {
     return 0;
 }
 
-// The world's description for the contact layer (contact.h): the bodies'
-// surfaces, tets and masses, the half-spaces and the shapes. `bodies` is
-// the caller's (num_bodies entries); everything else is borrowed.
-static ipcc_contact_setup contact_setup(const ipcc_world *w, ipcc_collision_body *bodies) {
+ipcc_contact_setup ipcc_world_contact_setup(const ipcc_world *w, ipcc_collision_body *bodies) {
     for (int b = 0; b < w->num_bodies; ++b) {
         const ipcc_body *body = &w->bodies[b];
         bodies[b] = (ipcc_collision_body){.name = body->name,
@@ -257,7 +254,7 @@ static ipcc_contact_setup contact_setup(const ipcc_world *w, ipcc_collision_body
 ipcc_status ipcc_world_create_contact(const ipcc_world *w, ipcc_contact **out) {
     ipcc_collision_body *bodies = malloc(sizeof *bodies * (size_t)(w->num_bodies + 1));
     if (!bodies) return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the contact state");
-    ipcc_contact_setup def = contact_setup(w, bodies);
+    ipcc_contact_setup def = ipcc_world_contact_setup(w, bodies);
     ipcc_status st = ipcc_contact_create(&def, out);
     free(bodies);
     return st;

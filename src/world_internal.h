@@ -8,6 +8,7 @@
 #ifndef IPCC_WORLD_INTERNAL_H
 #define IPCC_WORLD_INTERNAL_H
 
+#include "contact.h"
 #include "integrator.h"
 #include "ipcc/world.h"
 #include "newton.h"
@@ -231,8 +232,13 @@ static inline int ipcc_world_num_dofs(const ipcc_world *w) { return 3 * w->n + (
 
 /// A contact state for the world's bodies, half-spaces and shapes at their
 /// current state (world.c; also for tests), checked for intersections.
-struct ipcc_contact;
-ipcc_status ipcc_world_create_contact(const ipcc_world *w, struct ipcc_contact **out);
+ipcc_status ipcc_world_create_contact(const ipcc_world *w, ipcc_contact **out);
+
+/// The world's description for the contact layer (contact.h) at its
+/// current state: the bodies' surfaces, tets and masses, the half-spaces
+/// and the shapes. `bodies` is the caller's (num_bodies + 1 entries, filled
+/// here); everything else is borrowed from the world.
+ipcc_contact_setup ipcc_world_contact_setup(const ipcc_world *w, ipcc_collision_body *bodies);
 
 /// The incremental potential as a Newton objective (incremental_potential.c).
 ipcc_objective ipcc_incremental_potential(ipcc_world *w);

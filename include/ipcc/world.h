@@ -319,6 +319,22 @@ IPCC_API ipcc_status ipcc_world_step(ipcc_world *world, ipcc_step_stats *stats);
 /// Destroy. NULL is fine.
 IPCC_API void ipcc_world_destroy(ipcc_world *world);
 
+/// Replace the positions and/or the velocities of the world's vertices
+/// between steps (3 * num_vertices each, xyz; NULL keeps that part; the
+/// world is started first if it was not). The new state must be one a step
+/// could start from, and is refused as a whole, the world unchanged, if:
+/// a value is not finite or a velocity overflows the next step
+/// (IPCC_ERR_INVALID_ARGUMENT); a vertex whose motion is prescribed (a
+/// mesh obstacle's, or one of a Dirichlet condition active now) changes
+/// (IPCC_ERR_INVALID_ARGUMENT); a tet is inverted or flat, or bodies
+/// intersect or touch each other, a half-space or a shape, as the initial
+/// state is checked (IPCC_ERR_INFEASIBLE). Messages start with "new state"
+/// and name the body and the vertex, tet or primitives. Time, step count,
+/// kappa and the last step's reported forces are kept; under Newmark the
+/// free vertices' accelerations become those of the new state, as at t = 0.
+IPCC_API ipcc_status ipcc_world_set_state(ipcc_world *world, const double *positions,
+                                          const double *velocities);
+
 /// Read-only views of the state. Arrays are 3 * num_vertices long (xyz), or
 /// 4 * num_tets for tets; valid until the next step or destroy.
 IPCC_API int ipcc_world_num_vertices(const ipcc_world *world);

@@ -5,6 +5,8 @@
     world = scene.world()          # the world `ipcc run` builds from the scene
     stats = world.step()           # an ipcc.StepStats
     x = world.positions            # (n, 3) read-only view of the world's memory, no copy
+    with world.edit() as state:    # writable copies, checked and applied at the block's end
+        state.velocities[world.vertices_of("cube")] += [1, 0, 0]
 
 Lifetimes. A World owns its C world through a handle that every view of its
 memory (positions, velocities, ...) keeps alive: world.close() ends the
@@ -312,6 +314,50 @@ class World:
             names.append(buf.value.decode(errors="replace"))
         return names
 
+    def vertices_of(self, body):
+        """The slice of the world's vertices that body `body` (its name or
+        index) holds: world.positions[world.vertices_of("cube")]."""
+        ptr = self._ptr("vertices_of")
+        names = self.body_names
+        b = names.index(body) if isinstance(body, str) and body in names else body
+        if not isinstance(b, int) or not 0 <= b < len(names):
+            raise KeyError(f"ipcc: no body {body!r} (bodies: {', '.join(names)})")
+        first, count = ctypes.c_int(), ctypes.c_int()
+        _lib.lib.ipcc_world_body_vertices(ptr, b, ctypes.byref(first), ctypes.byref(count))
+        return slice(first.value, first.value + count.value)
+
+    def _state_array(self, name, value):
+        n = self.num_vertices
+        a = np.ascontiguousarray(value, dtype=np.float64)
+        if a.shape != (n, 3):
+            raise ValueError(f"ipcc: {name} must have shape ({n}, 3), not {a.shape}")
+        return a
+
+    def set_state(self, positions=None, velocities=None):
+        """Replace the positions and/or velocities ((num_vertices, 3), m and
+        m/s; None keeps that part) between steps (ipcc_world_set_state).
+        The new state is checked as the initial state is: a non-finite or
+        overflowing value, a change to a vertex whose motion is prescribed,
+        an inverted tet, or bodies that intersect or touch raise ipcc.Error
+        naming the body, and leave the world unchanged."""
+        ptr = self._ptr("set_state")
+        x = None if positions is None else self._state_array("positions", positions)
+        v = None if velocities is None else self._state_array("velocities", velocities)
+        as_ptr = (lambda a: None if a is None else a.ctypes.data_as(_lib.c_double_p))
+        _lib.lib.ipcc_clear_error()
+        _check(_lib.lib.ipcc_world_set_state(ptr, as_ptr(x), as_ptr(v)), "ipcc: the new state was refused")
+
+    def edit(self):
+        """Writable copies of the state, applied (checked, as set_state) when
+        the with-block ends without an exception:
+
+            with world.edit() as state:
+                state.velocities[world.vertices_of("cube")] += [1, 0, 0]
+
+        A part left unchanged is not set. An exception inside the block, or
+        a refused state, leaves the world as it was."""
+        return _StateEdit(self)
+
     def checkpoint(self, path):
         """Write the world's state to `path` (atomically; ipcc_checkpoint_write)."""
         ptr = self._ptr("checkpoint")
@@ -352,6 +398,29 @@ class World:
     def __exit__(self, *exc):
         if self._handle is not None:
             self.close()
+
+
+class _StateEdit:
+    """World.edit()'s context: positions and velocities as writable copies."""
+
+    def __init__(self, world):
+        self._world = world
+        self._x0 = np.array(world.positions)
+        self._v0 = np.array(world.velocities)
+        self.positions = self._x0.copy()
+        self.velocities = self._v0.copy()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        if kind is not None:
+            return False
+        x = None if np.array_equal(self.positions, self._x0) else self.positions
+        v = None if np.array_equal(self.velocities, self._v0) else self.velocities
+        if x is not None or v is not None:
+            self._world.set_state(positions=x, velocities=v)
+        return False
 
 
 class Output:

@@ -8,12 +8,12 @@ import pytest
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def repo():
     return REPO
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def cli():
     path = os.environ.get("IPCC_CLI")
     if not path:

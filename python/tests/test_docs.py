@@ -22,3 +22,4 @@ def test_tutorial_runs(repo, monkeypatch):
                 raise AssertionError(f"docs/python.md block {k + 1} failed: {e!r}\n{block}") from e
     printed = out.getvalue()
     assert "contact.frictoin" in printed and "no reference yet" in printed
+    assert "IPCC_ERR_INFEASIBLE new state: body" in printed  # the edit through the ground was refused
