@@ -46,8 +46,10 @@ void ipcc_contact_destroy(ipcc_contact *c);
 
 /// Check another state as the initial one is (a state set between steps,
 /// ipcc_world_set_state): def->positions (3n) with the shapes at
-/// def->shape_poses, for the bodies c was created for. The first violation
-/// fails with IPCC_ERR_INFEASIBLE, its message starting with `what`.
+/// def->shape_poses, for the bodies c was created for; a face may lie
+/// within the CCD's depth budget of a sampled curved shape, as steps leave
+/// them (contact_samples.h). The first violation fails with
+/// IPCC_ERR_INFEASIBLE, its message starting with `what`.
 ipcc_status ipcc_contact_check(ipcc_contact *c, const ipcc_contact_setup *def, const char *what);
 
 /// Start a step: the next constraint set is searched afresh, the in-step

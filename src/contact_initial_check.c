@@ -145,7 +145,22 @@ static ipcc_status check_points_inside(ipcc_contact *c, const ipcc_contact_setup
 // it, radius twice the bounding radius) must not lie in a closed tet of a
 // deformable body. With (1b) this refuses a shape inside a body, or through
 // it, unless it slips between all those points and every body vertex.
-static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_contact_setup *w, const char *what) {
+// Distance from p to the nearest surface triangle of body b (collision
+// faces), for a shape point found inside one of b's tets between steps.
+static double body_surface_distance(const ipcc_contact *c, int b, const double p[3]) {
+    double best = INFINITY;
+    for (int f = 0; f < c->mesh.nf; ++f) {
+        const int *T = c->mesh.cfaces + 3 * f;
+        if (c->mesh.group[T[0]] != b) continue;
+        const double *t0 = c->xc + 3 * T[0], *t1 = c->xc + 3 * T[1], *t2 = c->xc + 3 * T[2];
+        best = fmin(best, ipcc_point_triangle_distance(p, t0, t1, t2,
+                                                       ipcc_point_triangle_distance_type_of(p, t0, t1, t2)));
+    }
+    return sqrt(best);
+}
+
+static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_contact_setup *w, const char *what,
+                                       bool between_steps) {
     const int samples = 257;
     const double golden = 2.399963229728653; // pi (3 - sqrt 5)
     for (int i = 0; i < c->obstacles.num_shapes; ++i) {
@@ -155,6 +170,7 @@ static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_contact
         // either (unbounded): a bump poking into a tet between its vertices
         // is not refused, as its barrier acts on vertices (README, Limits).
         if (s->kind == IPCC_SHAPE_PLANE || s->kind == IPCC_SHAPE_HEIGHT_FIELD) continue;
+        const double budget = c->shape_sampled[i] ? ipcc_contact_sample_depth(s, c->dhat) : 0;
         double R = ipcc_shape_bounding_radius(s), lo[3], hi[3];
         for (int k = 0; k < 3; ++k) {
             lo[k] = s->center[k] - R;
@@ -188,6 +204,11 @@ static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_contact
                                     w->positions + 3 * T[2], w->positions + 3 * T[3], l) &&
                     l[0] >= 0 && l[1] >= 0 && l[2] >= 0 && l[3] >= 0) {
                     int b = w->tet_body[t];
+                    // Between steps a sampled curved shape's surface may lie
+                    // within the depth budget inside a body (1b').
+                    if (between_steps && j < samples && budget > 0 &&
+                        body_surface_distance(c, b, y) <= budget)
+                        continue;
                     return ipcc_fail(IPCC_ERR_INFEASIBLE,
                                      "%s: %s \"%s\" is inside body \"%s\" (a point of its %s lies in tet %d)",
                                      what, ipcc_shape_kind_name(c->pose[i].kind), w->shape_defs[i].name,
@@ -200,7 +221,8 @@ static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_contact
     return IPCC_OK;
 }
 
-ipcc_status ipcc_contact_check_state(ipcc_contact *c, const ipcc_contact_setup *w, const char *what) {
+ipcc_status ipcc_contact_check_state(ipcc_contact *c, const ipcc_contact_setup *w, const char *what,
+                                     bool between_steps) {
     // c->xc holds the collision positions of w->positions, c->pose the shapes' poses (contact.c).
     char va[32], vb[32], vc[32], vd[32];
     // 1. Vertices on or behind a half-space.
@@ -233,7 +255,9 @@ ipcc_status ipcc_contact_check_state(ipcc_contact *c, const ipcc_contact_setup *
     // 1b'. Spheres and sampled curved shapes are exact against whole
     // triangles (their CCD is, contact_ccd.c): none may touch or cross one
     // (the least distance over the triangle, shape_primitive.c, after the
-    // bounding-sphere cull).
+    // bounding-sphere cull). Between steps a face may rest up to the CCD's
+    // depth budget inside a sampled curved shape (contact_samples.h): it
+    // must stay out of the inset shape, as every step keeps it.
     for (int i = 0; i < c->obstacles.num_shapes; ++i) {
         const ipcc_shape *s = &c->pose[i];
         if (s->kind != IPCC_SHAPE_SPHERE && !(ipcc_shape_bounds_faces(s->kind) && c->shape_sampled[i]))
@@ -248,20 +272,23 @@ ipcc_status ipcc_contact_check_state(ipcc_contact *c, const ipcc_contact_setup *
             if (sqrt(d) > c->shape_radius[i]) continue;
             if (s->kind != IPCC_SHAPE_SPHERE) {
                 double wt[3], phi;
-                ipcc_shape_triangle_closest(s, t0, t1, t2, wt, &phi);
+                ipcc_shape inset = *s;
+                if (between_steps) ipcc_shape_inset(&inset, ipcc_contact_sample_depth(s, c->dhat));
+                ipcc_shape_triangle_closest(&inset, t0, t1, t2, wt, &phi);
                 if (phi > 0) continue;
             }
             describe_vertex(w, c, T[0], va, sizeof va);
             describe_vertex(w, c, T[1], vb, sizeof vb);
             describe_vertex(w, c, T[2], vc, sizeof vc);
             return ipcc_fail(IPCC_ERR_INFEASIBLE,
-                             "%s: triangle (%s, %s, %s) of body \"%s\" touches or crosses %s \"%s\"", what,
+                             "%s: triangle (%s, %s, %s) of body \"%s\" touches or crosses %s \"%s\"%s", what,
                              va, vb, vc, body_name(w, c->mesh.group[T[0]]), ipcc_shape_kind_name(s->kind),
-                             w->shape_defs[i].name);
+                             w->shape_defs[i].name,
+                             between_steps && s->kind != IPCC_SHAPE_SPHERE ? " deeper than 0.5 d̂" : "");
         }
     }
     // 1c. A shape inside or through a body without touching a vertex.
-    st0 = check_shapes_inside(c, w, what);
+    st0 = check_shapes_inside(c, w, what, between_steps);
     if (st0 != IPCC_OK) return st0;
     // 2. Edges crossing triangles.
     ipcc_status st = ipcc_contact_query(c, c->xc, NULL, 0.0, IPCC_CANDIDATES_EF);

@@ -17,13 +17,16 @@
 //   3. every tet keeps a positive signed volume (6V > 0, the inversion
 //      filter's invariant, inversion_filter.c);
 //   4. the contact checks of the initial state (contact_initial_check.c),
-//      at the new positions with the shapes at their current poses.
+//      at the new positions with the shapes at their current poses, but
+//      with a face allowed as deep into a sampled curved shape as the CCD
+//      lets a step leave it (0.5 d̂, contact_samples.h).
 // Nothing else needs refreshing: the library keeps no state between steps
 // but positions, velocities, accelerations, the clock, kappa and the
 // prescribed motions' progress (checkpoint.h), and each step rebuilds its
 // caches. Under Newmark the accelerations of the free vertices are those
 // of the new state, a = g + load - grad(elastic) / m, as at t = 0
-// (integrator.h); the other integrators keep none.
+// (integrator.h), when the positions change; the other integrators keep
+// none. A state equal to the current one bit for bit changes nothing.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +146,10 @@ ipcc_status ipcc_world_set_state(ipcc_world *w, const double *positions, const d
     }
     mark_prescribed(w, prescribed);
     st = check_values(w, prescribed, positions, velocities);
+    // Positions equal to the current ones bit for bit change nothing (not
+    // even Newmark's a) and need no geometric check: a step left them.
+    if (st == IPCC_OK && positions && memcmp(positions, w->x, sizeof(double) * 3 * (size_t)w->n) == 0)
+        positions = NULL;
     if (st == IPCC_OK && positions) {
         memcpy(x, w->x, sizeof(double) * (size_t)m); // the clock's slot, after the 3n
         memcpy(x, positions, sizeof(double) * 3 * (size_t)w->n);

@@ -194,6 +194,44 @@ static void test_plate_hits_cylinder_side(void **state) {
     ipcc_world_destroy(w);
 }
 
+// A state set between steps (ipcc_world_set_state) is held to the bound a
+// step keeps, not to the initial state's: the plate pressed into the
+// cylinder above, moved 1e-7 m along the axis (its faces as deep as the
+// step left them), is accepted; moved 2 d̂ further into it, refused.
+static void test_set_state_keeps_the_depth_budget(void **state) {
+    (void)state;
+    ipcc_world *w = new_world();
+    int cells[3] = {1, 4, 4};
+    double size[3] = {0.02, 0.2, 0.2}, at[3] = {-0.2, 0.013, 0.011}, rot[3] = {3, 0, 4}, v[3] = {20, 0, 0};
+    add_box(w, cells, size, at, rot, v, 1e6);
+    add_shape(w, IPCC_SHAPE_CYLINDER, "cylinder", cylinder[0], cylinder[1], 0, 0, NULL);
+    double depth = 0; // the deepest face point now: step until the impact presses faces in
+    for (int k = 0; k < 8 && depth <= 0; ++k) {
+        run(w, 1, "plate on cylinder side, then set", DEPTH);
+        ipcc_shape s = ipcc_test_shape_now(w, 0);
+        depth = -ipcc_test_least_grid_distance(w, &s, 20);
+    }
+    assert_true(depth > 0); // the case this test is about: faces inside, within the budget
+    const int n = ipcc_world_num_vertices(w);
+    double *x = malloc(sizeof(double) * 3 * (size_t)n);
+    assert_non_null(x);
+    memcpy(x, ipcc_world_positions(w), sizeof(double) * 3 * (size_t)n);
+    const int nd = ipcc_world_num_deformable_vertices(w); // the rims' segment body comes after
+    for (int i = 0; i < nd; ++i)
+        x[3 * i + 2] += 1e-7;
+    ipcc_status st = ipcc_world_set_state(w, x, NULL);
+    print_message("faces %.3g m inside the cylinder: set_state along the axis gives %s\n", depth,
+                  st == IPCC_OK ? "OK" : ipcc_last_error());
+    assert_int_equal(st, IPCC_OK);
+    for (int i = 0; i < nd; ++i)
+        x[3 * i] += 2 * DHAT;
+    assert_int_equal(ipcc_world_set_state(w, x, NULL), IPCC_ERR_INFEASIBLE);
+    print_message("2 d̂ further in: %s\n", ipcc_last_error());
+    assert_non_null(strstr(ipcc_last_error(), "cylinder \"cylinder\""));
+    free(x);
+    ipcc_world_destroy(w);
+}
+
 // The cylinder's rim: the cube aimed at the edge where its side meets its
 // cap z = 0.1.
 static void test_cube_hits_cylinder_rim(void **state) {
@@ -372,6 +410,7 @@ int main(void) {
         cmocka_unit_test(test_cube_hits_sphere),
         cmocka_unit_test(test_cube_hits_cylinder_side),
         cmocka_unit_test(test_plate_hits_cylinder_side),
+        cmocka_unit_test(test_set_state_keeps_the_depth_budget),
         cmocka_unit_test(test_cube_hits_cylinder_rim),
         cmocka_unit_test(test_cube_hits_ellipsoid),
         cmocka_unit_test(test_cube_hits_torus_tube),

@@ -198,6 +198,17 @@ static void test_newmark_accelerations_of_new_state(void **state) {
     ipcc_world_destroy(w);
 }
 
+// Both worlds step on and must stay bit-identical; then both are destroyed.
+static void assert_same_continuation(ipcc_world *w, ipcc_world *twin, int steps) {
+    const size_t bytes = sizeof(double) * 3 * (size_t)ipcc_world_num_vertices(w);
+    step_n(w, steps);
+    step_n(twin, steps);
+    assert_memory_equal(ipcc_world_positions(w), ipcc_world_positions(twin), bytes);
+    assert_memory_equal(ipcc_world_velocities(w), ipcc_world_velocities(twin), bytes);
+    ipcc_world_destroy(w);
+    ipcc_world_destroy(twin);
+}
+
 // A refused state: the status, the message's words, and a world
 // bit-identical to a twin never asked, through 5 more steps.
 static void expect_refusal(const char *label, ipcc_status want, const char *const *words, int nwords,
@@ -214,15 +225,9 @@ static void expect_refusal(const char *label, ipcc_status want, const char *cons
     for (int k = 0; k < nwords; ++k)
         if (!strstr(ipcc_last_error(), words[k]))
             fail_msg("%s: '%s' is not in the message: %s", label, words[k], ipcc_last_error());
-    step_n(w, 5);
-    step_n(twin, 5);
-    assert_memory_equal(ipcc_world_positions(w), ipcc_world_positions(twin), sizeof(double) * 3 * (size_t)n);
-    assert_memory_equal(ipcc_world_velocities(w), ipcc_world_velocities(twin),
-                        sizeof(double) * 3 * (size_t)n);
     free(x);
     free(v);
-    ipcc_world_destroy(w);
-    ipcc_world_destroy(twin);
+    assert_same_continuation(w, twin, 5);
 }
 
 static void vertex_of(const ipcc_world *w, const char *body, int k, int *i) {
@@ -329,15 +334,9 @@ static void test_same_state_is_identity(void **state) {
     memcpy(x, ipcc_world_positions(w), sizeof(double) * 3 * (size_t)n);
     memcpy(v, ipcc_world_velocities(w), sizeof(double) * 3 * (size_t)n);
     assert_int_equal(ipcc_world_set_state(w, x, v), IPCC_OK);
-    step_n(w, 6);
-    step_n(twin, 6);
-    assert_memory_equal(ipcc_world_positions(w), ipcc_world_positions(twin), sizeof(double) * 3 * (size_t)n);
-    assert_memory_equal(ipcc_world_velocities(w), ipcc_world_velocities(twin),
-                        sizeof(double) * 3 * (size_t)n);
     free(x);
     free(v);
-    ipcc_world_destroy(w);
-    ipcc_world_destroy(twin);
+    assert_same_continuation(w, twin, 6);
 }
 
 // A moving sphere: the check uses its current pose, not its initial one.

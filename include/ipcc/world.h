@@ -328,10 +328,14 @@ IPCC_API void ipcc_world_destroy(ipcc_world *world);
 /// mesh obstacle's, or one of a Dirichlet condition active now) changes
 /// (IPCC_ERR_INVALID_ARGUMENT); a tet is inverted or flat, or bodies
 /// intersect or touch each other, a half-space or a shape, as the initial
-/// state is checked (IPCC_ERR_INFEASIBLE). Messages start with "new state"
+/// state is checked (IPCC_ERR_INFEASIBLE; but a body face may lie as deep
+/// in a sampled cylinder, ellipsoid or torus as a step may leave it,
+/// 0.5 d̂). Messages start with "new state"
 /// and name the body and the vertex, tet or primitives. Time, step count,
 /// kappa and the last step's reported forces are kept; under Newmark the
-/// free vertices' accelerations become those of the new state, as at t = 0.
+/// free vertices' accelerations become those of the new positions, as at
+/// t = 0 (unless they equal the current ones bit for bit: setting the
+/// current state changes nothing).
 IPCC_API ipcc_status ipcc_world_set_state(ipcc_world *world, const double *positions,
                                           const double *velocities);
 
