@@ -1,5 +1,6 @@
-// Sparse Cholesky with CHOLMOD (supernodal LL^T), the only file that sees
-// cholmod.h.
+// Sparse Cholesky (supernodal LL^T): CHOLMOD's symbolic analysis and ipcc's
+// own parallel numeric factorization and solves (supernodal.c). The only
+// file that sees cholmod.h.
 //
 // Design. The caller's CSC arrays (upper triangle, sorted, no duplicates; see
 // sparse.h) are wrapped in a cholmod_sparse header with stype = +1. The
@@ -33,32 +34,38 @@
 // ordering, a deterministic function of the analysed pattern, is then the
 // same whether the solver is fresh (a resume) or not.
 //
-// Factorization without copies. cholmod_factorize_p permutes and
-// transposes its input into a newly allocated matrix at every call (for an
-// upper-stored matrix with a fill-reducing ordering, tril(A(p, p)) is what
-// the supernodal kernel reads): an allocation and a copy of the whole
-// matrix per Newton iteration. Here that matrix, P = tril(S(p, p)), is built
-// once per analysis (build_permuted, with the map S slot -> P slot), each
-// matrix is scattered straight into it, and cholmod_super_numeric (the
-// kernel cholmod_factorize_p calls) factorizes it in place. The factor and
-// the solves are unchanged (L still carries p, which cholmod_solve2
-// applies).
+// Factorization without copies. CHOLMOD's supernodal kernel reads
+// tril(A(p, p)), p the fill-reducing ordering; cholmod_factorize_p builds
+// it at every call (an allocation and a copy of the whole matrix per Newton
+// iteration). Here that matrix, P = tril(S(p, p)), is built once per
+// analysis (build_permuted, with the map S slot -> P slot), and each matrix
+// is scattered straight into it.
 //
-// The numeric factorization passes beta = {shift, 0}, which factors
-// A + shift*I without touching A (CHOLMOD adds beta[0] to the diagonal
-// entries it reads, so the diagonal must be in the pattern). Solves go through cholmod_solve2 with persistent
-// X, Y and E workspaces, so a steady Newton loop performs no allocation in CHOLMOD after the first solve.
+// Our numeric factorization. CHOLMOD's kernel (cholmod_super_numeric) runs
+// on one thread here: its parallelism is OpenBLAS's threads inside each
+// BLAS call, whose rounding depends on the thread count (measured: 1 and 2
+// threads differ by 1e-16 L on a volumetric box), and which spin beside
+// OpenMP's pool. So after each analysis L is turned numeric in CHOLMOD's
+// supernodal layout (cholmod_change_factor) and supernodal.c factors P
+// into it with a plan made from L's supernodes, on ipcc's threads, with
+// the same bits for any thread count; A + shift I is factored without
+// touching A (the shift is added to the diagonal entries as they are
+// assembled, so the diagonal must be in the pattern). The solves are
+// supernodal.c's too (the permutation applied here), for the same reasons.
+// Nothing is allocated after the analysis: no call into CHOLMOD remains in
+// the Newton loop. The measurements and the other solvers tried (MUMPS,
+// OpenBLAS threads in CHOLMOD) are in docs/design.md, "Threads and
+// determinism".
 //
 // Failure modes. A matrix that is not positive definite is a normal event for
-// a Newton solver (it retries with a larger shift): CHOLMOD reports it as the
-// warning CHOLMOD_NOT_POSDEF with L->minor < n, and we return 1. We ask CHOLMOD
-// to return as soon as it detects this (quick_return_if_not_posdef) since the
-// partial factor is of no use. The symbolic analysis survives such a failure,
-// so the retry with a shift costs one numeric factorization. Any CHOLMOD error
-// (status < 0, e.g. out of memory) returns -1 with a message and drops L, so
-// the next call starts from a fresh analysis. After a failed factorization,
-// solve refuses (-1) until a factorization succeeds. CHOLMOD's own printing is
-// silenced (print = 0); the library reports only through ipcc_fail/ipcc_log.
+// a Newton solver (it retries with a larger shift): supernodal.c reports
+// the first failing pivot, and we return 1. The symbolic analysis survives
+// such a failure, so the retry with a shift costs one numeric
+// factorization. A CHOLMOD error in the analysis (e.g. out of memory)
+// returns -1 with a message and drops L, so the next call starts from a
+// fresh analysis. After a failed factorization, solve refuses (-1) until a
+// factorization succeeds. CHOLMOD's own printing is silenced (print = 0);
+// the library reports only through ipcc_fail/ipcc_log.
 #include "linear_solver.h"
 
 #include <stdbool.h>
@@ -70,6 +77,7 @@
 #include <omp.h>
 
 #include "core.h"
+#include "supernodal.h"
 
 /// A new analysis may keep a union pattern of up to this many times the
 /// current matrix's entries (see "Superset pattern").
@@ -77,10 +85,9 @@
 
 struct ipcc_linear_solver {
     cholmod_common common;
-    cholmod_factor *L;        // symbolic + numeric factor, NULL before the first analysis
-    cholmod_dense *X, *Y, *E; // cholmod_solve2 solution and workspaces
-    bool factored;            // L holds a successful numeric factorization
-    bool restart;             // the next factorization starts a new superset (see "Superset pattern")
+    cholmod_factor *L; // symbolic + numeric factor, NULL before the first analysis
+    bool factored;     // L holds a successful numeric factorization
+    bool restart;      // the next factorization starts a new superset (see "Superset pattern")
     // The analysed superset pattern S (valid while L is non-NULL).
     int s_n, s_nnz;
     int *s_colptr, *s_rowind; // n + 1, nnz
@@ -98,6 +105,9 @@ struct ipcc_linear_solver {
     bool map_full;    // the matrix's pattern is S (every slot of P is written)
     int *map;         // nnz of that matrix
     int cap_map;
+    ipcc_supernodal *plan; // our numeric factorization in L's layout (valid while L is non-NULL)
+    double *xp;            // n: a solve's vector in L's (permuted) order
+    int cap_xp;
     ipcc_linear_solver_stats stats;
 };
 
@@ -112,13 +122,11 @@ ipcc_linear_solver *ipcc_linear_solver_create(void) {
         free(s);
         return NULL;
     }
-    // BLAS threads: one. CHOLMOD opens an OpenMP region in every numeric
-    // factorization and OpenBLAS keeps its own spinning pthread pool; with
-    // both pools on a 2-core machine the element loops between
-    // factorizations starve. Measured per Newton iteration (41k-tet box,
-    // n = 24k): threaded BLAS 549 ms assembly + 298 ms factorization,
-    // single-threaded 201 ms + 374 ms. Parallelism belongs in ipcc's own
-    // element and contact loops, not in BLAS calls on small supernodes.
+    // BLAS threads: one. Parallelism is ipcc's own (supernodal.c calls BLAS
+    // from its OpenMP threads, each call on one core, so that results do not
+    // depend on the thread count); OpenBLAS's spinning pthread pool beside
+    // OpenMP's starved the element loops (measured per Newton iteration on a
+    // 41k-tet box: threaded BLAS 549 ms assembly, single-threaded 201 ms).
     // OpenBLAS's OpenMP build implements this with omp_set_num_threads(1),
     // which would put every later parallel region of ipcc on one thread
     // (overriding --threads and OMP_NUM_THREADS): keep ipcc's setting.
@@ -127,13 +135,14 @@ ipcc_linear_solver *ipcc_linear_solver_create(void) {
     omp_set_num_threads(ipcc_threads);
     s->common.print = 0;
     s->common.supernodal = CHOLMOD_SUPERNODAL;
-    s->common.quick_return_if_not_posdef = 1;
     s->common.itype = CHOLMOD_INT;
     s->common.dtype = CHOLMOD_DOUBLE;
     return s;
 }
 
 static void solver_drop_factor(ipcc_linear_solver *s) {
+    ipcc_supernodal_destroy(s->plan);
+    s->plan = NULL;
     if (s->L) cholmod_free_factor(&s->L, &s->common);
     s->L = NULL;
     s->map_version = 0;
@@ -287,6 +296,29 @@ static int analyse_superset(ipcc_linear_solver *s, const ipcc_csc *A, bool unite
     }
     s->stats.analyses++;
     s->stats.analysed_nnz = nnz;
+    // The numeric factor's storage, in the analysis's supernodal layout,
+    // and the plan of our own factorization in it ("Our numeric
+    // factorization").
+    if (!s->L->is_super || !cholmod_change_factor(CHOLMOD_REAL, 1, 1, 1, 1, s->L, &s->common)) {
+        solver_cholmod_error(s, "change_factor");
+        return -1;
+    }
+    ipcc_supernodal_structure st = {.n = n,
+                                    .nsuper = (int)s->L->nsuper,
+                                    .super = s->L->super,
+                                    .pi = s->L->pi,
+                                    .px = s->L->px,
+                                    .rows = s->L->s};
+    ipcc_supernodal_destroy(s->plan);
+    if (ipcc_reserve((void **)&s->xp, &s->cap_xp, n + 1, sizeof(double)) != 0) {
+        solver_drop_factor(s);
+        ipcc_fail(IPCC_ERR_NO_MEMORY, "linear solver: out of memory (n = %d)", n);
+        return -1;
+    }
+    if (!(s->plan = ipcc_supernodal_create(&st, omp_get_max_threads()))) {
+        solver_drop_factor(s);
+        return -1;
+    }
     if (build_permuted(s) != 0) {
         solver_drop_factor(s);
         ipcc_fail(IPCC_ERR_NO_MEMORY, "linear solver: out of memory for the permuted pattern (n = %d)", n);
@@ -320,32 +352,19 @@ int ipcc_linear_solver_factorize(ipcc_linear_solver *s, const ipcc_csc *A, doubl
     }
     for (int k = 0; k < A->nnz; ++k)
         s->p_val[s->map[k]] = A->val[k];
-    cholmod_sparse M = solver_wrap(s->s_n, s->s_nnz, s->p_colptr, s->p_rowind, s->p_val);
-    M.stype = -1;
 
-    double beta[2] = {shift, 0.0};
     double t0 = ipcc_now();
-    // CHOLMOD 5.x opens OpenMP regions with an explicit num_threads(4)
-    // clause, which overrides OMP_NUM_THREADS: on a 2-core machine every
-    // factorization ran a team of 4 and spent its time in futex wake/wait
-    // (about 1,800 futex calls per factorization of examples/beam.json).
-    // max-active-levels = 0 makes those regions inactive (run by this
-    // thread alone); the caller's setting is restored afterwards.
-    int levels = omp_get_max_active_levels();
-    omp_set_max_active_levels(0);
-    int ok = cholmod_super_numeric(&M, NULL, beta, s->L, &s->common);
-    omp_set_max_active_levels(levels);
+    int minor = A->n;
+    int rc = ipcc_supernodal_factorize(s->plan, s->p_colptr, s->p_rowind, s->p_val, shift, s->L->x, &minor);
     s->stats.time_factor += ipcc_now() - t0;
     s->stats.factorizations++;
-    if (!ok || s->common.status < CHOLMOD_OK) {
-        solver_cholmod_error(s, "factorize");
-        return -1;
-    }
-    if (s->common.status == CHOLMOD_NOT_POSDEF || s->L->minor < s->L->n) {
-        ipcc_fail(IPCC_ERR_SOLVER, "linear solver: matrix + %g I is not positive definite (pivot %zu of %d)",
-                  shift, (size_t)s->L->minor, A->n);
+    if (rc != 0) {
+        s->L->minor = (size_t)minor;
+        ipcc_fail(IPCC_ERR_SOLVER, "linear solver: matrix + %g I is not positive definite (pivot %d of %d)",
+                  shift, minor, A->n);
         return 1;
     }
+    s->L->minor = s->L->n;
     s->factored = true;
     return 0;
 }
@@ -358,25 +377,14 @@ int ipcc_linear_solver_solve(ipcc_linear_solver *s, const double *b, double *x) 
         ipcc_fail(IPCC_ERR_SOLVER, "linear solver: solve without a successful factorization");
         return -1;
     }
-    cholmod_dense B;
-    memset(&B, 0, sizeof B);
-    B.nrow = s->L->n;
-    B.ncol = 1;
-    B.nzmax = s->L->n;
-    B.d = s->L->n;
-    B.x = (void *)b; // read only: CHOLMOD does not write its right-hand side
-    B.xtype = CHOLMOD_REAL;
-    B.dtype = CHOLMOD_DOUBLE;
-
     double t0 = ipcc_now();
-    int ok = cholmod_solve2(CHOLMOD_A, s->L, &B, NULL, &s->X, NULL, &s->Y, &s->E, &s->common);
+    const int n = (int)s->L->n, *perm = s->L->Perm;
+    for (int k = 0; k < n; ++k)
+        s->xp[k] = b[perm[k]];
+    ipcc_supernodal_solve(s->plan, s->L->x, s->xp);
+    for (int k = 0; k < n; ++k)
+        x[perm[k]] = s->xp[k];
     s->stats.time_solve += ipcc_now() - t0;
-    if (!ok || !s->X || s->common.status < CHOLMOD_OK) {
-        ipcc_fail(s->common.status == CHOLMOD_OUT_OF_MEMORY ? IPCC_ERR_NO_MEMORY : IPCC_ERR_SOLVER,
-                  "linear solver: CHOLMOD solve failed (status %d)", s->common.status);
-        return -1;
-    }
-    memcpy(x, s->X->x, s->L->n * sizeof *x);
     return 0;
 }
 
@@ -385,9 +393,6 @@ ipcc_linear_solver_stats ipcc_linear_solver_get_stats(const ipcc_linear_solver *
 void ipcc_linear_solver_destroy(ipcc_linear_solver *s) {
     if (!s) return;
     solver_drop_factor(s);
-    if (s->X) cholmod_free_dense(&s->X, &s->common);
-    if (s->Y) cholmod_free_dense(&s->Y, &s->common);
-    if (s->E) cholmod_free_dense(&s->E, &s->common);
     cholmod_finish(&s->common);
     free(s->s_colptr);
     free(s->s_rowind);
@@ -399,5 +404,6 @@ void ipcc_linear_solver_destroy(ipcc_linear_solver *s) {
     free(s->u_colptr);
     free(s->u_rowind);
     free(s->map);
+    free(s->xp);
     free(s);
 }

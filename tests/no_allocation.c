@@ -12,13 +12,13 @@
 // the count covers everything a step does. Built only without sanitizers
 // (ASan replaces the allocator itself); registered in tests.cmake.
 //
-// One allocation is CHOLMOD's own: cholmod_super_numeric, the supernodal
-// kernel, allocates its update workspace (one dense block, freed before it
-// returns) at every numeric factorization; nothing in its API lets a caller
-// supply it. Allocations are therefore attributed to the library that calls
-// malloc (dladdr on the return address), and the test asserts none outside
-// CHOLMOD and at most 3 blocks (the workspace, grown in up to 2 steps) per
-// factorization inside it.
+// The numeric factorization is ipcc's own (supernodal.c; CHOLMOD's kernel
+// allocated its update workspace at every call), planned with every
+// workspace at each analysis, so CHOLMOD allocates nothing either.
+// Allocations are attributed to the library that calls malloc (dladdr on
+// the return address), and the test asserts none anywhere; the run uses 2
+// OpenMP threads (tests.cmake), so the factorization's parallel phases are
+// counted too.
 //
 // Scenes: contact_cubes (two cubes at rest on a half-space and on each
 // other: elasticity, barrier, CCD) and the same with friction; analytic
@@ -125,8 +125,8 @@ static long allocations_after_warmup(const char *scene_path, const char *set, in
         atomic_store(&counting, 0);
         assert_true(status >= 0);
         long n = atomic_load(&allocations), nc = atomic_load(&cholmod_allocations);
-        long factorizations = st.newton_iterations + st.factorization_fallbacks;
-        assert_true(nc <= 3 * factorizations);
+        if (nc > 0) fprintf(stderr, "%s: step %d: %ld allocation(s) in CHOLMOD\n", scene_path, st.step, nc);
+        n += nc;
         if (n > 0)
             fprintf(stderr,
                     "%s: step %d (%d contacts, %d Newton iterations): %ld allocation(s), the first of %zu "
