@@ -6,7 +6,8 @@
 #
 #   bench/run.sh [--only SECTIONS]... [--build DIR] [--out FILE] [--no-commit]
 #     --only S     run only these sections, comma-separated or repeated:
-#                  ipc, examples, scaling, micro (default: all, or $BENCH_SECTIONS)
+#                  ipc, examples, scaling, micro, threads (default: all but
+#                  threads, or $BENCH_SECTIONS)
 #     --build DIR  benchmark the existing build in DIR (its ipcc and bench_*
 #                  programs) instead of building Release into $BUILD_DIR/release
 #     --out FILE   write the report to FILE instead of bench/results/<date>-<host>.md
@@ -16,7 +17,9 @@
 # example scenes), BENCH_IPC_SCENES (a subset of the IPC scenes by name),
 # BENCH_STEPS (run every scene this many steps: a smoke test, the IPC
 # comparison is then meaningless), MAT_SIZES (N of the scaling series),
-# MAT_STEPS (steps per size), BENCH_KEEP (a folder to keep each run's stats.csv
+# MAT_STEPS (steps per size), THREAD_COUNTS (the thread section's counts,
+# default 1 2 and every power of two up to nproc), THREAD_MATS and THREAD_BOXES
+# (its generated scenes' N), BENCH_KEEP (a folder to keep each run's stats.csv
 # and log in), CANTILEVER_MAX_NX, BUILD_DIR, BENCH_JOBS. bench/README.md
 # describes each section and the time a full run takes.
 #
@@ -64,8 +67,8 @@ done
 sections=$(echo "$sections" | tr ',' ' ' | awk '{ $1 = $1; print }')
 for s in $sections; do
     case $s in
-        ipc | examples | scaling | micro) ;;
-        *) echo "bench/run.sh: unknown section '$s' (ipc, examples, scaling, micro)" >&2; exit 1 ;;
+        ipc | examples | scaling | micro | threads) ;;
+        *) echo "bench/run.sh: unknown section '$s' (ipc, examples, scaling, micro, threads)" >&2; exit 1 ;;
     esac
 done
 want() {
@@ -343,6 +346,111 @@ if want ipc; then
         echo "$BREAKDOWN_NOTE"
         echo
         table breakdown ipc
+    } >>"$out"
+fi
+
+# ---------------------------------------------------------------------------
+# Thread scaling: each part of a Newton iteration at 1, 2, ... threads, on
+# the generated mats (bench/gen_mat_twist.sh), the generated volumetric
+# boxes (bench/gen_box_twist.sh) and the IPC paper scenes.
+
+THREADS_PERITER_AWK='
+function na(x) { return x == "n/a" || x == "" }
+function per(x, it) { return (na(x) || na(it) || it + 0 == 0) ? "n/a" : 1000 * x / it }
+function fmt(x) { return na(x) ? "n/a" : sprintf(x >= 100 ? "%.0f" : x >= 10 ? "%.1f" : "%.2f", x) }
+NR == 1 { for (i = 1; i <= NF; i++) name[i] = $i; next }
+{
+    for (i = 1; i <= NF; i++) r[name[i]] = $i
+    split(r["key"], kt, "@"); sc = r["label"]; t = kt[2]
+    if (!(sc in seen)) { seen[sc] = 1; order[++ns] = sc; tets[sc] = r["tets"] }
+    if (!((t) in tseen)) { tseen[t] = 1; tl[++nt] = t }
+    it = r["newton"]
+    v[sc, t, "Newton iteration"] = per(r["total"], it)
+    v[sc, t, "assembly"] = per(r["asm"], it)
+    v[sc, t, "numeric factorization"] = per(na(r["fact"]) || na(r["sym"]) ? "n/a" : r["fact"] - r["sym"], it)
+    v[sc, t, "symbolic analysis"] = per(r["sym"], it)
+    v[sc, t, "solve"] = per(r["solve"], it)
+    v[sc, t, "line search"] = per(r["lstime"], it)
+    rest = (na(r["total"]) || na(r["asm"]) || na(r["fact"]) || na(r["solve"]) || na(r["lstime"])) ? "n/a" :
+           r["total"] - r["asm"] - r["fact"] - r["solve"] - r["lstime"]
+    v[sc, t, "rest"] = per(rest, it)
+    its[sc, t] = na(it) ? "n/a" : it
+}
+END {
+    parts = "Newton iteration|assembly|numeric factorization|symbolic analysis|solve|line search|rest"
+    np = split(parts, P, "|")
+    head = "| scene | tets | part |"; rule = "|---|---|---|"
+    for (j = 1; j <= nt; j++) { head = head sprintf(" %s thr (ms/it) |", tl[j]); rule = rule "---|" }
+    for (j = 2; j <= nt; j++) { head = head sprintf(" speed-up %s thr (efficiency) |", tl[j]); rule = rule "---|" }
+    print head; print rule
+    for (a = 1; a <= ns; a++) {
+        sc = order[a]
+        for (p = 1; p <= np; p++) {
+            line = sprintf("| %s | %s | %s |", p == 1 ? sc : "", p == 1 ? tets[sc] : "", P[p] == "Newton iteration" ? "**Newton iteration**" : P[p])
+            for (j = 1; j <= nt; j++) line = line " " fmt(v[sc, tl[j], P[p]]) " |"
+            for (j = 2; j <= nt; j++) {
+                x = v[sc, tl[1], P[p]]; y = v[sc, tl[j], P[p]]
+                line = line ((na(x) || na(y) || y + 0 == 0) ? " n/a |" : sprintf(" %.2fx (%.0f %%) |", x / y, 100 * x / y / tl[j]))
+            }
+            print line
+        }
+        its_line = sprintf("| | | Newton iterations |")
+        for (j = 1; j <= nt; j++) its_line = its_line " " its[sc, tl[j]] " |"
+        for (j = 2; j <= nt; j++) its_line = its_line " |"
+        print its_line
+    }
+}'
+
+if want threads; then
+    counts=${THREAD_COUNTS:-}
+    if [ -z "$counts" ]; then
+        counts="1 2"
+        c=4
+        while [ "$c" -le "$(nproc)" ]; do counts="$counts $c"; c=$((c * 2)); done
+    fi
+    gen=$tmp/threads-scenes
+    mkdir -p "$gen"
+    list=""
+    for n in ${THREAD_MATS:-41 92 130 183 290}; do
+        bench/gen_mat_twist.sh "$n" "$gen/mat$n.json"
+        list="$list mat$n|mat twist $n x $n|$gen/mat$n.json|${MAT_STEPS:-2}"
+    done
+    for n in ${THREAD_BOXES:-24 26 44}; do
+        bench/gen_box_twist.sh "$n" "$gen/box$n.json"
+        list="$list box$n|box $n x $n x $n|$gen/box$n.json|2"
+    done
+    for spec in "mat40x40_twist|paperExamples/21_scalability/mat40x40_twist|10" \
+        "5_hitCardHouse|paperExamples/5_hitCardHouse|20" "2_matKnives|paperExamples/2_matKnives|10" \
+        "8_rollerBall|paperExamples/8_rollerBall|20"; do
+        name=${spec%%|*} rest=${spec#*|}
+        list="$list $name|$name|bench/scenes/ipc/input/${rest%%|*}.txt|${rest#*|}"
+    done
+    keep_threads=$threads
+    for entry in $list; do
+        key=${entry%%|*} rest=${entry#*|}
+        label=${rest%%|*} rest=${rest#*|}
+        scene=${rest%%|*} steps=${rest#*|}
+        [ -z "${BENCH_STEPS:-}" ] || steps=$BENCH_STEPS
+        for t in $counts; do
+            threads=$t
+            run_case threads "$key@$t" "$label" "$scene" "$steps"
+        done
+    done
+    threads=$keep_threads
+    {
+        echo
+        echo "## Thread scaling"
+        echo
+        echo "Each part of a Newton iteration (ms, stats.csv's timers over the run divided"
+        echo "by its Newton iterations) at $(echo "$counts" | sed 's/ /, /g') threads (\`--threads\`),"
+        echo "and the speed-up over 1 thread with its parallel efficiency (speed-up /"
+        echo "threads). Results are bit-identical for every count, so each count does the"
+        echo "same iterations. Scenes: generated mats (bench/gen_mat_twist.sh N, 2 steps),"
+        echo "generated volumetric boxes with self-contact (bench/gen_box_twist.sh N, 2"
+        echo "steps) and the IPC paper scenes over the spans of the IPC section. Rest:"
+        echo "prediction, forces and bookkeeping outside the timed parts."
+        echo
+        [ -f "$tmp/threads.tsv" ] && awk -F'\t' "$THREADS_PERITER_AWK" "$tmp/threads.tsv"
     } >>"$out"
 fi
 

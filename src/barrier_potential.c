@@ -125,6 +125,83 @@ double ipcc_contact_distance(ipcc_contact_kind kind, const double *x, const void
     return INFINITY;
 }
 
+// PSD projection through translation invariance. The distance of two
+// bodies' features (PP, PE, PT, EE) does not change when all their k
+// vertices move by the same t, so the barrier's Hessian H (3k x 3k) maps
+// every such motion to 0 and is H = Q M Q^T with Q = C x I3, C (k x k-1)
+// an orthonormal basis of the vectors orthogonal to (1, ..., 1) (Helmert's)
+// and M = Q^T H Q. Projecting M, 3(k - 1) square, projects H exactly: the
+// PSD part of H is Q proj(M) Q^T, since the translations stay in its null
+// space. It is the same projection as ipcc_project_psd on H (to rounding),
+// with a 9 x 9 eigenproblem for a 12 x 12 block, 6 x 6 for 9 x 9 and 3 x 3
+// for 6 x 6 (bench/barrier_projection.c measures the saving).
+static const double HELMERT[4][3] = {
+    {0.70710678118654752, 0.40824829046386302, 0.28867513459481288},
+    {-0.70710678118654752, 0.40824829046386302, 0.28867513459481288},
+    {0, -0.81649658092772603, 0.28867513459481288},
+    {0, 0, -0.86602540378443865},
+};
+
+void ipcc_project_psd_translation_free(int k, double *H) {
+    IPCC_ASSERT(k >= 2 && k <= 4);
+    const int n = 3 * k, m = 3 * (k - 1);
+    // C: the first k - 1 Helmert columns, whose entries beyond row a + 1
+    // are 0, so cut to k rows they stay orthonormal and orthogonal to
+    // (1, ..., 1).
+    const double(*C)[3] = HELMERT;
+    double T[108], M[81]; // T = H Q (n x m), M = Q^T H Q (m x m), row-major
+    for (int r = 0; r < n; ++r)
+        for (int a = 0; a < k - 1; ++a)
+            for (int j = 0; j < 3; ++j) {
+                double v = 0;
+                for (int q = 0; q < k; ++q)
+                    v += H[n * r + 3 * q + j] * C[q][a];
+                T[m * r + 3 * a + j] = v;
+            }
+    for (int a = 0; a < k - 1; ++a)
+        for (int i = 0; i < 3; ++i)
+            for (int c = 0; c < m; ++c) {
+                double v = 0;
+                for (int p = 0; p < k; ++p)
+                    v += C[p][a] * T[m * (3 * p + i) + c];
+                M[m * (3 * a + i) + c] = v;
+            }
+    for (int r = 0; r < m; ++r) // symmetric to the bit, as ipcc_project_psd expects
+        for (int c = 0; c < r; ++c)
+            M[m * r + c] = M[m * c + r] = 0.5 * (M[m * r + c] + M[m * c + r]);
+    ipcc_project_psd(m, M);
+    // H = Q M Q^T
+    for (int r = 0; r < m; ++r)
+        for (int q = 0; q < k; ++q)
+            for (int j = 0; j < 3; ++j) {
+                double v = 0;
+                for (int b = 0; b < k - 1; ++b)
+                    v += M[m * r + 3 * b + j] * C[q][b];
+                T[n * r + 3 * q + j] = v; // T = M Q^T (m x n)
+            }
+    for (int p = 0; p < k; ++p)
+        for (int i = 0; i < 3; ++i)
+            for (int c = 0; c < n; ++c) {
+                double v = 0;
+                for (int a = 0; a < k - 1; ++a)
+                    v += C[p][a] * T[n * (3 * a + i) + c];
+                H[n * (3 * p + i) + c] = v;
+            }
+}
+
+static bool translation_free(ipcc_contact_kind kind) {
+    return kind == IPCC_CONTACT_PP || kind == IPCC_CONTACT_PE || kind == IPCC_CONTACT_PT ||
+           kind == IPCC_CONTACT_EE;
+}
+
+// The PSD projection of the barrier Hessian of a constraint of this kind.
+static void project_barrier(ipcc_contact_kind kind, double *H) {
+    if (translation_free(kind))
+        ipcc_project_psd_translation_free(ipcc_contact_kind_vertices(kind), H);
+    else
+        ipcc_project_psd(3 * ipcc_contact_kind_vertices(kind), H);
+}
+
 double ipcc_contact_barrier(ipcc_contact_kind kind, const double *x, const void *obstacle, double dhat2,
                             double *g, double *H, bool project) {
     int n = 3 * ipcc_contact_kind_vertices(kind);
@@ -142,7 +219,7 @@ double ipcc_contact_barrier(ipcc_contact_kind kind, const double *x, const void 
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
             H[n * i + j] = b2 * gd[i] * gd[j] + b1 * Hd[n * i + j];
-    if (project) ipcc_project_psd(n, H);
+    if (project) project_barrier(kind, H);
     return b;
 }
 
@@ -212,7 +289,7 @@ double ipcc_contact_pair_barrier(const ipcc_contact_obstacles *o, const ipcc_con
         g[i] *= p->mult;
     for (int i = 0; p->mult != 1 && H && i < n * n; ++i)
         H[i] *= p->mult;
-    if (H) ipcc_project_psd(n, H);
+    if (H) project_barrier(p->kind, H);
     return p->mult * e;
 }
 

@@ -94,9 +94,18 @@ static void test_constraint_barrier_derivatives(void **state) {
             assert_near(g[i], g_fd[i], 1e-6 * gs + 1e-12, 0);
         for (int i = 0; i < n * n; ++i)
             assert_near(H[i], H_fd[i], 1e-5 * Hs + 1e-10, 0);
-        // The projected Hessian is PSD: v^T H v >= 0 for random v.
-        double Hp[144];
+        // The projected Hessian (PP, PE, PT, EE through their translation
+        // invariance, barrier_potential.c) is LAPACK's projection of the
+        // whole Hessian (ipcc_project_psd, dsyev on n x n), and PSD: v^T H v
+        // >= 0 for random v.
+        double Hp[144], Href[144];
         ipcc_contact_barrier(c.kind, x, plane, c.dhat2, g, Hp, true);
+        memcpy(Href, H, sizeof(double) * (size_t)(n * n));
+        ipcc_project_psd(n, Href);
+        for (int i = 0; i < n * n; ++i)
+            if (!(fabs(Hp[i] - Href[i]) <= 1e-10 * Hs))
+                fail_msg("kind %d, entry %d: projected %.17g, LAPACK's projection %.17g (scale %.3g)", c.kind,
+                         i, Hp[i], Href[i], Hs);
         for (int r = 0; r < 5; ++r) {
             double v[12], q = 0;
             for (int i = 0; i < n; ++i)
