@@ -371,8 +371,8 @@ NR == 1 { for (i = 1; i <= NF; i++) name[i] = $i; next }
     v[sc, t, "symbolic analysis"] = per(r["sym"], it)
     v[sc, t, "solve"] = per(r["solve"], it)
     v[sc, t, "line search"] = per(r["lstime"], it)
-    rest = (na(r["total"]) || na(r["asm"]) || na(r["fact"]) || na(r["solve"]) || na(r["lstime"])) ? "n/a" :
-           r["total"] - r["asm"] - r["fact"] - r["solve"] - r["lstime"]
+    bad = na(r["total"]) || na(r["asm"]) || na(r["fact"]) || na(r["solve"]) || na(r["lstime"])
+    rest = bad ? "n/a" : r["total"] - r["asm"] - r["fact"] - r["solve"] - r["lstime"]
     v[sc, t, "rest"] = per(rest, it)
     its[sc, t] = na(it) ? "n/a" : it
 }
@@ -410,14 +410,14 @@ if want threads; then
     fi
     gen=$tmp/threads-scenes
     mkdir -p "$gen"
-    list=""
+    list="" # key|label|scene|steps, no spaces (word-split below)
     for n in ${THREAD_MATS:-41 92 130 183 290}; do
         bench/gen_mat_twist.sh "$n" "$gen/mat$n.json"
-        list="$list mat$n|mat twist $n x $n|$gen/mat$n.json|${MAT_STEPS:-2}"
+        list="$list mat$n|mat_twist_N$n|$gen/mat$n.json|${MAT_STEPS:-2}"
     done
     for n in ${THREAD_BOXES:-24 26 44}; do
         bench/gen_box_twist.sh "$n" "$gen/box$n.json"
-        list="$list box$n|box $n x $n x $n|$gen/box$n.json|2"
+        list="$list box$n|box_twist_N$n|$gen/box$n.json|2"
     done
     for spec in "mat40x40_twist|paperExamples/21_scalability/mat40x40_twist|10" \
         "5_hitCardHouse|paperExamples/5_hitCardHouse|20" "2_matKnives|paperExamples/2_matKnives|10" \
@@ -427,13 +427,13 @@ if want threads; then
     done
     keep_threads=$threads
     for entry in $list; do
-        key=${entry%%|*} rest=${entry#*|}
-        label=${rest%%|*} rest=${rest#*|}
-        scene=${rest%%|*} steps=${rest#*|}
-        [ -z "${BENCH_STEPS:-}" ] || steps=$BENCH_STEPS
+        tkey=${entry%%|*} rest=${entry#*|}
+        tlabel=${rest%%|*} rest=${rest#*|}
+        tscene=${rest%%|*} tsteps=${rest#*|}
+        [ -z "${BENCH_STEPS:-}" ] || tsteps=$BENCH_STEPS
         for t in $counts; do
-            threads=$t
-            run_case threads "$key@$t" "$label" "$scene" "$steps"
+            threads=$t # run_case's thread count
+            run_case threads "$tkey@$t" "$tlabel" "$tscene" "$tsteps"
         done
     done
     threads=$keep_threads

@@ -319,6 +319,8 @@ static int analyse_superset(ipcc_linear_solver *s, const ipcc_csc *A, bool unite
         solver_drop_factor(s);
         return -1;
     }
+    s->stats.factor_flops = ipcc_supernodal_flops(s->plan);
+    s->stats.factor_entries = ipcc_supernodal_entries(s->plan);
     if (build_permuted(s) != 0) {
         solver_drop_factor(s);
         ipcc_fail(IPCC_ERR_NO_MEMORY, "linear solver: out of memory for the permuted pattern (n = %d)", n);

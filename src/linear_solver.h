@@ -19,6 +19,8 @@ typedef struct ipcc_linear_solver_stats {
     double time_analyze;         ///< wall seconds, cumulative
     double time_factor;          ///< wall seconds, cumulative
     double time_solve;           ///< wall seconds, cumulative
+    double factor_flops;         ///< floating-point operations of one factorization in the current analysis
+    long factor_entries;         ///< entries of the current factor (supernodal, with amalgamation zeros)
 } ipcc_linear_solver_stats;
 
 /// NULL on OOM or if CHOLMOD fails to start.

@@ -64,7 +64,8 @@
 #include "core.h"
 
 /// Column and row tile width (see the preamble): 128 keeps each BLAS call
-/// near OpenBLAS's single-core peak (bench/results, issue 22).
+/// near OpenBLAS's single-core peak (192 measured within 2 %, with fewer
+/// tiles for many cores; docs/design.md, "The factorization").
 #define TILE 128
 
 typedef struct thread_space {
@@ -357,6 +358,7 @@ oom:
 }
 
 double ipcc_supernodal_flops(const ipcc_supernodal *f) { return f->flops; }
+long ipcc_supernodal_entries(const ipcc_supernodal *f) { return (long)f->st.px[f->st.nsuper]; }
 
 // ---------------------------------------------------------------------------
 // The steps of one supernode (see the preamble)
@@ -561,7 +563,7 @@ int ipcc_supernodal_factorize(ipcc_supernodal *f, const int *Ap, const int *Ai, 
     f->first_failure = INT_MAX;
     int threads = omp_get_max_threads();
     if (threads > f->threads) threads = f->threads;
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(threads) if (f->flops >= IPCC_SUPERNODAL_PARALLEL_FLOPS)
     {
         thread_space *ts = &f->space[omp_get_thread_num()];
 #pragma omp for schedule(dynamic, 1)
@@ -619,7 +621,7 @@ void ipcc_supernodal_solve(ipcc_supernodal *f, const double *Lx, double *x) {
     IPCC_ASSERT(f && Lx && x);
     int threads = omp_get_max_threads();
     if (threads > f->threads) threads = f->threads;
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(threads) if (ipcc_supernodal_entries(f) >= IPCC_SUPERNODAL_PARALLEL_ENTRIES)
     {
         double *t = f->space[omp_get_thread_num()].v;
 #pragma omp for schedule(dynamic, 1)

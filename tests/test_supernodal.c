@@ -16,6 +16,7 @@
 
 #include "ipcc/base.h"
 #include "linear_solver.h"
+#include "supernodal.h"
 
 // Test matrices, upper triangles assembled from triplets.
 typedef struct matrix {
@@ -132,8 +133,25 @@ static void cholmod_reference(const ipcc_csc *A, double *x) {
     cholmod_finish(&c);
 }
 
-// The properties of the preamble for one matrix.
-static void check_matrix(const char *label, const ipcc_csc *A) {
+// The factorization and solve sizes of A's analysis.
+static ipcc_linear_solver_stats sizes_of(const ipcc_csc *A) {
+    ipcc_linear_solver *s = ipcc_linear_solver_create();
+    assert_int_equal(ipcc_linear_solver_factorize(s, A, 0), 0);
+    ipcc_linear_solver_stats st = ipcc_linear_solver_get_stats(s);
+    ipcc_linear_solver_destroy(s);
+    return st;
+}
+
+// The properties of the preamble for one matrix; `parallel`: it is big
+// enough for the factorization and the solves to run on the team
+// (supernodal.h's thresholds), so the thread counts do differ.
+static void check_matrix(const char *label, const ipcc_csc *A, bool parallel) {
+    ipcc_linear_solver_stats st = sizes_of(A);
+    print_message("%s: %.3g flops, %ld factor entries\n", label, st.factor_flops, st.factor_entries);
+    if (parallel) {
+        assert_true(st.factor_flops >= IPCC_SUPERNODAL_PARALLEL_FLOPS);
+        assert_true(st.factor_entries >= IPCC_SUPERNODAL_PARALLEL_ENTRIES);
+    }
     const int n = A->n;
     double *x1 = malloc(sizeof(double) * (size_t)n), *x = malloc(sizeof(double) * (size_t)n),
            *ref = malloc(sizeof(double) * (size_t)n), *r = malloc(sizeof(double) * (size_t)n);
@@ -171,15 +189,15 @@ static void test_grids_match_cholmod_on_any_thread_count(void **state) {
     ipcc_test_seed(22);
     matrix M = {0};
     grid(&M, 22, 1, 1, 0.01); // top separators of ~480 columns: several tiles
-    check_matrix("3D Laplacian 22^3", &M.A);
+    check_matrix("3D Laplacian 22^3", &M.A, true);
     grid(&M, 13, 3, 1, 0.01); // three unknowns per node, as elasticity
-    check_matrix("vector grid 13^3 x 3", &M.A);
-    grid(&M, 14, 1, 4, 0.01); // a forest of four grids
-    check_matrix("forest of 4 grids", &M.A);
-    dense(&M, 700); // one supernode of 700 columns: tiles only
-    check_matrix("dense 700", &M.A);
+    check_matrix("vector grid 13^3 x 3", &M.A, true);
+    grid(&M, 21, 1, 4, 0.01); // a forest of four grids
+    check_matrix("forest of 4 grids", &M.A, true);
+    dense(&M, 1100); // one supernode of 1100 columns: tiles only
+    check_matrix("dense 1100", &M.A, true);
     grid(&M, 1, 1, 1, 2.0); // n = 1
-    check_matrix("1 x 1", &M.A);
+    check_matrix("1 x 1", &M.A, false);
     ipcc_triplets_free(&M.T);
     ipcc_csc_free(&M.A);
 }
@@ -190,7 +208,8 @@ static void test_plan_runs_on_fewer_threads(void **state) {
     (void)state;
     ipcc_test_seed(23);
     matrix M = {0};
-    grid(&M, 20, 1, 2, 0.01);
+    grid(&M, 22, 1, 2, 0.01);
+    assert_true(sizes_of(&M.A).factor_flops >= IPCC_SUPERNODAL_PARALLEL_FLOPS);
     const int n = M.A.n;
     double *b = ones(n), *x3 = malloc(sizeof(double) * (size_t)n), *x = malloc(sizeof(double) * (size_t)n);
     omp_set_num_threads(3);
@@ -220,7 +239,8 @@ static void test_indefinite_same_pivot_on_any_thread_count(void **state) {
     (void)state;
     ipcc_test_seed(24);
     matrix M = {0};
-    grid(&M, 18, 1, 3, 0.01);
+    grid(&M, 22, 1, 3, 0.01);
+    assert_true(sizes_of(&M.A).factor_flops >= IPCC_SUPERNODAL_PARALLEL_FLOPS);
     const int n = M.A.n, places[] = {0, n / 3, n / 2, n - 1};
     double *x = malloc(sizeof(double) * (size_t)n);
     for (size_t k = 0; k < sizeof places / sizeof *places; ++k) {
