@@ -13,6 +13,7 @@ typedef struct ipcc_linear_solver ipcc_linear_solver;
 
 typedef struct ipcc_linear_solver_stats {
     int analyses;                ///< symbolic analyses done so far
+    int orderings;               ///< of which computed their fill-reducing ordering (the others kept it)
     int factorizations;          ///< numeric factorizations done so far
     int superset_factorizations; ///< of which in a larger analysed pattern (values scattered, zeros added)
     int analysed_nnz;            ///< entries of the analysed (superset) pattern, 0 before the first

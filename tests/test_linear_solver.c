@@ -220,6 +220,7 @@ static void test_pattern_reuse(void **state) {
     assert_int_equal(ipcc_csc_assemble(&A, &T, n), 0);
     assert_int_equal(ipcc_linear_solver_factorize(s, &A, 0.0), 0);
     assert_int_equal(ipcc_linear_solver_get_stats(s).analyses, 2);
+    assert_int_equal(ipcc_linear_solver_get_stats(s).orderings, 1); // within a solve: the ordering is kept
     assert_int_equal(ipcc_linear_solver_solve(s, b, x), 0);
     assert_true(residual(&A, 0.0, x, b) < 1e-10);
 
@@ -251,6 +252,7 @@ static void test_pattern_reuse(void **state) {
     assert_int_equal(ipcc_linear_solver_factorize(s, &A, 0.0), 0);
     st = ipcc_linear_solver_get_stats(s);
     assert_int_equal(st.analyses, 3);
+    assert_int_equal(st.orderings, 2); // at a solve's start: a fresh ordering
     assert_int_equal(st.analysed_nnz, A.nnz);
     ipcc_linear_solver_restart_superset(s);
     assert_int_equal(ipcc_linear_solver_factorize(s, &A, 0.0), 0);
@@ -258,11 +260,30 @@ static void test_pattern_reuse(void **state) {
     assert_int_equal(ipcc_linear_solver_solve(s, b, x), 0);
     assert_true(residual(&A, 0.0, x, b) < 1e-10);
 
+    // A factor whose ordering was kept within a solve is not reused at the
+    // next solve's start, even for exactly its pattern: a fresh solver (a
+    // resume) would compute the ordering from that pattern.
+    ipcc_triplets_add(&T, 1, n - 2, -0.1);
+    ipcc_triplets_add(&T, 1, 1, 0.1);
+    ipcc_triplets_add(&T, n - 2, n - 2, 0.1);
+    assert_int_equal(ipcc_csc_assemble(&A, &T, n), 0);
+    assert_int_equal(ipcc_linear_solver_factorize(s, &A, 0.0), 0); // grows: ordering kept
+    st = ipcc_linear_solver_get_stats(s);
+    assert_int_equal(st.analyses, 4);
+    assert_int_equal(st.orderings, 2);
+    ipcc_linear_solver_restart_superset(s);
+    assert_int_equal(ipcc_linear_solver_factorize(s, &A, 0.0), 0); // its exact pattern, but a kept ordering
+    st = ipcc_linear_solver_get_stats(s);
+    assert_int_equal(st.analyses, 5);
+    assert_int_equal(st.orderings, 3);
+    assert_int_equal(ipcc_linear_solver_solve(s, b, x), 0);
+    assert_true(residual(&A, 0.0, x, b) < 1e-10);
+
     // A larger dimension.
     ipcc_triplets_add(&T, n, n, 2.0);
     assert_int_equal(ipcc_csc_assemble(&A, &T, n + 1), 0);
     assert_int_equal(ipcc_linear_solver_factorize(s, &A, 0.0), 0);
-    assert_int_equal(ipcc_linear_solver_get_stats(s).analyses, 4);
+    assert_int_equal(ipcc_linear_solver_get_stats(s).analyses, 6);
     assert_int_equal(ipcc_linear_solver_get_stats(s).analysed_nnz, A.nnz);
     double *b1 = random_vector(n + 1);
     assert_int_equal(ipcc_linear_solver_solve(s, b1, x), 0);
