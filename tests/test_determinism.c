@@ -13,6 +13,19 @@
 #include "support.h"
 #include "world_checks.h"
 
+// The final positions and velocities of w (malloc'ed, 6n doubles; n into
+// *n_out); w and its mesh are destroyed.
+static double *final_state(ipcc_world *w, ipcc_mesh *mesh, int *n_out) {
+    int n = ipcc_world_num_vertices(w);
+    double *state = malloc(sizeof(double) * 6 * (size_t)n);
+    memcpy(state, ipcc_world_positions(w), sizeof(double) * 3 * (size_t)n);
+    memcpy(state + 3 * n, ipcc_world_velocities(w), sizeof(double) * 3 * (size_t)n);
+    *n_out = n;
+    ipcc_world_destroy(w);
+    ipcc_mesh_destroy(mesh);
+    return state;
+}
+
 // A twisting bar under gravity with several materials, 15 steps; returns the
 // final positions and velocities (malloc'ed, 6n doubles).
 static double *run(int threads, int *n_out) {
@@ -36,14 +49,7 @@ static double *run(int threads, int *n_out) {
     }
     for (int s = 0; s < 15; ++s)
         assert_int_equal(ipcc_world_step(w, NULL), IPCC_OK);
-    int n = ipcc_world_num_vertices(w);
-    double *state = malloc(sizeof(double) * 6 * (size_t)n);
-    memcpy(state, ipcc_world_positions(w), sizeof(double) * 3 * (size_t)n);
-    memcpy(state + 3 * n, ipcc_world_velocities(w), sizeof(double) * 3 * (size_t)n);
-    *n_out = n;
-    ipcc_world_destroy(w);
-    ipcc_mesh_destroy(mesh);
-    return state;
+    return final_state(w, mesh, n_out);
 }
 
 static void test_bit_identical_across_threads(void **state) {
@@ -83,14 +89,7 @@ static double *run_volume(int threads, int *n_out) {
     assert_int_equal(ipcc_world_add_body(w, &body, NULL), IPCC_OK);
     for (int s = 0; s < 3; ++s)
         assert_int_equal(ipcc_world_step(w, NULL), IPCC_OK);
-    int n = ipcc_world_num_vertices(w);
-    double *state = malloc(sizeof(double) * 6 * (size_t)n);
-    memcpy(state, ipcc_world_positions(w), sizeof(double) * 3 * (size_t)n);
-    memcpy(state + 3 * n, ipcc_world_velocities(w), sizeof(double) * 3 * (size_t)n);
-    *n_out = n;
-    ipcc_world_destroy(w);
-    ipcc_mesh_destroy(mesh);
-    return state;
+    return final_state(w, mesh, n_out);
 }
 
 static void test_bit_identical_volumetric(void **state) {
