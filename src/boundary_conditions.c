@@ -153,7 +153,7 @@ bool ipcc_dirichlet_prepare_step(ipcc_world *w) {
         w->prescribed[i] = -1;
     for (int c = w->num_dirichlet - 1; c >= 0; --c) {
         const ipcc_dirichlet *bc = &w->dirichlet[c];
-        if (!in_range(t, bc->def.start, bc->def.end) || (bc->stopped && bc->def.stop.release)) continue;
+        if (!ipcc_dirichlet_prescribes(bc, t)) continue;
         for (int j = 0; j < bc->num_vertices; ++j)
             w->prescribed[bc->vertices[j]] = c; // first wins
     }

@@ -202,7 +202,6 @@ ipcc_status ipcc_contact_create(const ipcc_contact_setup *def, ipcc_contact **ou
     c->kappa_fixed = def->kappa > 0;
     c->kappa = c->kappa_fixed ? def->kappa : 0;
     c->prev_min_d2 = INFINITY;
-    ipcc_collision_mesh_gather(&c->mesh, def->positions, c->xc);
     st = ipcc_contact_check_state(c, def, "initial state", false);
     if (st != IPCC_OK) {
         ipcc_contact_destroy(c);
@@ -213,9 +212,6 @@ ipcc_status ipcc_contact_create(const ipcc_contact_setup *def, ipcc_contact **ou
 }
 
 ipcc_status ipcc_contact_check(ipcc_contact *c, const ipcc_contact_setup *def, const char *what) {
-    for (int i = 0; i < c->obstacles.num_shapes; ++i)
-        c->pose[i] = def->shape_poses[i];
-    ipcc_collision_mesh_gather(&c->mesh, def->positions, c->xc);
     c->cand_valid = false; // the candidates are now those of the checked state
     return ipcc_contact_check_state(c, def, what, true);
 }

@@ -223,7 +223,9 @@ static ipcc_status check_shapes_inside(const ipcc_contact *c, const ipcc_contact
 
 ipcc_status ipcc_contact_check_state(ipcc_contact *c, const ipcc_contact_setup *w, const char *what,
                                      bool between_steps) {
-    // c->xc holds the collision positions of w->positions, c->pose the shapes' poses (contact.c).
+    for (int i = 0; i < c->obstacles.num_shapes; ++i)
+        c->pose[i] = w->shape_poses[i];
+    ipcc_collision_mesh_gather(&c->mesh, w->positions, c->xc);
     char va[32], vb[32], vc[32], vd[32];
     // 1. Vertices on or behind a half-space.
     for (int h = 0; h < c->obstacles.num_planes; ++h)

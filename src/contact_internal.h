@@ -55,8 +55,8 @@ ipcc_status ipcc_contact_build_set(ipcc_contact *c, const double *xc);
 
 /// The state checks (contact_initial_check.c): IPCC_ERR_INFEASIBLE naming
 /// the bodies and primitives (or body and shape) of the first violation,
-/// the message starting with `what`. c->xc holds the state's collision
-/// positions and c->pose the shapes' poses. `between_steps`: a state set
+/// the message starting with `what`, at def->positions (gathered into
+/// c->xc) with the shapes at def->shape_poses (into c->pose). `between_steps`: a state set
 /// between steps, whose faces may lie within the CCD's depth budget of a
 /// sampled curved shape as a step leaves them (contact_samples.h).
 ipcc_status ipcc_contact_check_state(ipcc_contact *c, const ipcc_contact_setup *def, const char *what,

@@ -343,7 +343,6 @@ static int analyse_superset(ipcc_linear_solver *s, const ipcc_csc *A, bool unite
                                     .pi = s->L->pi,
                                     .px = s->L->px,
                                     .rows = s->L->s};
-    ipcc_supernodal_destroy(s->plan);
     if (ipcc_reserve((void **)&s->xp, &s->cap_xp, n + 1, sizeof(double)) != 0) {
         solver_drop_factor(s);
         ipcc_fail(IPCC_ERR_NO_MEMORY, "linear solver: out of memory (n = %d)", n);

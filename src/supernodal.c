@@ -86,8 +86,6 @@ struct ipcc_supernodal {
     int *range_lo, *range_hi;
     int num_top; ///< phase B: supernodes, ascending
     int *top;
-    size_t cmax;           ///< update buffer size per thread (doubles)
-    int max_rows;          ///< the most rows of a supernode
     double *below;         ///< forward solve: per supernode, L_s(rows below, :) x_s
     size_t *below_off;     ///< nsuper: where each supernode's part of `below` starts
     thread_space *space;   ///< per thread
@@ -100,13 +98,15 @@ struct ipcc_supernodal {
 static inline int ncols(const ipcc_supernodal *f, int s) { return f->st.super[s + 1] - f->st.super[s]; }
 static inline int nrows(const ipcc_supernodal *f, int s) { return f->st.pi[s + 1] - f->st.pi[s]; }
 static inline int nblocks(int n) { return (n + TILE - 1) / TILE; }
+/// Column block tj of a supernode of ncol columns: [tj TILE, its end).
+static inline int block_end(int ncol, int tj) { return (tj + 1) * TILE < ncol ? (tj + 1) * TILE : ncol; }
 /// Row tiles of a supernode: the column blocks, then TILE-row tiles below.
 static inline int nrowtiles(int ncol, int nrow) { return nblocks(ncol) + nblocks(nrow - ncol); }
 static inline void row_tile(int ncol, int nrow, int ti, int *r0, int *r1) {
     int nb = nblocks(ncol);
     if (ti < nb) {
         *r0 = ti * TILE;
-        *r1 = (ti + 1) * TILE < ncol ? (ti + 1) * TILE : ncol;
+        *r1 = block_end(ncol, ti);
     } else {
         *r0 = ncol + (ti - nb) * TILE;
         *r1 = *r0 + TILE < nrow ? *r0 + TILE : nrow;
@@ -328,12 +328,11 @@ ipcc_supernodal *ipcc_supernodal_create(const ipcc_supernodal_structure *st, int
     }
     for (int s = 0; s < ns; ++s)
         if (parent[s] >= 0) tree_fl[parent[s]] += tree_fl[s];
-    f->cmax = cmax;
-    f->max_rows = 0;
+    int max_rows = 0; // the solve's buffer per thread
     size_t nbelow = 0;
     if (!(f->below_off = malloc(sizeof(size_t) * ((size_t)ns + 1)))) goto oom;
     for (int s = 0; s < ns; ++s) {
-        f->max_rows = nrows(f, s) > f->max_rows ? nrows(f, s) : f->max_rows;
+        max_rows = nrows(f, s) > max_rows ? nrows(f, s) : max_rows;
         f->below_off[s] = nbelow;
         nbelow += (size_t)(nrows(f, s) - ncols(f, s));
     }
@@ -342,7 +341,7 @@ ipcc_supernodal *ipcc_supernodal_create(const ipcc_supernodal_structure *st, int
     for (int t = 0; t < f->threads; ++t)
         if (!(f->space[t].map = malloc(sizeof(int) * ((size_t)n + 1))) ||
             !(f->space[t].c = malloc(sizeof(double) * cmax)) ||
-            !(f->space[t].v = malloc(sizeof(double) * ((size_t)f->max_rows + 1))))
+            !(f->space[t].v = malloc(sizeof(double) * ((size_t)max_rows + 1))))
             goto oom;
     free(parent);
     free(col_super);
@@ -379,7 +378,7 @@ static void build_map(const ipcc_supernodal *f, int s, int *map) {
 // Step 1 for column block tj: zero its columns, then A + shift I into them.
 static void assemble_block(const ipcc_supernodal *f, int s, int tj, const int *map, const node_args *a) {
     const int k1 = f->st.super[s], nc = ncols(f, s), nr = nrows(f, s);
-    const int c0 = tj * TILE, c1 = c0 + TILE < nc ? c0 + TILE : nc;
+    const int c0 = tj * TILE, c1 = block_end(nc, tj);
     double *Ls = a->Lx + f->st.px[s];
     memset(Ls + (size_t)c0 * nr, 0, sizeof(double) * (size_t)(c1 - c0) * (size_t)nr);
     for (int c = c0; c < c1; ++c) {
@@ -406,7 +405,7 @@ static int lower_bound(const int *r, int lo, int hi, int v) {
 static void update_block(const ipcc_supernodal *f, int s, int tj, const int *map, double *C, double *Lx) {
     const ipcc_supernodal_structure *st = &f->st;
     const int k1 = st->super[s], nc = ncols(f, s), nr = nrows(f, s);
-    const int c0 = tj * TILE, c1 = c0 + TILE < nc ? c0 + TILE : nc;
+    const int c0 = tj * TILE, c1 = block_end(nc, tj);
     double *Ls = Lx + st->px[s];
     for (int u = f->upd_ptr[s]; u < f->upd_ptr[s + 1]; ++u) {
         const int d = f->upd_d[u], ndr = nrows(f, d), ndc = ncols(f, d);
@@ -431,14 +430,14 @@ static void update_block(const ipcc_supernodal *f, int s, int tj, const int *map
 
 // Step 3, panel tj: Cholesky of tile (tj, tj); info > 0 as LAPACK's dpotrf.
 static int panel_potrf(const ipcc_supernodal *f, int s, int tj, double *Lx) {
-    const int nc = ncols(f, s), nr = nrows(f, s), c0 = tj * TILE, b = (c0 + TILE < nc ? c0 + TILE : nc) - c0;
+    const int nc = ncols(f, s), nr = nrows(f, s), c0 = tj * TILE, b = block_end(nc, tj) - c0;
     double *T = Lx + f->st.px[s] + (size_t)c0 * nr + c0;
     return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', b, T, nr);
 }
 
 // Tile (ti, tj) := (ti, tj) L_JJ^-T, ti below tj.
 static void panel_trsm(const ipcc_supernodal *f, int s, int ti, int tj, double *Lx) {
-    const int nc = ncols(f, s), nr = nrows(f, s), c0 = tj * TILE, b = (c0 + TILE < nc ? c0 + TILE : nc) - c0;
+    const int nc = ncols(f, s), nr = nrows(f, s), c0 = tj * TILE, b = block_end(nc, tj) - c0;
     int r0, r1;
     row_tile(nc, nr, ti, &r0, &r1);
     double *L = Lx + f->st.px[s] + (size_t)c0 * nr;
@@ -448,8 +447,8 @@ static void panel_trsm(const ipcc_supernodal *f, int s, int ti, int tj, double *
 
 // Tile (ti, tk) -= (ti, tj) (tk, tj)^T for column blocks tj < tk, ti >= tk.
 static void panel_update(const ipcc_supernodal *f, int s, int ti, int tk, int tj, double *Lx) {
-    const int nc = ncols(f, s), nr = nrows(f, s), cj = tj * TILE, bj = (cj + TILE < nc ? cj + TILE : nc) - cj;
-    const int ck = tk * TILE, bk = (ck + TILE < nc ? ck + TILE : nc) - ck;
+    const int nc = ncols(f, s), nr = nrows(f, s), cj = tj * TILE, bj = block_end(nc, tj) - cj;
+    const int ck = tk * TILE, bk = block_end(nc, tk) - ck;
     int r0, r1;
     row_tile(nc, nr, ti, &r0, &r1);
     double *L = Lx + f->st.px[s];

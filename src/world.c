@@ -322,14 +322,11 @@ ipcc_status ipcc_world_start(ipcc_world *w) {
     // Finite but absurd values (a velocity of 1e308 m/s) overflow the first
     // step's prediction x + h v + h^2 g or its inertia energy m |h v + h^2 g|^2:
     // refuse them here, before any output.
-    const double h = w->def.time_step;
     for (int b = 0; b < w->num_bodies; ++b)
         for (int i = w->bodies[b].first_vertex; i < w->bodies[b].first_vertex + w->bodies[b].num_vertices;
              ++i)
             for (int k = 0; k < 3; ++k) {
-                double d = h * w->v[3 * i + k] + h * h * w->def.gravity[k];
-                if (!isfinite(w->x[3 * i + k] + d) || !isfinite(w->mass[i] * d * d) ||
-                    !isfinite(w->mass[i] * w->v[3 * i + k] * w->v[3 * i + k]))
+                if (ipcc_world_motion_overflows(w, i, k, w->x[3 * i + k], w->v[3 * i + k]))
                     return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
                                      "body \"%s\": vertex %d: the initial velocity (%g m/s) or gravity (%g "
                                      "m/s^2) overflows the first step",
@@ -616,6 +613,18 @@ bool ipcc_world_kappa_bounds(const ipcc_world *w, double *kappa_min, double *kap
 }
 
 double ipcc_world_elastic_energy(const ipcc_world *w) { return ipcc_elastic_energy_total(w, w->x); }
+
+int ipcc_world_body_of_vertex(const ipcc_world *w, int v) {
+    int lo = 0, hi = w->num_bodies - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (w->bodies[mid].first_vertex <= v)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
 
 bool ipcc_world_vertex_is_prescribed(const ipcc_world *w, int vertex) {
     IPCC_ASSERT(vertex >= 0 && vertex < w->n);

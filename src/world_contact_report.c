@@ -144,25 +144,13 @@ int ipcc_world_contact_object_name(const ipcc_world *w, int id, char *buf, size_
     return snprintf(buf, size, "%s", w->shapes[id - w->num_half_spaces].name);
 }
 
-// The body holding world vertex v (bodies are in vertex order).
-static int body_of_vertex(const ipcc_world *w, int v) {
-    int lo = 0, hi = w->num_bodies - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (w->bodies[mid].first_vertex <= v)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
 // The unified id of the second side of a constraint (a shape's feature body
 // names its shape).
 static int object_b(const ipcc_world *w, ipcc_contact_kind kind, const int *vertices, int obstacle) {
     if (kind == IPCC_CONTACT_PH) return ipcc_world_contact_object_of_half_space(w, obstacle);
     if (ipcc_contact_kind_on_shape(kind)) return ipcc_world_contact_object_of_shape(w, obstacle);
-    return ipcc_world_contact_object_of_body(w, body_of_vertex(w, vertices[kind == IPCC_CONTACT_EE ? 2 : 1]));
+    return ipcc_world_contact_object_of_body(
+        w, ipcc_world_body_of_vertex(w, vertices[kind == IPCC_CONTACT_EE ? 2 : 1]));
 }
 
 // Sort key of a constraint: kind, its vertices, obstacle.
@@ -351,7 +339,7 @@ int ipcc_world_contacts(const ipcc_world *w, ipcc_contact_report *rep, const ipc
             r->type = public_type((ipcc_contact_kind)kind);
             for (int i = 0; i < 4; ++i)
                 r->vertices[i] = i < want.nv ? vertices[i] : -1;
-            r->object_a = ipcc_world_contact_object_of_body(w, body_of_vertex(w, vertices[0]));
+            r->object_a = ipcc_world_contact_object_of_body(w, ipcc_world_body_of_vertex(w, vertices[0]));
             r->object_b = object_b(w, (ipcc_contact_kind)kind, vertices, obstacle);
             measure_features(w, (ipcc_contact_kind)kind, vertices, obstacle, sample, w->x, r);
             n++;

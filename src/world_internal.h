@@ -8,6 +8,9 @@
 #ifndef IPCC_WORLD_INTERNAL_H
 #define IPCC_WORLD_INTERNAL_H
 
+#include <math.h>
+#include <stdbool.h>
+
 #include "contact.h"
 #include "integrator.h"
 #include "ipcc/world.h"
@@ -226,6 +229,26 @@ static inline void ipcc_world_tet_law(const ipcc_world *w, int e, ipcc_material_
     *mu = m->mu;
     *lambda = m->lambda;
 }
+
+/// Whether vertex i at coordinate x (axis k) with velocity v overflows the
+/// next step's prediction x + h v + h^2 g or its inertia energy m |h v +
+/// h^2 g|^2 (or m v^2): finite but absurd values, refused at the start
+/// (world.c) and by ipcc_world_set_state (world_state.c).
+static inline bool ipcc_world_motion_overflows(const ipcc_world *w, int i, int k, double x, double v) {
+    const double h = w->def.time_step, d = h * v + h * h * w->def.gravity[k];
+    return !isfinite(x + d) || !isfinite(w->mass[i] * d * d) || !isfinite(w->mass[i] * v * v);
+}
+
+/// Whether Dirichlet condition bc prescribes its vertices during a step
+/// starting at t: active then, and not released by its stop trigger
+/// (boundary_conditions.c, world_state.c).
+static inline bool ipcc_dirichlet_prescribes(const ipcc_dirichlet *bc, double t) {
+    return t >= bc->def.start && t < bc->def.end && !(bc->stopped && bc->def.stop.release);
+}
+
+/// The body holding world vertex v (bodies are contiguous vertex ranges in
+/// order; world.c).
+int ipcc_world_body_of_vertex(const ipcc_world *w, int v);
 
 /// Number of dofs Newton works on: 3n, plus 3 for the clock.
 static inline int ipcc_world_num_dofs(const ipcc_world *w) { return 3 * w->n + (w->has_clock ? 3 : 0); }

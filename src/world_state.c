@@ -38,54 +38,45 @@
 
 static const char *const WHAT = "new state";
 
-// The body holding world vertex i (bodies are contiguous vertex ranges).
-static int body_of_vertex(const ipcc_world *w, int i) {
-    for (int b = 0; b < w->num_bodies; ++b)
-        if (i >= w->bodies[b].first_vertex && i < w->bodies[b].first_vertex + w->bodies[b].num_vertices)
-            return b;
-    return -1;
-}
-
 // Per vertex: 1 if its motion is prescribed at the current time (into p, n).
 static void mark_prescribed(const ipcc_world *w, unsigned char *p) {
     memset(p, 0, (size_t)w->n);
     for (int b = 0; b < w->num_bodies; ++b)
         if (w->bodies[b].kinematic)
             memset(p + w->bodies[b].first_vertex, 1, (size_t)w->bodies[b].num_vertices);
-    const double t = w->time;
     for (int c = 0; c < w->num_dirichlet; ++c) {
         const ipcc_dirichlet *bc = &w->dirichlet[c];
-        if (!(t >= bc->def.start && t < bc->def.end) || (bc->stopped && bc->def.stop.release)) continue;
+        if (!ipcc_dirichlet_prescribes(bc, w->time)) continue;
         for (int j = 0; j < bc->num_vertices; ++j)
             p[bc->vertices[j]] = 1;
     }
 }
 
-// Checks 1 and 2 for one array (x or v, 3n; NULL: kept).
+// Checks 1 and 2 for one array (x or v, 3n; NULL: kept). The body is
+// looked up only for a message.
 static ipcc_status check_values(const ipcc_world *w, const unsigned char *prescribed, const double *x,
                                 const double *v) {
-    const double h = w->def.time_step;
     for (int i = 0; i < w->n; ++i)
         for (int k = 0; k < 3; ++k) {
             const double xi = x ? x[3 * i + k] : w->x[3 * i + k], vi = v ? v[3 * i + k] : w->v[3 * i + k];
-            const int b = body_of_vertex(w, i);
-            const char *name = w->bodies[b].name, *axis = (const char *[]){"x", "y", "z"}[k];
-            const int local = i - w->bodies[b].first_vertex;
-            if (!isfinite(xi) || !isfinite(vi))
+            const bool finite = isfinite(xi) && isfinite(vi),
+                       changed = prescribed[i] && (xi != w->x[3 * i + k] || vi != w->v[3 * i + k]);
+            if (finite && !changed && !ipcc_world_motion_overflows(w, i, k, xi, vi)) continue;
+            const ipcc_body *b = &w->bodies[ipcc_world_body_of_vertex(w, i)];
+            const int local = i - b->first_vertex;
+            if (!finite)
                 return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: body \"%s\": vertex %d: %s %s is not finite",
-                                 WHAT, name, local, isfinite(xi) ? "velocity" : "position", axis);
-            if (prescribed[i] && (xi != w->x[3 * i + k] || vi != w->v[3 * i + k]))
+                                 WHAT, b->name, local, isfinite(xi) ? "velocity" : "position",
+                                 (const char *[]){"x", "y", "z"}[k]);
+            if (changed)
                 return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
                                  "%s: body \"%s\": vertex %d: its motion is prescribed (%s), so its %s "
                                  "cannot be set",
-                                 WHAT, name, local,
-                                 w->bodies[b].kinematic ? "an obstacle" : "a Dirichlet condition",
+                                 WHAT, b->name, local, b->kinematic ? "an obstacle" : "a Dirichlet condition",
                                  xi != w->x[3 * i + k] ? "position" : "velocity");
-            const double d = h * vi + h * h * w->def.gravity[k];
-            if (!isfinite(xi + d) || !isfinite(w->mass[i] * d * d) || !isfinite(w->mass[i] * vi * vi))
-                return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
-                                 "%s: body \"%s\": vertex %d: the velocity (%g m/s) overflows the next step",
-                                 WHAT, name, local, vi);
+            return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                             "%s: body \"%s\": vertex %d: the velocity (%g m/s) overflows the next step",
+                             WHAT, b->name, local, vi);
         }
     return IPCC_OK;
 }

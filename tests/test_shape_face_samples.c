@@ -181,15 +181,20 @@ static void test_cube_hits_cylinder_side(void **state) {
     cube_into(IPCC_SHAPE_CYLINDER, cylinder, 0, NULL, 0.012, 0.013, rot, "cube on cylinder side");
 }
 
-// A flat plate (0.2 m square of 4 x 4 cells, 5 cm edges) broadside onto
-// the same cylinder's side, slightly tilted.
-static void test_plate_hits_cylinder_side(void **state) {
-    (void)state;
+// A flat plate (0.2 m square of 4 x 4 cells, 5 cm edges) at 20 m/s
+// broadside onto the same cylinder's side, slightly tilted.
+static ipcc_world *plate_onto_cylinder_side(void) {
     ipcc_world *w = new_world();
     int cells[3] = {1, 4, 4};
     double size[3] = {0.02, 0.2, 0.2}, at[3] = {-0.2, 0.013, 0.011}, rot[3] = {3, 0, 4}, v[3] = {20, 0, 0};
     add_box(w, cells, size, at, rot, v, 1e6);
     add_shape(w, IPCC_SHAPE_CYLINDER, "cylinder", cylinder[0], cylinder[1], 0, 0, NULL);
+    return w;
+}
+
+static void test_plate_hits_cylinder_side(void **state) {
+    (void)state;
+    ipcc_world *w = plate_onto_cylinder_side();
     assert_true(run(w, 8, "plate on cylinder side", DEPTH) < 1e-3);
     ipcc_world_destroy(w);
 }
@@ -200,11 +205,7 @@ static void test_plate_hits_cylinder_side(void **state) {
 // step left them), is accepted; moved 2 d̂ further into it, refused.
 static void test_set_state_keeps_the_depth_budget(void **state) {
     (void)state;
-    ipcc_world *w = new_world();
-    int cells[3] = {1, 4, 4};
-    double size[3] = {0.02, 0.2, 0.2}, at[3] = {-0.2, 0.013, 0.011}, rot[3] = {3, 0, 4}, v[3] = {20, 0, 0};
-    add_box(w, cells, size, at, rot, v, 1e6);
-    add_shape(w, IPCC_SHAPE_CYLINDER, "cylinder", cylinder[0], cylinder[1], 0, 0, NULL);
+    ipcc_world *w = plate_onto_cylinder_side();
     double depth = 0; // the deepest face point now: step until the impact presses faces in
     for (int k = 0; k < 8 && depth <= 0; ++k) {
         run(w, 1, "plate on cylinder side, then set", DEPTH);

@@ -2,13 +2,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     FILE *fa = fopen(argv[1], "rb"), *fb = fopen(argv[2], "rb");
-    double x, y, md = 0, mx = 0; long n = 0, nd = 0;
+    double x, y, md = 0, mx = 0;
+    long n = 0, nd = 0;
     if (!fa || !fb) return 2;
     while (fread(&x, 8, 1, fa) == 1 && fread(&y, 8, 1, fb) == 1) {
-        n++; if (x != y) nd++;
+        n++;
+        if (x != y) nd++;
         if (fabs(x - y) > md) md = fabs(x - y);
         if (fabs(x) > mx) mx = fabs(x);
     }
