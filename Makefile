@@ -74,7 +74,7 @@ fuzz:
 	bench/fuzz.sh $(or $(FUZZ_SECONDS),60)
 
 format:
-	clang-format -i src/*.c src/*.h src/cli/*.c src/cli/*.h include/ipcc/*.h tests/*.c tests/support/*.c tests/support/*.h tests/*/*.c examples/*.c examples/*/*.c
+	find src include tests bench examples -name '*.[ch]' -not -path 'tests/data/*' -not -path 'tests/fuzz/corpus/*' | xargs clang-format -i
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "barrier_potential.h"
-#include "distance.h"
+#include "collision/barrier_potential.h"
+#include "geometry/distance.h"
 #include "ipcc/elastic.h"
 
 static double now(void) {

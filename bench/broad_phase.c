@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broad_phase.h"
-#include "core.h"
+#include "broad_phase/broad_phase.h"
+#include "base/core.h"
 
 enum { NUM_SPHERES = 5 };
 

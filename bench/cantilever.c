@@ -1,5 +1,5 @@
 // Mesh-refinement study of the static cantilever against Euler-Bernoulli
-// (the CI test tests/test_cantilever.c stops at 40x4x4; this goes finer).
+// (the CI test tests/scenes/test_cantilever.c stops at 40x4x4; this goes finer).
 //   bench_cantilever [max_nx]     (default 160: 160x16x16 cells, 245,760 tets)
 // Prints one Markdown table row per mesh.
 #include <math.h>

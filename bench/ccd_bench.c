@@ -1,4 +1,4 @@
-// CCD benchmark replay: runs every query of a CCD data file through src/ccd.c
+// CCD benchmark replay: runs every query of a CCD data file through src/geometry/ccd.c
 // and prints one line
 //   queries N false_negatives A false_positives B ns_per_query C
 //
@@ -29,8 +29,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "ccd.h"
-#include "core.h"
+#include "geometry/ccd.h"
+#include "base/core.h"
 
 typedef struct bench_query {
     char kind[3];

@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core.h"
+#include "base/core.h"
 #include "ipcc/ipcc.h"
-#include "output_internal.h"
+#include "output/output_internal.h"
 
 static long file_size(const char *dir, const char *name) {
     char path[4096];

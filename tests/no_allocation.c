@@ -40,7 +40,7 @@
 
 #include <cmocka.h>
 
-#include "broad_phase.h"
+#include "broad_phase/broad_phase.h"
 #include "ipcc/ipcc.h"
 
 extern void *__libc_malloc(size_t size);

@@ -4,7 +4,7 @@
 # Debian's, with python3-vtk9. Point it at one without vtk to see them skip.
 set(IPCC_VTK_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with the vtk module, for the VTK read-back tests")
 
-# vtk_reader: synthetic frames written by src/vtk.c, read back by VTK itself
+# vtk_reader: synthetic frames written by src/output/vtk.c, read back by VTK itself
 # (tests/vtk_check.py under IPCC_VTK_PYTHON). Skipped (77) when that Python
 # or its vtk module is missing (vtk_check.py: a failure when CI=true).
 add_executable(vtk_frames_writer ${CMAKE_CURRENT_SOURCE_DIR}/vtk_frames_writer.c)
@@ -77,7 +77,7 @@ $vg \"$0\" run \"$2\" --steps 16 --checkpoint-every 5 -o \"$1\" -q && $vg \"$0\"
                        ENVIRONMENT "OMP_NUM_THREADS=1")
 endif()
 
-# determinism: its golden hash (tests/test_determinism.c, GOLDEN_HASH) is the
+# determinism: its golden hash (tests/scenes/test_determinism.c, GOLDEN_HASH) is the
 # result with OpenBLAS's generic x86-64 kernels, which every x86-64 CPU runs:
 # the kernels picked by CPU round differently (measured on one machine: its
 # Cooperlake and SkylakeX, Haswell and Zen, Sandybridge, Nehalem, Prescott:
@@ -116,9 +116,16 @@ endif()
 # discontinuity (test_resting_contact.c's preamble), which costs seconds a step.
 set_tests_properties(resting_contact internal_edges PROPERTIES TIMEOUT 600)
 
-# The architecture: every #include in src/ against docs/design.md's layer
-# table, and no source file over 1000 lines (scripts/check_layers.py).
-add_test(NAME layers COMMAND python3 ${PROJECT_SOURCE_DIR}/scripts/check_layers.py ${PROJECT_SOURCE_DIR})
+# The architecture (scripts/check_layers.py): every file of src/ in a layer
+# folder of docs/design.md's table; every #include and every call (read from
+# this build's object files) goes down the layers, and no files call each
+# other in a circle; foo.h declares only what foo.c defines; no source file
+# over 1000 lines. layers_self_test plants an upward call, a circle, a hub
+# header and an upward include in a small tree and checks each is found.
+add_test(NAME layers COMMAND python3 ${PROJECT_SOURCE_DIR}/scripts/check_layers.py
+                             --build ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+add_test(NAME layers_self_test COMMAND python3 ${PROJECT_SOURCE_DIR}/scripts/check_layers.py --self-test)
+set_tests_properties(layers_self_test PROPERTIES ENVIRONMENT "CC=${CMAKE_C_COMPILER}")
 
 # make test skips the tests labelled slow, with or without CI=true, and says
 # so; make test-all runs them (issue 19: make test took 22 minutes outside CI).

@@ -2,7 +2,7 @@
 // and spinning, in two "bodies"), each with an obstacles .vtp (a sinking
 // square plate and a spinning tetrahedron's surface), plus a multi-part
 // frames.pvd (the .vtu as part 0, the .vtp as part 1 of each time step) into
-// OUTDIR with the low-level writers of src/vtk.c, for tests/vtk_check.py to
+// OUTDIR with the low-level writers of src/output/vtk.c, for tests/vtk_check.py to
 // read with VTK.
 // Every frame also has the analysis arrays ipcc writes (a point `mass`, cell
 // `volume_ratio`, `cauchy_stress` with 9 components, `von_mises`,
@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 
 #include "ipcc/base.h"
-#include "vtk.h"
+#include "output/vtk.h"
 
 enum { NX = 2, NY = 2, NZ = 1, NP = (NX + 1) * (NY + 1) * (NZ + 1), NT = 6 * NX * NY * NZ, FRAMES = 4 };
 enum { OP = 8, OF = 6 }; // obstacle points (plate 4 + tetrahedron 4) and triangles (2 + 4)
@@ -163,7 +163,7 @@ int main(int argc, char **argv) {
             double *s = sigma + 9 * e;
             for (int k = 0; k < 9; k++)
                 s[k] = 1e3 * (k + 1) * (f + 1) - 7.5 * e;
-            // von Mises of the symmetric part, as ipcc computes it (src/world_fields.c)
+            // von Mises of the symmetric part, as ipcc computes it (src/world/world_fields.c)
             const double s12 = 0.5 * (s[1] + s[3]), s23 = 0.5 * (s[5] + s[7]), s13 = 0.5 * (s[2] + s[6]);
             const double d01 = s[0] - s[4], d12 = s[4] - s[8], d20 = s[8] - s[0];
             vm[e] = sqrt(0.5 * (d01 * d01 + d12 * d12 + d20 * d20) + 3 * (s12 * s12 + s23 * s23 + s13 * s13));

@@ -41,7 +41,7 @@ IPCC_API ipcc_status ipcc_output_set_contacts(ipcc_output *output, bool enabled)
 
 /// Compress the appended data of the .vtu and .vtp files written from now on
 /// with zlib (VTK's vtkZLibDataCompressor, level IPCC_VTK_DEFAULT_LEVEL of
-/// src/vtk.h), or write it raw. On by default (the scene's
+/// src/output/vtk.h), or write it raw. On by default (the scene's
 /// `output.compress`). Readers of either kind of file: see docs/output.md.
 IPCC_API void ipcc_output_set_compress(ipcc_output *output, bool enabled);
 

@@ -76,7 +76,7 @@ typedef struct ipcc_scene {
 typedef struct ipcc_scene_options {
     bool strict;       ///< IPC scripts: an unknown keyword is an error (else a warning naming the line)
     int num_overrides; ///< JSON scenes: keys set before validation ("--set")
-    const char *const *overrides; ///< "key.path=value" each (src/scene_override.c for the syntax)
+    const char *const *overrides; ///< "key.path=value" each (src/scene/scene_override.c for the syntax)
 } ipcc_scene_options;
 
 /// Load a scene file; the format follows the extension (`.txt`/`.ipc`: IPC

@@ -268,7 +268,7 @@ typedef struct ipcc_step_stats {
 
 typedef struct ipcc_world ipcc_world;
 
-/// Defaults (src/types.c): the values in parentheses above. Every def must
+/// Defaults (src/base/types.c): the values in parentheses above. Every def must
 /// start from its function (see `internal_value`).
 IPCC_API ipcc_world_def ipcc_default_world_def(void);
 IPCC_API ipcc_material ipcc_default_material(void);

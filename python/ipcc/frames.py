@@ -6,7 +6,7 @@ and contact reports as PolyData, .vtp), version 1.0,
 header_type UInt64, every array in one appended block in the file's byte
 order, either raw (a UInt64 byte count, then the bytes) or compressed with
 vtkZLibDataCompressor ([nblocks][blocksize][last blocksize][compressed
-sizes...], then one zlib stream per block); src/vtk.c writes them. This
+sizes...], then one zlib stream per block); src/output/vtk.c writes them. This
 reader takes exactly that layout (other VTK files are refused with a
 message), so it needs nothing but numpy and zlib.
 """

@@ -12,7 +12,7 @@
 
 #include "ipcc/ipcc.h"
 
-#include "commands.h"
+#include "cli/commands.h"
 
 /// Print a shape's kind and size (metres), e.g. "box  crate  half-extents 0.3 x 0.2 x 0.1 m".
 static void check_print_shape(const ipcc_world *w, int i) {

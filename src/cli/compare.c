@@ -37,8 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "frames_read.h"
+#include "cli/commands.h"
+#include "cli/frames_read.h"
 
 #define COMPARE_DEFAULT_TOL 1e-6
 #define COMPARE_TIME_RTOL 1e-9

@@ -1,5 +1,5 @@
 // Reading ipcc's output back: frames.pvd and the Points of .vtu/.vtp files
-// (the format is in docs/output.md; src/vtk.c writes it).
+// (the format is in docs/output.md; src/output/vtk.c writes it).
 //
 // A file is read whole into memory. Its XML part is scanned tag by tag (a
 // small scanner: element tags with quoted attributes; <?...?>, <!...> and
@@ -10,7 +10,7 @@
 // inside <FieldData> (wherever that block is). A block at `offset` is a
 // UInt64 (or UInt32, per the VTKFile's header_type) byte count followed by
 // that many bytes; byte_order says whether to swap. A file whose VTKFile has
-// compressor="vtkZLibDataCompressor" (what ipcc writes by default, src/vtk.c)
+// compressor="vtkZLibDataCompressor" (what ipcc writes by default, src/output/vtk.c)
 // has instead, per block, header words [nblocks][blocksize][last_blocksize]
 // [csize_0 .. csize_{nblocks-1}] and then the zlib streams; each is
 // inflated (zlib's uncompress) into a buffer of the array's raw size and
@@ -25,7 +25,7 @@
 // corrupt), so a truncated or garbage file gives a message naming it and
 // what is wrong, never a read out of bounds. No fixed-size buffers: names
 // and messages are malloc'ed to size.
-#include "frames_read.h"
+#include "cli/frames_read.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -30,8 +30,8 @@
 
 #include "ipcc/ipcc.h"
 
-#include "commands.h"
-#include "progress.h"
+#include "cli/commands.h"
+#include "cli/progress.h"
 
 int ipcc_cli_verbosity = 1;
 

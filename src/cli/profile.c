@@ -1,5 +1,5 @@
 // `ipcc run --profile`: sums of the step timers and their table (profile.h).
-#include "profile.h"
+#include "cli/profile.h"
 
 #include <sys/resource.h>
 

@@ -3,7 +3,7 @@
 // for the last step), erased with "\r" + CSI K, and laid out in fixed-width
 // fields for the terminal's width (TIOCGWINSZ; 80 columns when unknown), see
 // draw().
-#include "progress.h"
+#include "cli/progress.h"
 
 #include <math.h>
 #include <stdio.h>

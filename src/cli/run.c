@@ -49,10 +49,10 @@
 
 #include <omp.h>
 
-#include "commands.h"
-#include "profile.h"
-#include "progress.h"
-#include "run_folder.h"
+#include "cli/commands.h"
+#include "cli/profile.h"
+#include "cli/progress.h"
+#include "cli/run_folder.h"
 
 #define RUN_STATE_VERSION 2
 #define SCENE_FILE "scene.json"

@@ -15,7 +15,7 @@
 // removes with it) and `ipcc resume` refuses ("no scene.json"). Then
 // frames.pvd and stats.csv, then the frames. The names are collected before
 // anything is removed, so the directory is not modified while it is read.
-#include "run_folder.h"
+#include "cli/run_folder.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cli/commands.h"
 
 /// The files removed first, in this order.
 static const char *const first_files[] = {"checkpoint.bin", "checkpoint.bin.tmp", "scene.json",

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cli/commands.h"
 
 /// One option: its spellings, its argument (NULL: a flag) and its help.
 typedef struct usage_option {

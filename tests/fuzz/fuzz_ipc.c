@@ -1,5 +1,5 @@
 // libFuzzer harness for the original IPC's scene scripts (`.txt`): the reader
-// (src/ipc_script.c, ipc_script_lexer.c, ipc_script_keywords.c) and the
+// (src/scene/ipc/ipc_script.c, ipc_script_lexer.c, ipc_script_keywords.c) and the
 // scene loader behind it (scene_ipc.c, scene_ipc_presets.c), i.e. what
 // `ipcc check foo.txt` runs, and `ipcc convert`'s write-back. Seeds:
 // tests/fuzz/corpus/ipc.
@@ -39,7 +39,7 @@
 #define _XOPEN_SOURCE 700 // realpath
 #include "fuzz_common.h"
 #include "fuzz_scene.h"
-#include "ipc_script.h"
+#include "scene/ipc/ipc_script.h"
 #include "ipcc/scene.h"
 #include "ipcc/world.h"
 

@@ -1,5 +1,5 @@
 // libFuzzer harness for the triangle and codimensional mesh readers
-// (src/mesh_obj.c). The input is one file, read three ways, as the scene's
+// (src/mesh/mesh_obj.c). The input is one file, read three ways, as the scene's
 // obstacles read it: ipcc_trimesh_read_obj() (and, when it reads, the
 // segment set of its edges, as a "segments" obstacle built from an .obj),
 // ipcc_trimesh_read_seg() and ipcc_trimesh_read_points(). Seeds:

@@ -45,9 +45,9 @@
 #include "ipcc/ipcc.h"
 
 #include "exact_intersection.h"
-#include "frames_read.h"
-#include "shape.h"
-#include "world_shapes.h"
+#include "cli/frames_read.h"
+#include "shape/shape.h"
+#include "world/world_shapes.h"
 
 /// The world's connectivity, and where the frames put each vertex.
 typedef struct checker {

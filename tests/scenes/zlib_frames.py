@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Rewrite ipcc's raw VTK XML files as zlib-compressed ones, or the other
-way round, independently of src/vtk.c (for tests/scenes/compare_test.sh and
+way round, independently of src/output/vtk.c (for tests/scenes/compare_test.sh and
 scenes_test.sh): VTK's vtkZLibDataCompressor layout, per appended array
 [nblocks][blocksize][last_blocksize][csize...] and the zlib streams, in the
 file's header type and byte order; raw is [byte count][bytes].

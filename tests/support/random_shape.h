@@ -2,7 +2,7 @@
 #ifndef IPCC_TEST_RANDOM_SHAPE_H
 #define IPCC_TEST_RANDOM_SHAPE_H
 
-#include "shape.h"
+#include "shape/shape.h"
 
 /// A shape of `kind` with a random centre in [-1, 1]^3, a random rotation
 /// and sizes in [0.3, 1.5] (a sphere's three sizes equal), drawn from the

@@ -4,10 +4,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "distance.h"
+#include "geometry/distance.h"
 #include "exact_intersection.h"
-#include "shape_primitive.h"
-#include "world_shapes.h"
+#include "shape/shape_primitive.h"
+#include "world/world_shapes.h"
 
 ipcc_shape ipcc_test_shape_now(const ipcc_world *w, int i) {
     const ipcc_shape_def *d = ipcc_world_shape_def(w, i);

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 #include "ipcc/ipcc.h"
-#include "shape.h"
+#include "shape/shape.h"
 
 /// Shape i of w at its pose now.
 ipcc_shape ipcc_test_shape_now(const ipcc_world *w, int i);

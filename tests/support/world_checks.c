@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "exact_intersection.h"
-#include "inversion_filter.h"
+#include "fem/inversion_filter.h"
 
 static double volume6(const double *x, const int *t) {
     double xe[12];

@@ -1,0 +1,395 @@
+// Lagged, mollified Coulomb friction as a dissipative potential (IPC, Li et
+// al. 2020, Sec. 5, eq. 10-16).
+//
+// Derivation. Over a step of length h, contact k's relative tangential
+// displacement is u_k = T_k^T sum_i w_i (x_i - x_i^t) (2-vector), with T_k an
+// orthonormal tangent basis (3x2) and w the closest-point weights, both
+// frozen at a lag state, as is the normal force lambda_k (newtons). The
+// tangential velocity is v_k = u_k / h, and mollified Coulomb friction is
+//   F_k = -mu lambda_k f1(|u_k|) u_k / |u_k|,
+//   f1(y) = -y^2 / eps^2 + 2 y / eps   (y < eps),   1   (y >= eps),
+// with eps = eps_v h: below the slip speed eps_v the force fades smoothly
+// (C1) to zero, so static friction is approximated by a very stiff creep.
+// A potential whose negative gradient is this force is
+//   D_k(x) = mu lambda_k f0(|u_k|),   f0' = f1,
+//   f0(y) = -y^3 / (3 eps^2) + y^2 / eps + eps / 3   (y < eps),   y   (y >= eps).
+// The incremental potential is E = 1/2 |x - xhat|_M^2 + s (Psi - f_ext . x)
+// + kappa B + sum_k s D_k: every force term enters scaled by s (h^2 for
+// implicit Euler, beta h^2 for Newmark, 1 for static), which is where h^2
+// enters. The barrier is not scaled (IPC eq. 3), so the normal force is
+// lambda_k = kappa |db/dr| / s with r the distance: for squared distances
+// d = r^2, |db/dr| = |b'(d)| 2 sqrt(d). The s cancels in s D_k, so the code
+// works with lambda_hat_k = s lambda_k = kappa n |b'(d)| 2 sqrt(d) (n the
+// key's multiplicity), from contact.c.
+//
+// Derivatives. With y = |u|, grad_u (mu lambda_hat f0) = mu lambda_hat f1(y)
+// u / y, and
+//   H_u = mu lambda_hat [ (f1'(y) y - f1(y)) / y^3 u u^T + f1(y) / y I ].
+// For y < eps: f1 / y = 2/eps - y/eps^2 and (f1' y - f1) / y^3 = -1/(eps^2 y),
+// so H_u = mu lambda_hat [(2/eps - y/eps^2) I - u u^T / (eps^2 y)], whose
+// eigenvalues are 2 (eps - y) / eps^2 (along u) and 2/eps - y/eps^2 (across),
+// both >= 0; at y = 0 it is (2/eps) I. For y >= eps: H_u = mu lambda_hat
+// (I / y - u u^T / y^3), eigenvalues 0 and 1/y. So H_u is PSD everywhere and
+// the full Hessian G H_u G^T (G = w (x) T) is PSD by construction: no
+// projection is needed. (IPC instead clamps the eigenvalue along u; with
+// this f1 it is never negative.)
+//
+// Lagging. Contacts, lambda, T and w are frozen at the start of the step
+// (friction_iterations = 1, as IPC), or re-frozen at each pass's solution
+// for more passes (world.c). The incremental potential freezes them at the
+// first evaluation of a pass (incremental_potential.c, its stage "friction
+// lag"), right after the barrier has (re)balanced kappa at that state:
+// freezing before would take lambda from a stale or zero kappa and leave
+// the first step of a contact without friction. Relative motion of
+// kinematic obstacles is included because their vertices move inside x
+// like any other.
+//
+// Coefficients: a pair's mu is contact.friction when set (>= 0), except
+// against a half-space with its own coefficient (IPC's rule: selfFric for
+// mesh pairs, each halfSpace's mu for its contacts); else sqrt(mu_a mu_b)
+// of its two bodies or obstacles (the geometric mean, as Box2D mixes
+// friction: a frictionless surface makes every pair on it frictionless).
+#include "contact/friction.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "base/core.h"
+#include "fem/local_to_global.h"
+#include "base/vec3.h"
+
+typedef struct friction_contact {
+    int kind, obstacle, sample; ///< the constraint's (ipcc_contact_info)
+    int nv;
+    int vertices[4];
+    double weights[4];
+    double T[6];      ///< two unit tangents
+    double mu_lambda; ///< mu * lambda_hat (potential units)
+    double offset[3]; ///< PS: the step's displacement of the shape's material point in contact, else 0
+} friction_contact;
+
+struct ipcc_friction {
+    int n, cap;
+    friction_contact *c;
+    double *energy;                   ///< per contact
+    double *grad;                     ///< 12 per contact
+    int *slot;                        ///< n + 1 triplet offsets
+    int cap_scratch;                  ///< contacts the scratch arrays hold
+    double eps;                       ///< eps_v t_s of the current step
+    double mu, eps_v, smoothing_time; ///< as ipcc_friction_def
+    int num_bodies, num_half_spaces, num_shapes;
+    double *body_mu, *half_space_mu, *shape_mu; ///< copies of the def's
+    int *body_shape;
+};
+
+double ipcc_friction_f0(double y, double eps) {
+    if (y >= eps) return y;
+    return -y * y * y / (3 * eps * eps) + y * y / eps + eps / 3;
+}
+
+double ipcc_friction_f1(double y, double eps) {
+    if (y >= eps) return 1.0;
+    return -y * y / (eps * eps) + 2 * y / eps;
+}
+
+// u = T^T sum_i w_i dx_i
+static void slip(int nv, const double *weights, const double T[6], const double *dx, double u[2]) {
+    double r[3] = {0, 0, 0};
+    for (int i = 0; i < nv; ++i)
+        for (int k = 0; k < 3; ++k)
+            r[k] += weights[i] * dx[3 * i + k];
+    u[0] = T[0] * r[0] + T[1] * r[1] + T[2] * r[2];
+    u[1] = T[3] * r[0] + T[4] * r[1] + T[5] * r[2];
+}
+
+double ipcc_friction_potential(int nv, const double *weights, const double T[6], double mu_lambda, double eps,
+                               const double *dx, double *g, double *H) {
+    double u[2];
+    slip(nv, weights, T, dx, u);
+    double y = sqrt(u[0] * u[0] + u[1] * u[1]);
+    double value = mu_lambda * ipcc_friction_f0(y, eps);
+    if (!g && !H) return value;
+    // f1(y) / y, finite at y = 0 (limit 2 / eps)
+    double f1_y = y >= eps ? 1.0 / y : 2.0 / eps - y / (eps * eps);
+    double gu[2] = {mu_lambda * f1_y * u[0], mu_lambda * f1_y * u[1]};
+    double t_gu[3]; // T grad_u
+    for (int k = 0; k < 3; ++k)
+        t_gu[k] = T[k] * gu[0] + T[3 + k] * gu[1];
+    if (g)
+        for (int i = 0; i < nv; ++i)
+            for (int k = 0; k < 3; ++k)
+                g[3 * i + k] = weights[i] * t_gu[k];
+    if (!H) return value;
+    // H_u = mu_lambda [ c I + q u u^T ]: [c I + q u u^T] is PSD (eigenvalues
+    // f1(y) / y and f1'(y)), so with mu_lambda < 0 (a contact key counting
+    // -1, contact_multiplicity.c) H_u is NSD and its PSD projection is 0.
+    if (mu_lambda < 0) {
+        memset(H, 0, sizeof(double) * 9 * (size_t)(nv * nv));
+        return value;
+    }
+    double c = f1_y, q;
+    if (y >= eps)
+        q = -1.0 / (y * y * y);
+    else
+        q = y > 0 ? -1.0 / (eps * eps * y) : 0.0;
+    double Hu[4] = {mu_lambda * (c + q * u[0] * u[0]), mu_lambda * q * u[0] * u[1],
+                    mu_lambda * q * u[1] * u[0], mu_lambda * (c + q * u[1] * u[1])};
+    // M = T H_u T^T (3x3), then H_ij = w_i w_j M
+    double M[9];
+    for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) {
+            double ta[2] = {T[a], T[3 + a]}, tb[2] = {T[b], T[3 + b]};
+            M[3 * a + b] = ta[0] * (Hu[0] * tb[0] + Hu[1] * tb[1]) + ta[1] * (Hu[2] * tb[0] + Hu[3] * tb[1]);
+        }
+    int n = 3 * nv;
+    for (int i = 0; i < nv; ++i)
+        for (int j = 0; j < nv; ++j)
+            for (int a = 0; a < 3; ++a)
+                for (int b = 0; b < 3; ++b)
+                    H[n * (3 * i + a) + 3 * j + b] = weights[i] * weights[j] * M[3 * a + b];
+    return value;
+}
+
+void ipcc_friction_destroy(ipcc_friction *f) {
+    if (!f) return;
+    free(f->c);
+    free(f->energy);
+    free(f->grad);
+    free(f->slot);
+    free(f->body_mu);
+    free(f->body_shape);
+    free(f->half_space_mu);
+    free(f->shape_mu);
+    free(f);
+}
+
+// A copy of n doubles (ints), at least one element; NULL when out of memory.
+static void *copy_array(const void *src, int n, size_t size) {
+    void *dst = malloc(size * (size_t)(n > 0 ? n : 1));
+    if (dst && n > 0) memcpy(dst, src, size * (size_t)n);
+    return dst;
+}
+
+ipcc_status ipcc_friction_create(const ipcc_friction_def *def, ipcc_friction **out) {
+    *out = NULL;
+    ipcc_friction *f = calloc(1, sizeof *f);
+    if (f) {
+        f->mu = def->mu;
+        f->eps_v = def->eps_v;
+        f->smoothing_time = def->smoothing_time;
+        f->num_bodies = def->num_bodies;
+        f->num_half_spaces = def->num_half_spaces;
+        f->num_shapes = def->num_shapes;
+        f->body_mu = copy_array(def->body_mu, def->num_bodies, sizeof(double));
+        f->body_shape = copy_array(def->body_shape, def->num_bodies, sizeof(int));
+        f->half_space_mu = copy_array(def->half_space_mu, def->num_half_spaces, sizeof(double));
+        f->shape_mu = copy_array(def->shape_mu, def->num_shapes, sizeof(double));
+    }
+    if (!f || !f->body_mu || !f->body_shape || !f->half_space_mu || !f->shape_mu) {
+        ipcc_friction_destroy(f);
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the friction state");
+    }
+    *out = f;
+    return IPCC_OK;
+}
+
+int ipcc_friction_count(const ipcc_friction *f) { return f->n; }
+
+// An obstacle's own coefficient, < 0 when not set: a half-space's or a
+// shape's, or, for a box's edge obstacle (world_shapes.c), its box's.
+static double own_mu(const ipcc_friction *f, const ipcc_contact_info *in) {
+    if (in->kind == IPCC_CONTACT_PH) return f->half_space_mu[in->obstacle];
+    if (ipcc_contact_kind_on_shape(in->kind)) return f->shape_mu[in->obstacle];
+    int b = in->body[1];
+    if (b >= 0 && f->body_shape[b] >= 0) return f->shape_mu[f->body_shape[b]];
+    return -1;
+}
+
+// A pair's coefficient. With contact.friction >= 0 it is that for every pair,
+// except contacts with a half-space or shape whose own coefficient is set,
+// which use it as is (IPC's selfFric and halfSpace mu, FORMAT.md 3.4 and
+// 3.6); without it, the geometric mean of the two surfaces' coefficients
+// (an unset obstacle coefficient counts as 0).
+static double pair_mu(const ipcc_friction *f, const ipcc_contact_info *in) {
+    double own = own_mu(f, in);
+    if (f->mu >= 0) return own >= 0 ? own : f->mu;
+    double other = in->body[1] >= 0 && own < 0 ? f->body_mu[in->body[1]] : fmax(own, 0.0);
+    return sqrt(f->body_mu[in->body[0]] * other);
+}
+
+// A moving shape's surface slides under a contact too: the slip is relative
+// to the material point y of the shape in contact at the lag state, whose
+// displacement over the whole step (the start pose to the end pose, exact
+// rigid motion) is subtracted from the vertex's.
+static void shape_offset(const ipcc_step_context *sc, int i, const double *x_lag, const double y[3],
+                         double out[3]) {
+    ipcc_shape lag, start, end;
+    ipcc_shape_motion_at(&sc->shapes[i], ipcc_step_shape_progress(sc, x_lag), &lag);
+    ipcc_shape_motion_at(&sc->shapes[i], 0.0, &start);
+    ipcc_shape_motion_at(&sc->shapes[i], 1.0, &end);
+    double q[3], ye[3], ys[3];
+    ipcc_shape_to_local(&lag, y, q);
+    ipcc_shape_to_world(&end, q, ye);
+    ipcc_shape_to_world(&start, q, ys);
+    for (int k = 0; k < 3; ++k)
+        out[k] = ye[k] - ys[k];
+}
+
+ipcc_status ipcc_friction_lag(ipcc_friction *f, ipcc_contact *contact, const ipcc_step_context *sc,
+                              const double *x_lag) {
+    f->n = 0;
+    // Smoothing length eps_v * t_s with t_s = h (IPC's intent) or, for IPC
+    // scripts, the 0.025 s IPC's code actually uses (FORMAT.md 5, quirk).
+    f->eps = f->eps_v * (f->smoothing_time > 0 ? f->smoothing_time : sc->time_step);
+    const ipcc_contact_info *info = NULL;
+    int m = 0;
+    ipcc_status st = ipcc_contact_active(contact, sc, x_lag, &info, &m);
+    if (st != IPCC_OK) return st;
+    if (ipcc_reserve((void **)&f->c, &f->cap, m + 1, sizeof *f->c) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "friction: out of memory for %d contacts", m);
+    for (int k = 0; k < m; ++k) {
+        const ipcc_contact_info *in = &info[k];
+        double mu = pair_mu(f, in);
+        if (!(mu > 0) || !(in->normal_force > 0)) continue;
+        friction_contact *fc = &f->c[f->n++];
+        fc->nv = ipcc_contact_kind_vertices(in->kind);
+        memcpy(fc->vertices, in->vertices, sizeof fc->vertices);
+        memcpy(fc->weights, in->weights, sizeof fc->weights);
+        tangent_basis3(in->normal, fc->T);
+        fc->mu_lambda = mu * in->normal_force;
+        fc->kind = in->kind;
+        fc->obstacle = in->obstacle;
+        fc->sample = in->sample;
+        memset(fc->offset, 0, sizeof fc->offset);
+        if (ipcc_contact_kind_on_shape(in->kind))
+            shape_offset(sc, in->obstacle, x_lag, in->point, fc->offset);
+    }
+    if (f->n + 1 > f->cap_scratch) {
+        int cap = ipcc_grow_capacity(f->cap_scratch, 64, f->n + 1);
+        double *e = realloc(f->energy, sizeof(double) * (size_t)cap);
+        if (e) f->energy = e;
+        double *g = e ? realloc(f->grad, sizeof(double) * 12 * (size_t)cap) : NULL;
+        if (g) f->grad = g;
+        int *s = g ? realloc(f->slot, sizeof(int) * (size_t)(cap + 1)) : NULL;
+        if (!s) {
+            f->n = 0;
+            return ipcc_fail(IPCC_ERR_NO_MEMORY, "friction: out of memory for %d contacts", m);
+        }
+        f->slot = s;
+        f->cap_scratch = cap;
+    }
+    return IPCC_OK;
+}
+
+// Unknown index of each of contact fc's dofs (-1 when prescribed); returns 3 nv.
+static int contact_dofs(const friction_contact *fc, const ipcc_step_context *sc, int dofs[12]) {
+    ipcc_local_dofs(sc->dof_map, fc->nv, fc->vertices, dofs);
+    return 3 * fc->nv;
+}
+
+// Displacements of contact k's vertices over the step. For a shape contact
+// they are relative to the shape's surface: every vertex's displacement
+// less the offset, so the weighted sum (weights summing to 1) is the
+// contact point's slip relative to the shape.
+static void contact_dx(const friction_contact *fc, const ipcc_step_context *sc, const double *x,
+                       double dx[12]) {
+    for (int i = 0; i < fc->nv; ++i)
+        for (int k = 0; k < 3; ++k)
+            dx[3 * i + k] = x[3 * fc->vertices[i] + k] - sc->x_start[3 * fc->vertices[i] + k] - fc->offset[k];
+}
+
+double ipcc_friction_energy(ipcc_friction *f, const ipcc_step_context *sc, const double *x) {
+    int n = f->n;
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < n; ++k) {
+        double dx[12];
+        contact_dx(&f->c[k], sc, x, dx);
+        f->energy[k] = ipcc_friction_potential(f->c[k].nv, f->c[k].weights, f->c[k].T, f->c[k].mu_lambda,
+                                               f->eps, dx, NULL, NULL);
+    }
+    double e = 0;
+    for (int k = 0; k < n; ++k)
+        e += f->energy[k];
+    return e;
+}
+
+ipcc_status ipcc_friction_assemble(ipcc_friction *f, const ipcc_step_context *sc, const double *x,
+                                   const double *lift, double *g, ipcc_triplets *T, double *energy) {
+    int n = f->n;
+    f->slot[0] = 0;
+    for (int k = 0; k < n; ++k) {
+        int dofs[12], nd = contact_dofs(&f->c[k], sc, dofs);
+        f->slot[k + 1] = f->slot[k] + ipcc_block_triplet_count(nd, dofs);
+    }
+    if (ipcc_triplets_reserve(T, T->count + f->slot[n]) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "friction: out of memory for %d Hessian entries", f->slot[n]);
+    int base = T->count;
+    int *rows = T->row + base, *cols = T->col + base;
+    double *vals = T->val + base;
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < n; ++k) {
+        const friction_contact *fc = &f->c[k];
+        double dx[12], H[144], *gk = f->grad + 12 * k;
+        int dofs[12], nd = contact_dofs(fc, sc, dofs);
+        contact_dx(fc, sc, x, dx);
+        f->energy[k] = ipcc_friction_potential(fc->nv, fc->weights, fc->T, fc->mu_lambda, f->eps, dx, gk, H);
+        if (lift) {
+            double le[12];
+            ipcc_local_gather(lift, fc->nv, fc->vertices, le);
+            ipcc_block_add_product(nd, H, le, gk);
+        }
+        int s = f->slot[k];
+        ipcc_block_triplets_write(nd, dofs, H, 1.0, rows + s, cols + s, vals + s);
+    }
+    T->count = base + f->slot[n];
+    double e = 0;
+    for (int k = 0; k < n; ++k) {
+        e += f->energy[k];
+        ipcc_local_scatter_add(g, f->c[k].nv, f->c[k].vertices, 1.0, f->grad + 12 * k);
+    }
+    *energy = e;
+    return T->failed ? ipcc_fail(IPCC_ERR_NO_MEMORY, "friction: Hessian triplets: out of memory") : IPCC_OK;
+}
+
+void ipcc_friction_contact_force(const ipcc_friction *f, const ipcc_step_context *sc, const double *x, int k,
+                                 int *kind, int vertices[4], int *obstacle, int *sample, double force[3]) {
+    IPCC_ASSERT(k >= 0 && k < f->n);
+    const friction_contact *fc = &f->c[k];
+    double dx[12], g[12];
+    contact_dx(fc, sc, x, dx);
+    ipcc_friction_potential(fc->nv, fc->weights, fc->T, fc->mu_lambda, f->eps, dx, g, NULL);
+    // g_i = w_i T grad_u, and the first primitive's weights sum to 1: it is
+    // vertex 0 (weight 1), for EE the vertices 0 and 1 of edge a, for ST,
+    // SE, QE and QT (a shape against a triangle or an edge) all of them.
+    double s = sc->potential_scale;
+    int na = fc->kind == IPCC_CONTACT_EE ? 2 : (ipcc_contact_kind_on_shape(fc->kind) ? fc->nv : 1);
+    for (int d = 0; d < 3; ++d) {
+        force[d] = 0;
+        for (int a = 0; a < na; ++a)
+            force[d] -= g[3 * a + d] / s;
+    }
+    *kind = fc->kind;
+    *obstacle = fc->obstacle;
+    *sample = fc->sample;
+    memcpy(vertices, fc->vertices, sizeof fc->vertices);
+}
+
+void ipcc_friction_forces(ipcc_friction *f, const ipcc_step_context *sc, const double *x, double *force,
+                          double *dissipation) {
+    memset(force, 0, sizeof(double) * 3 * (size_t)sc->num_vertices);
+    double s = sc->potential_scale, work = 0;
+    for (int k = 0; k < f->n; ++k) {
+        const friction_contact *fc = &f->c[k];
+        double dx[12], g[12];
+        contact_dx(fc, sc, x, dx);
+        ipcc_friction_potential(fc->nv, fc->weights, fc->T, fc->mu_lambda, f->eps, dx, g, NULL);
+        // Work against friction over the step: -F . u = sum_i g_i . dx_i / s
+        // (dx relative to a shape's surface for shape contacts)
+        for (int i = 0; i < 3 * fc->nv; ++i)
+            work += g[i] * dx[i] / s;
+        for (int i = 0; i < fc->nv; ++i)
+            for (int d = 0; d < 3; ++d)
+                force[3 * fc->vertices[i] + d] -= g[3 * i + d] / s;
+    }
+    *dissipation = work;
+}

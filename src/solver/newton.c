@@ -1,0 +1,371 @@
+// Projected Newton with a filtered backtracking line search.
+//
+// Each iteration (IPC paper, Li et al. 2020, Alg. 1):
+//   1. E, g, H = objective.evaluate(x)       H already PSD-projected per block
+//   2. solve H p = -g over the unknowns       CHOLMOD, symbolic analysis reused
+//   3. stop if |p|_inf <= tolerance           (IPC's criterion, tol * L * h)
+//      and the force residual <= residual_tolerance (below)
+//   4. alpha = min(1, objective.max_step(x, p))   step filter: inversion, CCD
+//   5. backtrack alpha /= 2 until E(x + alpha p) <= E(x)
+//
+// Convergence. A small step alone does not mean a balanced state: where a
+// term's Hessian is huge (a barrier at a small gap, static friction's creep
+// region) the step H^-1 g is tiny while the unbalanced force g is not. So
+// the objective's residual (the largest velocity error a vertex's unbalanced
+// force gives over the step, incremental_potential.c) must be within its own
+// tolerance as well. That second test asks for more than a quadratic model
+// can give where the energy is not smooth on the scale of the step (a
+// contact key switching feature, nearly parallel edges, rounding at the last
+// digits), so once the step test holds the step test alone decides
+// (result.rough), as IPC would have ended it, in three cases:
+//   - the last NEWTON_ROUGH_RUN line searches each backtracked by 8x or
+//     more: a kink the iterates keep running into (single ones happen on
+//     the way through a 20 m/s impact, far from its solution);
+//   - projected Newton converges only linearly (the residual fell by less
+//     than half over the last iteration; the PSD projection changed the
+//     Hessian: elements in compression, concave contact keys), AND the step
+//     is within NEWTON_TINY_STEP of its tolerance: a linear rate still makes
+//     progress, and a 20 m/s impact ended there with velocity errors of
+//     100 to 1500 m/s at |p| just under the tolerance;
+//   - the line search found no decrease at all (rounding).
+// The first two also need every contact gap settled: the direction changes
+// no active contact's distance by more than NEWTON_GAP_SETTLED of itself
+// (objective.gap_change). A gap that CCD closes by 5x per iteration, or that
+// the log barrier's curvature lets reopen only by about itself per
+// iteration, moves far in relative terms while |p| is tiny in metres: the
+// state is not balanced, and IPC's step test alone accepts it (issue 18,
+// item 6: a ball stuck to a mat with an attractive net contact force).
+// The accuracy figure (result.accuracy) reports what was left either way.
+//
+// Prescribed motion. Prescribed dofs (Dirichlet vertices, kinematic obstacles)
+// start the solve where the previous step left them and must reach `target`.
+// Jumping them there would skip the step filter: an obstacle could pass
+// through a body, or a clamp invert a tet. Instead their remaining motion
+// lift = target - x is part of every direction: p_p = lift, and the free dofs
+// solve the linearized problem H_ff p_f = -(g_f + H_fp lift_p) (the objective
+// adds H lift to g). The step is then bounded by max_step like any other, so
+// every accepted state is feasible. While a lift is pending the energy is not
+// comparable between iterates (the prescribed dofs are not minimized over),
+// so the largest feasible alpha is taken without the decrease test; once the
+// prescribed dofs reach their targets (alpha = 1 places them exactly; a lift
+// shortened by the filter every time ends within the tolerance) the
+// iteration is ordinary projected Newton. A motion that a contact blocks for
+// good (a body squeezed into a wall) ends as "not converged", never unsafe.
+//
+// Failure modes. A Hessian that CHOLMOD reports as not positive definite
+// (projected blocks are PSD, so this means a singular system, e.g. a static
+// solve with a free rigid mode) is retried with a diagonal shift growing by
+// 100x from 1e-10 * max|diag|; after that a diagonally scaled gradient step
+// is used. With a singular Hessian the shifted solve amplifies the
+// roundoff-sized load along the null space by ~1/shift, so |p| can stall
+// near 1e-7 relative while the state is already stationary: such a step
+// reports "not converged", which is honest for an ill-posed problem (a free
+// body in a static solve). A line search that cannot decrease the energy
+// before alpha < 1e-12 ends the solve as "not converged" with the last
+// accepted iterate, which is always feasible, since x only ever moves to
+// points whose energy is finite and whose whole segment passed the step
+// filter (inversion and CCD: see contact.c for why that segment is
+// intersection-free). A filter that allows less than 1e-10 of the direction
+// for 8 iterations in a row ends the solve too (result.stalled): progress
+// is impossible (e.g. a prescribed motion squeezing a body into a wall).
+//
+// Memory: every buffer is grow-only and kept in the ipcc_newton object, so
+// once a step's sizes are known the loop does not allocate (CHOLMOD's
+// numeric factorization reuses its factor storage while the pattern holds).
+#include "solver/newton.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "base/core.h"
+#include "solver/linear_solver.h"
+
+/// Consecutive iterations with a filtered step below 1e-10 before giving up.
+#define NEWTON_MAX_STALLED 8
+/// The preamble's "converging linearly" exit needs |p| within this fraction
+/// of the step tolerance.
+#define NEWTON_TINY_STEP 0.01
+/// The preamble's kink exit needs this many line searches in a row that
+/// backtracked by 8x or more.
+#define NEWTON_ROUGH_RUN 3
+/// The preamble's first two exits need every active contact's distance to
+/// change by at most this fraction of itself along the direction.
+#define NEWTON_GAP_SETTLED 0.5
+
+struct ipcc_newton {
+    ipcc_triplets triplets;
+    ipcc_csc hessian;
+    ipcc_linear_solver *solver;
+    double *gradient, *p, *x_trial, *lift, *rhs, *p_unknowns, *history;
+    int cap_dofs, cap_unknowns, cap_history;
+};
+
+ipcc_newton *ipcc_newton_create(void) {
+    ipcc_newton *nw = calloc(1, sizeof *nw);
+    if (!nw) return NULL;
+    nw->solver = ipcc_linear_solver_create();
+    if (!nw->solver) {
+        free(nw);
+        return NULL;
+    }
+    return nw;
+}
+
+void ipcc_newton_destroy(ipcc_newton *nw) {
+    if (!nw) return;
+    ipcc_triplets_free(&nw->triplets);
+    ipcc_csc_free(&nw->hessian);
+    ipcc_linear_solver_destroy(nw->solver);
+    free(nw->gradient);
+    free(nw->p);
+    free(nw->x_trial);
+    free(nw->lift);
+    free(nw->rhs);
+    free(nw->p_unknowns);
+    free(nw->history);
+    free(nw);
+}
+
+const double *ipcc_newton_residual_history(const ipcc_newton *nw) { return nw->history; }
+
+// Grow each array in `bufs` to `count` doubles (grow-only; *capacity tracks them).
+static int grow_all(double **const *bufs, int nbufs, int *capacity, int count) {
+    if (count <= *capacity) return 0;
+    for (int k = 0; k < nbufs; ++k) {
+        double *a = realloc(*bufs[k], sizeof(double) * (size_t)count);
+        if (!a) return -1;
+        *bufs[k] = a;
+    }
+    *capacity = count;
+    return 0;
+}
+
+static int reserve_buffers(ipcc_newton *nw, int num_dofs, int num_unknowns, int max_iterations) {
+    double **const per_dof[] = {&nw->gradient, &nw->p, &nw->x_trial, &nw->lift};
+    double **const per_unknown[] = {&nw->rhs, &nw->p_unknowns};
+    double **const per_iteration[] = {&nw->history};
+    if (grow_all(per_dof, 4, &nw->cap_dofs, num_dofs) != 0 ||
+        grow_all(per_unknown, 2, &nw->cap_unknowns, num_unknowns) != 0 ||
+        grow_all(per_iteration, 1, &nw->cap_history, max_iterations) != 0)
+        return -1;
+    return 0;
+}
+
+// Largest |diagonal entry| of the upper-triangular CSC matrix (the diagonal
+// is the last stored entry of each column when present).
+static double max_abs_diagonal(const ipcc_csc *A) {
+    double m = 0;
+    for (int j = 0; j < A->n; ++j) {
+        int last = A->colptr[j + 1] - 1;
+        if (last >= A->colptr[j] && A->rowind[last] == j) m = fmax(m, fabs(A->val[last]));
+    }
+    return m;
+}
+
+// Fallback direction p = -g / max(|H_jj|, floor): a scaled gradient step.
+static void diagonal_direction(const ipcc_csc *A, const double *rhs, double *p) {
+    double floor = fmax(1e-300, 1e-12 * max_abs_diagonal(A));
+    for (int j = 0; j < A->n; ++j) {
+        double d = 0;
+        int last = A->colptr[j + 1] - 1;
+        if (last >= A->colptr[j] && A->rowind[last] == j) d = fabs(A->val[last]);
+        p[j] = rhs[j] / fmax(d, floor);
+    }
+}
+
+// Solve H p = rhs, shifting the diagonal if H is not positive definite.
+static ipcc_status solve_direction(ipcc_newton *nw, ipcc_newton_result *r) {
+    ipcc_csc *A = &nw->hessian;
+    double t0 = ipcc_now(), analyze0 = ipcc_linear_solver_get_stats(nw->solver).time_analyze;
+    int rc = ipcc_linear_solver_factorize(nw->solver, A, 0.0);
+    double shift = 1e-10 * fmax(max_abs_diagonal(A), 1e-300);
+    for (int attempt = 0; rc == 1 && attempt < 8; ++attempt, shift *= 100) {
+        r->fallbacks++;
+        rc = ipcc_linear_solver_factorize(nw->solver, A, shift);
+    }
+    double t1 = ipcc_now();
+    r->time_factorization += t1 - t0;
+    r->time_symbolic += ipcc_linear_solver_get_stats(nw->solver).time_analyze - analyze0;
+    if (rc < 0) return ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD factorization failed (out of memory?)");
+    if (rc == 1) {
+        r->fallbacks++;
+        diagonal_direction(A, nw->rhs, nw->p_unknowns);
+        return IPCC_OK;
+    }
+    if (ipcc_linear_solver_solve(nw->solver, nw->rhs, nw->p_unknowns) != 0)
+        return ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD solve failed");
+    r->time_solve += ipcc_now() - t1;
+    return IPCC_OK;
+}
+
+void ipcc_newton_result_add(ipcc_newton_result *sum, const ipcc_newton_result *r, bool first) {
+    if (first) {
+        *sum = *r;
+        return;
+    }
+    sum->iterations += r->iterations;
+    sum->line_search_steps += r->line_search_steps;
+    sum->fallbacks += r->fallbacks;
+    sum->lift_iterations += r->lift_iterations;
+    sum->energy = r->energy;
+    sum->residual = r->residual;
+    sum->accuracy = r->accuracy;
+    sum->converged = r->converged;
+    sum->stalled |= r->stalled;
+    sum->rough = r->rough;
+    sum->time_assembly += r->time_assembly;
+    sum->time_factorization += r->time_factorization;
+    sum->time_solve += r->time_solve;
+    sum->time_line_search += r->time_line_search;
+    sum->time_symbolic += r->time_symbolic;
+    sum->time_energy += r->time_energy;
+}
+
+// The preamble's "every contact gap settled" along p.
+static bool gaps_settled(const ipcc_objective *obj, const double *x, const double *p) {
+    return !obj->gap_change || obj->gap_change(obj->ctx, x, p) <= NEWTON_GAP_SETTLED;
+}
+
+ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const ipcc_newton_params *params,
+                              int num_dofs, const int *dof_map, int num_unknowns, const double *target,
+                              double *x, ipcc_newton_result *result) {
+    IPCC_ASSERT(nw && obj && params && dof_map && x && params->max_iterations >= 1);
+    ipcc_newton_result r = {.accuracy = NAN};
+    if (reserve_buffers(nw, num_dofs, num_unknowns, params->max_iterations) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory in Newton buffers (%d unknowns)", num_unknowns);
+
+    double *g = nw->gradient, *p = nw->p, *xt = nw->x_trial, *lift = nw->lift;
+    ipcc_linear_solver_restart_superset(nw->solver); // see linear_solver.c, "Superset pattern"
+    double energy = INFINITY;
+    ipcc_status status = IPCC_OK;
+    int stalled = 0;
+    int rough = 0; // line searches in a row, up to the last, that backtracked by 8x or more (the preamble)
+    double last_accuracy = INFINITY; // the previous iterate's
+    for (;;) {
+        // 0. Remaining prescribed motion.
+        bool pending = false;
+        for (int d = 0; d < num_dofs; ++d) {
+            lift[d] = target && dof_map[d] < 0 ? target[d] - x[d] : 0.0;
+            pending |= lift[d] != 0;
+        }
+        // 1. Energy, gradient (+ H lift) and projected Hessian.
+        double t0 = ipcc_now();
+        ipcc_triplets_clear(&nw->triplets);
+        status = obj->evaluate(obj->ctx, x, pending ? lift : NULL, g, &nw->triplets, &energy);
+        if (status != IPCC_OK) break;
+        if (isnan(energy)) {
+            status = ipcc_fail(IPCC_ERR_SOLVER, "energy evaluation failed (a non-finite position?)");
+            break;
+        }
+        if (!isfinite(energy)) {
+            status = r.iterations == 0
+                         ? ipcc_fail(IPCC_ERR_INFEASIBLE,
+                                     "Newton started from an infeasible state (energy %g)", energy)
+                         : ipcc_fail(IPCC_ERR_SOLVER, "energy became non-finite during Newton");
+            break;
+        }
+        if (ipcc_csc_assemble(&nw->hessian, &nw->triplets, num_unknowns) != 0) {
+            status = ipcc_fail(IPCC_ERR_NO_MEMORY, "Hessian assembly failed: %s", ipcc_last_error());
+            break;
+        }
+        for (int d = 0; d < num_dofs; ++d)
+            if (dof_map[d] >= 0) nw->rhs[dof_map[d]] = -g[d];
+        // The accuracy figure of x (g holds g + H lift while a lift is
+        // pending: the linearized residual at the target).
+        r.accuracy = obj->residual ? obj->residual(obj->ctx, g) : 0.0;
+        r.time_assembly += ipcc_now() - t0;
+        if (num_unknowns == 0 && !pending) {
+            r.converged = true;
+            break;
+        }
+
+        // 2. Direction: solved for the unknowns, the lift for prescribed dofs.
+        if (num_unknowns > 0) {
+            status = solve_direction(nw, &r);
+            if (status != IPCC_OK) break;
+        }
+        double pmax = 0;
+        for (int d = 0; d < num_dofs; ++d) {
+            p[d] = dof_map[d] >= 0 ? nw->p_unknowns[dof_map[d]] : lift[d];
+            pmax = fmax(pmax, fabs(p[d]));
+        }
+        if (!isfinite(pmax)) {
+            status = ipcc_fail(IPCC_ERR_SOLVER, "Newton direction is not finite");
+            break;
+        }
+        nw->history[r.iterations] = pmax;
+        r.iterations++;
+        r.lift_iterations += pending;
+        r.residual = pmax;
+
+        // 3. Convergence (see the preamble): |p|_inf <= tol * L * h (IPC's
+        // test, scaled by the caller) and the residual. A lift that a filter
+        // keeps shortening converges geometrically; it counts as done once it
+        // is within the tolerance like any other dof.
+        bool small = pmax <= params->tolerance;
+        // Converging slower than the residual halving per iteration: the
+        // quadratic model is off (the preamble's "linear" case).
+        bool slow = r.accuracy > 0.5 * last_accuracy;
+        last_accuracy = r.accuracy;
+        bool tiny = pmax <= NEWTON_TINY_STEP * params->tolerance;
+        if (small && (r.accuracy <= params->residual_tolerance ||
+                      ((rough >= NEWTON_ROUGH_RUN || (slow && tiny)) && gaps_settled(obj, x, p)))) {
+            r.converged = true;
+            r.rough = r.accuracy > params->residual_tolerance;
+            break;
+        }
+        if (r.iterations >= params->max_iterations) break;
+
+        // 4-5. Filtered backtracking line search. Every trial point lies on
+        // the segment that max_step certified, so every accepted x is feasible.
+        t0 = ipcc_now();
+        double alpha;
+        status = obj->max_step(obj->ctx, x, p, &alpha);
+        if (status != IPCC_OK) {
+            r.time_line_search += ipcc_now() - t0;
+            break;
+        }
+        alpha = fmin(1.0, alpha);
+        // CCD (or inversion) admits no real progress: stop after a few tries
+        // in a row rather than creep; x stays safe either way.
+        stalled = alpha < 1e-10 ? stalled + 1 : 0;
+        if (stalled >= NEWTON_MAX_STALLED) {
+            r.stalled = true;
+            r.time_line_search += ipcc_now() - t0;
+            break;
+        }
+        double alpha0 = alpha;
+        double slack = 1e-14 * fabs(energy);
+        bool accepted = false;
+        while (alpha >= 1e-12) {
+            for (int d = 0; d < num_dofs; ++d)
+                xt[d] = x[d] + alpha * p[d];
+            if (pending && alpha == 1.0)
+                for (int d = 0; d < num_dofs; ++d)
+                    if (dof_map[d] < 0) xt[d] = target[d]; // exactly, not x + (target - x)
+            double te = ipcc_now(), e;
+            status = obj->energy(obj->ctx, xt, &e);
+            r.time_energy += ipcc_now() - te;
+            if (status != IPCC_OK) break;
+            r.line_search_steps++;
+            if (isfinite(e) && (pending || e <= energy + slack)) {
+                accepted = true;
+                break;
+            }
+            alpha *= 0.5;
+        }
+        r.time_line_search += ipcc_now() - t0;
+        if (status == IPCC_OK && !accepted && small) { // the step test holds and no decrease is left
+            r.converged = true;
+            r.rough = true;
+            break;
+        }
+        if (status != IPCC_OK || !accepted) break; // x stays at the last feasible iterate
+        rough = alpha * 8 <= alpha0 ? rough + 1 : 0;
+        memcpy(x, xt, sizeof(double) * (size_t)num_dofs);
+    }
+    if (status == IPCC_OK && !r.converged) status = IPCC_WARN_NOT_CONVERGED;
+    r.energy = energy;
+    if (result) *result = r;
+    return status;
+}

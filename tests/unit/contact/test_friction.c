@@ -1,0 +1,145 @@
+// The friction potential of one contact with lambda, T and the weights
+// fixed: f0/f1, gradient and Hessian by central differences over tables of
+// slips (zero, below and above eps, at eps), PSD Hessians, and the Coulomb
+// force magnitude mu lambda when sliding.
+#include <math.h>
+#include <string.h>
+
+#include "contact/friction.h"
+#include "support.h"
+
+typedef struct fctx {
+    int nv;
+    double w[4], T[6], ml, eps;
+} fctx;
+
+static double f_energy(const double *dx, void *ctx) {
+    fctx *c = ctx;
+    return ipcc_friction_potential(c->nv, c->w, c->T, c->ml, c->eps, dx, NULL, NULL);
+}
+
+static void f_grad(const double *dx, void *ctx, double *g) {
+    fctx *c = ctx;
+    ipcc_friction_potential(c->nv, c->w, c->T, c->ml, c->eps, dx, g, NULL);
+}
+
+static void test_mollifier(void **state) {
+    (void)state;
+    double eps = 1e-4;
+    assert_true(ipcc_friction_f1(0, eps) == 0);
+    assert_true(ipcc_friction_f1(eps, eps) == 1);
+    assert_true(ipcc_friction_f1(2 * eps, eps) == 1);
+    // f0' = f1 (central differences) and C1 at eps.
+    for (int k = 1; k < 40; ++k) {
+        double y = 2.5 * eps * k / 40, h = 1e-9;
+        double d = (ipcc_friction_f0(y + h, eps) - ipcc_friction_f0(y - h, eps)) / (2 * h);
+        assert_near(d, ipcc_friction_f1(y, eps), 1e-6, 0);
+    }
+    assert_near(ipcc_friction_f0(eps * (1 - 1e-12), eps), eps, 1e-15, 0);
+    double d1 = (ipcc_friction_f1(eps, eps) - ipcc_friction_f1(eps * (1 - 1e-7), eps)) / (1e-7 * eps);
+    assert_true(fabs(d1) < 1e-3 / eps); // f1'(eps-) = 0
+}
+
+static void random_contact(fctx *c, int nv) {
+    c->nv = nv;
+    double n[3] = {ipcc_test_random(-1, 1), ipcc_test_random(-1, 1), ipcc_test_random(-1, 1)};
+    double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int k = 0; k < 3; ++k)
+        n[k] /= l;
+    // tangents: orthonormal to n
+    double a[3] = {1, 0, 0};
+    if (fabs(n[0]) > 0.8) a[0] = 0, a[1] = 1;
+    double t1[3] = {n[1] * a[2] - n[2] * a[1], n[2] * a[0] - n[0] * a[2], n[0] * a[1] - n[1] * a[0]};
+    l = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+    for (int k = 0; k < 3; ++k)
+        t1[k] /= l;
+    double t2[3] = {n[1] * t1[2] - n[2] * t1[1], n[2] * t1[0] - n[0] * t1[2], n[0] * t1[1] - n[1] * t1[0]};
+    memcpy(c->T, t1, sizeof t1);
+    memcpy(c->T + 3, t2, sizeof t2);
+    // weights: 1 on the first vertex, minus a partition of unity on the rest
+    c->w[0] = 1;
+    double rest = 0, r[4];
+    for (int i = 1; i < nv; ++i)
+        rest += (r[i] = ipcc_test_random(0.1, 1));
+    for (int i = 1; i < nv; ++i)
+        c->w[i] = -r[i] / rest;
+    c->ml = ipcc_test_random(0.1, 10);
+    c->eps = 1e-3;
+}
+
+static void test_derivatives_table(void **state) {
+    (void)state;
+    ipcc_test_seed(3);
+    // slip magnitudes relative to eps: zero, tiny, below, at, above
+    double rel[] = {0, 1e-12, 1e-6, 0.3, 0.999, 1.0, 1.001, 3, 100};
+    int checked = 0;
+    for (int nv = 1; nv <= 4; ++nv)
+        for (size_t r = 0; r < sizeof rel / sizeof *rel; ++r)
+            for (int trial = 0; trial < 20; ++trial) {
+                fctx c;
+                random_contact(&c, nv);
+                int n = 3 * nv;
+                double dx[12], dir[12], dl = 0;
+                for (int i = 0; i < n; ++i) {
+                    dir[i] = ipcc_test_random(-1, 1);
+                    dl += dir[i] * dir[i];
+                }
+                // scale so |u| ~ rel * eps (u is a projection, so roughly)
+                for (int i = 0; i < n; ++i)
+                    dx[i] = dir[i] / sqrt(dl) * rel[r] * c.eps;
+                double g[12], H[144], g_fd[12], H_fd[144];
+                ipcc_friction_potential(nv, c.w, c.T, c.ml, c.eps, dx, g, H);
+                // Skip exact kinks only: |u| = eps within FD reach.
+                double h = 1e-6 * c.eps;
+                ipcc_test_fd_gradient(n, dx, f_energy, &c, h, g_fd);
+                for (int i = 0; i < n; ++i)
+                    assert_near(g[i], g_fd[i], 1e-6 * c.ml, 1e-5);
+                if (rel[r] != 0 && rel[r] >= 1e-6 && fabs(rel[r] - 1) > 0.01) {
+                    ipcc_test_fd_hessian(n, dx, f_grad, &c, h, H_fd);
+                    double Hs = 0;
+                    for (int i = 0; i < n * n; ++i)
+                        Hs = fmax(Hs, fabs(H[i]));
+                    for (int i = 0; i < n * n; ++i)
+                        assert_near(H[i], H_fd[i], 1e-4 * Hs, 0);
+                }
+                // PSD by construction
+                for (int k = 0; k < 4; ++k) {
+                    double v[12], q = 0;
+                    for (int i = 0; i < n; ++i)
+                        v[i] = ipcc_test_random(-1, 1);
+                    for (int i = 0; i < n; ++i)
+                        for (int j = 0; j < n; ++j)
+                            q += v[i] * H[n * i + j] * v[j];
+                    assert_true(q >= -1e-12 * c.ml / c.eps);
+                }
+                checked++;
+            }
+    print_message("friction potential: %d configurations checked\n", checked);
+}
+
+// Sliding (|u| >= eps): the force on the first vertex is mu lambda in
+// magnitude, opposite to the slip, and tangential.
+static void test_coulomb_magnitude(void **state) {
+    (void)state;
+    fctx c;
+    ipcc_test_seed(9);
+    random_contact(&c, 1);
+    double n[3] = {c.T[1] * c.T[5] - c.T[2] * c.T[4], c.T[2] * c.T[3] - c.T[0] * c.T[5],
+                   c.T[0] * c.T[4] - c.T[1] * c.T[3]};
+    double dx[3] = {0.02 + n[0], -0.01 + n[1], 0.005 + n[2]}, g[3];
+    ipcc_friction_potential(1, c.w, c.T, c.ml, c.eps, dx, g, NULL);
+    double gn = g[0] * n[0] + g[1] * n[1] + g[2] * n[2], gl = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    assert_near(gl, c.ml, 0, 1e-12);
+    assert_true(fabs(gn) < 1e-12 * c.ml);
+    // opposite to the tangential slip: g . dx > 0 (the force -g opposes it)
+    assert_true(g[0] * dx[0] + g[1] * dx[1] + g[2] * dx[2] > 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mollifier),
+        cmocka_unit_test(test_derivatives_table),
+        cmocka_unit_test(test_coulomb_magnitude),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,88 @@
+// Inversion step filter: the first time a tet's volume vanishes along a step.
+#include <math.h>
+
+#include "fem/inversion_filter.h"
+#include "support.h"
+
+static const double unit_tet[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+
+// Vertex 3 moves straight through the opposite face: collapse at alpha = 1/d.
+static void test_collapse_time_exact(void **state) {
+    (void)state;
+    double ds[] = {0.5, 1.0, 2.0, 10.0, 1e6};
+    for (size_t k = 0; k < sizeof ds / sizeof *ds; ++k) {
+        double p[12] = {0};
+        p[11] = -ds[k];
+        assert_near(ipcc_tet_inversion_time(unit_tet, p), 1.0 / ds[k], 0, 1e-10);
+    }
+}
+
+static void test_no_collapse(void **state) {
+    (void)state;
+    double p[12] = {0};
+    assert_true(isinf(ipcc_tet_inversion_time(unit_tet, p))); // zero motion
+    for (int i = 0; i < 12; ++i)
+        p[i] = 0.3 * unit_tet[i]; // uniform growth
+    assert_true(isinf(ipcc_tet_inversion_time(unit_tet, p)));
+    double q[12] = {0};
+    for (int k = 0; k < 4; ++k)
+        q[3 * k] = 5.0; // translation
+    assert_true(isinf(ipcc_tet_inversion_time(unit_tet, q)));
+}
+
+// Random steps: compare with dense sampling of the volume along the step.
+static void test_random_against_sampling(void **state) {
+    (void)state;
+    ipcc_test_seed(7);
+    int checked = 0;
+    for (int trial = 0; trial < 2000; ++trial) {
+        double x[12], p[12];
+        for (int i = 0; i < 12; ++i)
+            x[i] = unit_tet[i] + ipcc_test_random(-0.2, 0.2);
+        if (ipcc_tet_signed_volume6(x) <= 0) continue;
+        for (int i = 0; i < 12; ++i)
+            p[i] = ipcc_test_random(-2, 2);
+        double t = ipcc_tet_inversion_time(x, p);
+        // Sample [0, min(t, 4)] densely: the volume must stay positive before t.
+        double end = fmin(t, 4.0);
+        for (int s = 0; s < 400; ++s) {
+            double a = end * s / 400.0, xa[12];
+            for (int i = 0; i < 12; ++i)
+                xa[i] = x[i] + a * p[i];
+            assert_true(ipcc_tet_signed_volume6(xa) > 0);
+        }
+        if (isfinite(t)) {
+            double xa[12];
+            for (int i = 0; i < 12; ++i)
+                xa[i] = x[i] + t * (1 + 1e-8) * p[i];
+            assert_true(ipcc_tet_signed_volume6(xa) <= 1e-12);
+            checked++;
+        }
+    }
+    assert_true(checked > 100);
+}
+
+static void test_max_step_is_scaled_minimum(void **state) {
+    (void)state;
+    double x[24], p[24] = {0};
+    for (int i = 0; i < 12; ++i)
+        x[i] = x[12 + i] = unit_tet[i];
+    for (int k = 0; k < 4; ++k)
+        x[12 + 3 * k] += 3.0; // second tet shifted
+    p[11] = -4.0;             // first tet collapses at 0.25
+    p[12 + 11] = -0.5;        // second at 2
+    int tets[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    assert_near(ipcc_inversion_max_step(2, tets, x, p), 0.9 * 0.25, 0, 1e-10);
+    p[11] = 0;
+    assert_near(ipcc_inversion_max_step(2, tets, x, p), 1.0, 0, 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_collapse_time_exact),
+        cmocka_unit_test(test_no_collapse),
+        cmocka_unit_test(test_random_against_sampling),
+        cmocka_unit_test(test_max_step_is_scaled_minimum),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
