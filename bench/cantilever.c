@@ -34,7 +34,8 @@ int main(int argc, char **argv) {
         def.newton_tolerance =
             1e-8; // |p| <= 1e-8 m, 1e-5 of the deflection; 1e-10 is below the roundoff floor at 245k tets
         ipcc_world *w = NULL;
-        if (ipcc_world_create(&def, &w) != IPCC_OK || ipcc_world_add_body(w, &body, NULL) != IPCC_OK) {
+        if (ipcc_world_create(&def, &w) != IPCC_OK || ipcc_world_add_body(w, &body, NULL) != IPCC_OK ||
+            ipcc_world_start(w) != IPCC_OK) {
             fprintf(stderr, "%s\n", ipcc_last_error());
             return 1;
         }

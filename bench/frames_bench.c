@@ -44,7 +44,8 @@ int main(int argc, char **argv) {
     const int steps = argc > 2 ? atoi(argv[2]) : 5, repeats = argc > 3 ? atoi(argv[3]) : 10;
     ipcc_scene *scene = NULL;
     ipcc_world *w = NULL;
-    if (ipcc_scene_load(argv[1], &scene) != IPCC_OK || ipcc_scene_create_world(scene, &w) != IPCC_OK) {
+    if (ipcc_scene_load(argv[1], &scene) != IPCC_OK || ipcc_scene_create_world(scene, &w) != IPCC_OK ||
+        ipcc_world_start(w) != IPCC_OK) {
         fprintf(stderr, "%s\n", ipcc_last_error());
         return 1;
     }

@@ -22,6 +22,7 @@ int main(int argc, char **argv) {
     if (ipcc_world_add_body(world, &body, NULL) != IPCC_OK) goto fail;
     ipcc_mesh_destroy(mesh);
     mesh = NULL;
+    if (ipcc_world_start(world) != IPCC_OK) goto fail; // after the last body: checks the initial state
 
     ipcc_output *out = NULL;
     if (ipcc_output_create(dir, &out) != IPCC_OK || ipcc_output_write_frame(out, world) != IPCC_OK) goto fail;

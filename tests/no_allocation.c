@@ -109,6 +109,7 @@ static long allocations_after_warmup(const char *scene_path, const char *set, in
     ipcc_world *world = NULL;
     assert_int_equal(ipcc_scene_load_with_options(scene_path, &opts, &scene), IPCC_OK);
     assert_int_equal(ipcc_scene_create_world(scene, &world), IPCC_OK);
+    if (ipcc_world_start(world) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_step_stats st;
     int contacts = 0;
     for (int s = 0; s < warmup; ++s) {

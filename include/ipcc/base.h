@@ -79,11 +79,6 @@ IPCC_API void ipcc_set_assert(ipcc_assert_fn *fn);
 /// Library version string, e.g. "0.1.0".
 IPCC_API const char *ipcc_version(void);
 
-/// sizeof of the public struct named `name` ("ipcc_step_stats",
-/// "ipcc_contact_record", "ipcc_energies"), 0 for any other name: bindings
-/// that mirror these structs (python/ipcc) check their layout against it.
-IPCC_API size_t ipcc_struct_size(const char *name);
-
 #ifdef __cplusplus
 }
 #endif

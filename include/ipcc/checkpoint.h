@@ -49,11 +49,6 @@ IPCC_API ipcc_status ipcc_checkpoint_write(const char *path, const ipcc_world *w
 IPCC_API ipcc_status ipcc_checkpoint_read(const char *path, ipcc_world *world, void **user,
                                           size_t *user_size);
 
-/// A 64-bit fingerprint of the world's setup (vertex, tet and condition
-/// counts, rest positions, tets, masses, time step and main parameters): two
-/// worlds built from the same scene have the same fingerprint.
-IPCC_API unsigned long long ipcc_world_fingerprint(const ipcc_world *world);
-
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@
 #include "ipcc/mesh.h"
 #include "ipcc/output.h"
 #include "ipcc/scene.h"
+#include "ipcc/types.h"
 #include "ipcc/world.h"
 
 #endif

@@ -1,9 +1,10 @@
-// Every default of the public API in one file: the ipcc_default_*()
-// functions of the defs in include/ipcc/world.h.
+// The public types (include/ipcc/types.h): every default of the public API
+// in one file, the ipcc_default_*() functions of the defs, and the structs'
+// sizes for bindings in other languages (ipcc_struct_size).
 //
 // A def is a plain struct the caller fills and passes by pointer; the
 // library copies it and never keeps it. Each default function returns the
-// documented defaults (the values in parentheses in world.h) and sets the
+// documented defaults (the values in parentheses in types.h) and sets the
 // def's internal_value to IPCC_DEF_COOKIE (core.h). Every function that
 // takes a def asserts the cookie (IPCC_CHECK_DEF), so a def that did not
 // start here (a zeroed struct, stack garbage, a struct literal) is a
@@ -14,8 +15,11 @@
 // set"). Nested structs that are never passed on their own (the
 // material, the contact parameters, a stop trigger) carry no cookie: their
 // defaults come with the def that holds them.
+#include <string.h>
+
 #include "base/core.h"
-#include "ipcc/world.h"
+#include "ipcc/contact_report.h"
+#include "ipcc/types.h"
 
 ipcc_world_def ipcc_default_world_def(void) {
     ipcc_world_def d = {.time_step = 0.01,
@@ -97,4 +101,12 @@ ipcc_shape_def ipcc_default_shape_def(void) {
                         .face_samples = -1,
                         .internal_value = IPCC_DEF_COOKIE};
     return d;
+}
+
+size_t ipcc_struct_size(const char *name) {
+    if (!name) return 0;
+    if (strcmp(name, "ipcc_step_stats") == 0) return sizeof(ipcc_step_stats);
+    if (strcmp(name, "ipcc_contact_record") == 0) return sizeof(ipcc_contact_record);
+    if (strcmp(name, "ipcc_energies") == 0) return sizeof(ipcc_energies);
+    return 0;
 }

@@ -1,5 +1,5 @@
 /// What the contact and friction layers need to know of the current time
-/// step, given to them by the world (world_internal.h builds it) so that
+/// step, given to them by the world (world/world.h builds it) so that
 /// they never reach up into it: the step length and the potential's scale,
 /// the dof map, the state at the step's start, and the analytic shapes'
 /// motion with the clock that carries it (world_shapes.c). Private to the

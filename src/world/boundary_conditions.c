@@ -35,7 +35,8 @@
 #include "base/core.h"
 #include "base/rotation.h"
 #include "base/vec3.h"
-#include "world/world_internal.h"
+#include "world/world.h"
+#include "world/boundary_conditions.h"
 
 static int compare_int(const void *a, const void *b) {
     int x = *(const int *)a, y = *(const int *)b;

@@ -50,75 +50,13 @@
 #include "base/atomic_file.h"
 #include "contact/contact.h"
 #include "base/core.h"
-#include "world/world_internal.h"
+#include "base/hash.h"
+#include "world/world.h"
 
 #define CKPT_MAGIC "IPCCCKPT"
 #define CKPT_VERSION 2u
 #define CKPT_BOM 0x01020304u
 #define CKPT_ARRAYS 5 // x, v, a, contact force, friction force
-#define FNV_OFFSET 14695981039346656037ull
-#define FNV_PRIME 1099511628211ull
-
-static uint64_t fnv1a(uint64_t h, const void *data, size_t bytes) {
-    const unsigned char *p = data;
-    for (size_t i = 0; i < bytes; i++) {
-        h ^= p[i];
-        h *= FNV_PRIME;
-    }
-    return h;
-}
-
-// ---------------------------------------------------------------------------
-// Fingerprint
-
-static uint64_t hash_int(uint64_t h, long long v) { return fnv1a(h, &v, sizeof v); }
-static uint64_t hash_double(uint64_t h, double v) { return fnv1a(h, &v, sizeof v); }
-
-unsigned long long ipcc_world_fingerprint(const ipcc_world *w) {
-    IPCC_ASSERT(w);
-    uint64_t h = FNV_OFFSET;
-    h = hash_int(h, w->n);
-    h = hash_int(h, w->nt);
-    h = hash_int(h, w->num_bodies);
-    h = hash_int(h, w->num_dirichlet);
-    h = hash_int(h, w->num_neumann);
-    h = hash_int(h, w->num_half_spaces);
-    h = fnv1a(h, w->x_rest, sizeof(double) * 3 * (size_t)w->n);
-    h = fnv1a(h, w->mass, sizeof(double) * (size_t)w->n);
-    h = fnv1a(h, w->tets, sizeof(int) * 4 * (size_t)w->nt);
-    h = fnv1a(h, w->half_spaces, sizeof(double) * 6 * (size_t)w->num_half_spaces);
-    for (int c = 0; c < w->num_dirichlet; c++)
-        h = fnv1a(h, w->dirichlet[c].vertices, sizeof(int) * (size_t)w->dirichlet[c].num_vertices);
-    const ipcc_world_def *d = &w->def;
-    h = hash_double(h, d->time_step);
-    h = fnv1a(h, d->gravity, sizeof d->gravity);
-    h = hash_int(h, d->integrator);
-    h = hash_int(h, d->contact.enabled);
-    h = hash_double(h, d->contact.dhat);
-    h = hash_double(h, d->contact.kappa);
-    h = hash_double(h, d->contact.friction);
-    h = hash_double(h, d->damping);
-    h = hash_double(h, d->newton_tolerance);
-    h = hash_double(h, w->bbox_diagonal);
-    for (int b = 0; b < w->num_bodies; b++) {
-        h = hash_double(h, w->bodies[b].mu);
-        h = hash_double(h, w->bodies[b].lambda);
-        h = hash_double(h, w->bodies[b].friction);
-        // Per-tet materials (regions): hashed only when present, so worlds
-        // without them keep the fingerprint they always had.
-        const ipcc_body *body = &w->bodies[b];
-        if (body->num_materials > 1) {
-            for (int k = body->first_material; k < body->first_material + body->num_materials; k++) {
-                h = hash_int(h, w->materials[k].material.model);
-                h = hash_double(h, w->materials[k].mu);
-                h = hash_double(h, w->materials[k].lambda);
-            }
-            h = fnv1a(h, w->tet_material + body->first_tet, sizeof(int) * (size_t)body->num_tets);
-        }
-    }
-    return (unsigned long long)h;
-}
-
 // ---------------------------------------------------------------------------
 // Write
 
@@ -128,7 +66,7 @@ typedef struct writer {
 } writer;
 
 static void put(writer *wr, const void *data, size_t bytes) {
-    wr->hash = fnv1a(wr->hash, data, bytes);
+    wr->hash = ipcc_fnv1a(wr->hash, data, bytes);
     ipcc_atomic_write(&wr->file, data, bytes);
 }
 
@@ -150,7 +88,7 @@ ipcc_status ipcc_checkpoint_write(const char *path, const ipcc_world *w, const v
     IPCC_ASSERT(path && w && (user || user_size == 0));
     if (!w->started)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "checkpoint '%s': the world has not been started", path);
-    writer wr = {.hash = FNV_OFFSET};
+    writer wr = {.hash = IPCC_FNV_OFFSET};
     ipcc_status s = ipcc_atomic_open(&wr.file, path, "checkpoint");
     if (s != IPCC_OK) return s;
     put(&wr, CKPT_MAGIC, 8);
@@ -265,7 +203,7 @@ ipcc_status ipcc_checkpoint_read(const char *path, ipcc_world *w, void **user, s
         goto done;
     }
     memcpy(&sum, data + size - 8, 8);
-    if (fnv1a(FNV_OFFSET, data, size - 8) != sum) {
+    if (ipcc_fnv1a(IPCC_FNV_OFFSET, data, size - 8) != sum) {
         s = ipcc_fail(IPCC_ERR_PARSE, "checkpoint '%s': checksum mismatch (truncated or corrupted file)",
                       path);
         goto done;

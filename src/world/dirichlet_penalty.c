@@ -43,7 +43,8 @@
 #include <string.h>
 
 #include "base/core.h"
-#include "world/world_internal.h"
+#include "world/world.h"
+#include "world/dirichlet_penalty.h"
 
 #define PENALTY_RHO_START 1e6
 #define PENALTY_RHO_MAX 1e8

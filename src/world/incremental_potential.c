@@ -81,7 +81,9 @@
 #include "fem/integrator.h"
 #include "fem/inversion_filter.h"
 #include "fem/local_to_global.h"
-#include "world/world_internal.h"
+#include "world/world.h"
+#include "world/incremental_potential.h"
+#include "world/dirichlet_penalty.h"
 
 static void gather_tet(const ipcc_world *w, int e, const double *x, double xe[12]) {
     ipcc_local_gather(x, 4, w->tets + 4 * e, xe);

@@ -37,7 +37,8 @@
 #include "fem/inertia.h"
 #include "base/rotation.h"
 #include "base/vec3.h"
-#include "world/world_internal.h"
+#include "world/world.h"
+#include "world/boundary_conditions.h"
 
 // Place: scale, then rotate, about the bbox centre of src; then translate.
 static void place_vertices(int count, const double *src, const double scale[3], const double rotation[3],

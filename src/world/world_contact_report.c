@@ -59,7 +59,8 @@
 #include "contact/friction.h"
 #include "shape/shape.h"
 #include "base/vec3.h"
-#include "world/world_internal.h"
+#include "world/world.h"
+#include "world/world_shapes.h"
 
 struct ipcc_contact_report {
     ipcc_contact_record *records;

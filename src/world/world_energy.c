@@ -31,7 +31,8 @@
 
 #include "contact/contact.h"
 #include "base/core.h"
-#include "world/world_internal.h"
+#include "world/world.h"
+#include "world/incremental_potential.h"
 
 ipcc_status ipcc_world_energies(const ipcc_world *w, ipcc_energies *out) {
     IPCC_ASSERT(w && out);
@@ -67,3 +68,5 @@ ipcc_status ipcc_world_energies(const ipcc_world *w, ipcc_energies *out) {
     out->barrier = b / sc.potential_scale;
     return IPCC_OK;
 }
+
+double ipcc_world_elastic_energy(const ipcc_world *w) { return ipcc_elastic_energy_total(w, w->x); }

@@ -30,7 +30,7 @@
 #include "ipcc/elastic.h"
 #include "fem/local_to_global.h"
 #include "base/vec3.h"
-#include "world/world_internal.h"
+#include "world/world.h"
 
 void ipcc_world_tet_fields(const ipcc_world *w, double *J, double *cauchy, double *von_mises,
                            double *energy) {

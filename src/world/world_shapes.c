@@ -57,7 +57,7 @@
 #include "base/core.h"
 #include "base/rotation.h"
 #include "shape/shape.h"
-#include "world/world_internal.h"
+#include "world/world.h"
 #include "world/world_shapes.h"
 
 static bool finite_n(const double *v, int n) {
@@ -183,17 +183,6 @@ ipcc_status ipcc_world_add_shape(ipcc_world *w, const ipcc_shape_def *def, int *
     memcpy(pose->size, w->shapes[i].size, sizeof pose->size);
     if (shape_index) *shape_index = i;
     return IPCC_OK;
-}
-
-void ipcc_world_shapes_free(ipcc_world *w) {
-    for (int i = 0; i < w->num_shapes; ++i) {
-        free((char *)w->shapes[i].name);
-        ipcc_height_field_destroy((ipcc_height_field *)w->shape_pose[i].field); // the world owns the grids
-    }
-    free(w->shapes);
-    free(w->shape_pose);
-    free(w->shape_motion);
-    free(w->shape_feature_body_of);
 }
 
 int ipcc_world_num_shapes(const ipcc_world *w) { return w->num_shapes; }

@@ -34,7 +34,9 @@
 #include "contact/contact.h"
 #include "base/core.h"
 #include "fem/inversion_filter.h"
-#include "world/world_internal.h"
+#include "world/world.h"
+#include "world/incremental_potential.h"
+#include "world/boundary_conditions.h"
 
 static const char *const WHAT = "new state";
 

@@ -34,6 +34,7 @@ static const char *const scene =
 static void test_clamp_pushed_into_floor(void **state) {
     (void)state;
     ipcc_world *w = ipcc_test_world_from_json(scene, IPCC_SOURCE_DIR);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     int n = ipcc_world_num_vertices(w);
     const double *x = ipcc_world_positions(w);
     // The clamped vertices: the bottom face (y = 0.0002 at the start).

@@ -13,7 +13,7 @@
 
 #include "support.h"
 #include "world_checks.h"
-#include "world/world_internal.h"
+#include "world/world.h"
 
 static const double L = 1.0, A = 0.1, RHO = 1000.0, G = 9.81;
 
@@ -67,6 +67,7 @@ static void test_euler_bernoulli_refinement(void **state) {
     for (int k = 0; k < 3; ++k) {
         ipcc_mesh *mesh;
         ipcc_world *w = cantilever(nx[k], nx[k] / 10, E, IPCC_NEO_HOOKEAN, 1e-10, &mesh);
+        if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
         ipcc_step_stats st;
         assert_int_equal(ipcc_world_step(w, &st), IPCC_OK);
         ipcc_test_assert_no_inversion(w);
@@ -99,6 +100,7 @@ static void test_models_agree_at_small_strain(void **state) {
     for (int k = 0; k < 4; ++k) {
         ipcc_mesh *mesh;
         ipcc_world *w = cantilever(20, 2, 1e9, models[k], 1e-10, &mesh);
+        if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
         assert_int_equal(ipcc_world_step(w, NULL), IPCC_OK);
         tips[k] = tip_deflection(w);
         ipcc_world_destroy(w);
@@ -118,6 +120,7 @@ static void test_newton_quadratic_on_nonlinear_static(void **state) {
     ipcc_mesh *mesh;
     project_hessian = false;
     ipcc_world *w = cantilever(20, 2, 1e7, IPCC_NEO_HOOKEAN, 1e-10, &mesh);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_step_stats st;
     ipcc_status status = ipcc_world_step(w, &st);
     const double *h = ipcc_newton_residual_history(w->newton);

@@ -311,6 +311,7 @@ static void cube_state(const ipcc_world *w, double *low, double c[3], double *sp
 
 // Step `steps` times, checking the invariants after each; `ob` is the codim obstacle.
 static void run_checked(ipcc_world *w, int ob, bool points, int steps, const char *name, cube_track *tr) {
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     char label[96];
     tr->min_y = tr->min_cy = INFINITY;
     tr->max_cy = -INFINITY;
@@ -548,6 +549,7 @@ static void test_output_lines_and_verts(void **state) {
     add_codim(w, "bars", 3, seg, 2, e, NULL);
     const double pts[12] = {0, -0.01, 0, 0.1, -0.01, 0, 0.2, -0.01, 0, 0.3, -0.01, 0};
     add_codim(w, "pins", 4, pts, 0, NULL, NULL);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     assert_true(ipcc_world_step(w, NULL) >= 0);
 
     char dir[64] = "/tmp/ipcc_test_codim_out_XXXXXX";

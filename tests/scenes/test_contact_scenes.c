@@ -33,6 +33,7 @@ static ipcc_world *run_scene(const char *path, const char *text, int steps, run_
     ipcc_world *w = NULL;
     st = ipcc_scene_create_world(scene, &w);
     if (st != IPCC_OK) fail_msg("world: %s", ipcc_last_error());
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     if (steps <= 0) steps = (int)lround(scene->duration / scene->world.time_step);
     ipcc_scene_destroy(scene);
     memset(rr, 0, sizeof *rr);

@@ -47,6 +47,7 @@ static double *run(int threads, int *n_out) {
         body.dirichlet = bc;
         assert_int_equal(ipcc_world_add_body(w, &body, NULL), IPCC_OK);
     }
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     for (int s = 0; s < 15; ++s)
         assert_int_equal(ipcc_world_step(w, NULL), IPCC_OK);
     return final_state(w, mesh, n_out);
@@ -87,6 +88,7 @@ static double *run_volume(int threads, int *n_out) {
     body.num_dirichlet = 2;
     body.dirichlet = bc;
     assert_int_equal(ipcc_world_add_body(w, &body, NULL), IPCC_OK);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     for (int s = 0; s < 3; ++s)
         assert_int_equal(ipcc_world_step(w, NULL), IPCC_OK);
     return final_state(w, mesh, n_out);
@@ -115,6 +117,7 @@ static double *run_contact(int threads, double friction, int *n_out, int *contac
     scene->world.contact.friction = friction; // < 0: none (the scene gives no coefficients)
     scene->world.contact.friction_iterations = 2;
     assert_int_equal(ipcc_scene_create_world(scene, &w), IPCC_OK);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_scene_destroy(scene);
     *contacts = 0;
     for (int s = 0; s < 40; ++s) {
@@ -195,6 +198,7 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t size) {
 static uint64_t golden_run(int threads) {
     omp_set_num_threads(threads);
     ipcc_world *w = ipcc_test_world_from_json(golden_scene, IPCC_SOURCE_DIR "/examples");
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_step_stats st;
     int steps_with_friction = 0, max_contacts = 0;
     for (int s = 0; s < 30; ++s) {

@@ -47,6 +47,7 @@ static void run_impact(const char *name, const char *text, double tolerance, int
     // text starts with '{': insert the newton object as the first key.
     sprintf(scene, "{\"newton\": {\"tolerance\": %.17g}, %s", tolerance, text + 1);
     ipcc_world *w = ipcc_test_world_from_json(scene, IPCC_SOURCE_DIR);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     free(scene);
     int n3 = 3 * ipcc_world_num_vertices(w);
     *out = (impact_run){.n = n3, .L = ipcc_world_velocity_tolerance(w) / tolerance};

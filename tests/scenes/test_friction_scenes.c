@@ -39,6 +39,7 @@ static void run_text(const char *text, int body, int steps, block_run *out) {
     if (ipcc_scene_parse(text, "<friction test>", NULL, &scene) != IPCC_OK) fail_msg("%s", ipcc_last_error());
     ipcc_world *w = NULL;
     if (ipcc_scene_create_world(scene, &w) != IPCC_OK) fail_msg("%s", ipcc_last_error());
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     if (steps <= 0) steps = (int)lround(scene->duration / scene->world.time_step);
     ipcc_scene_destroy(scene);
     double v[3];
@@ -298,6 +299,7 @@ static void ipc_slope(double mu, bool tight, double *accel, double *slid_late) {
     if (ipcc_scene_load(path, &scene) != IPCC_OK) fail_msg("%s", ipcc_last_error());
     ipcc_world *w = NULL;
     if (ipcc_scene_create_world(scene, &w) != IPCC_OK) fail_msg("%s", ipcc_last_error());
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_scene_destroy(scene);
     double c[3], v[3], c_mid[3], v_mid[3];
     for (int s = 1; s <= 40; ++s) {

@@ -92,6 +92,7 @@ static void check_state(const ipcc_world *w, int step) {
 
 // Speed along the slope after n steps.
 static double slide(ipcc_world *w, int n, bool monotone) {
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     double t[3] = {2 / sqrt(5), 0, -1 / sqrt(5)}, prev = 0;
     for (int s = 1; s <= n; ++s) {
         ipcc_step_stats st;
@@ -248,6 +249,7 @@ static void test_face_samples_on_bumps(void **state) {
                  heights, on ? ", \"face_samples\": true" : "");
         ipcc_scene *scene;
         ipcc_world *w = slope_scene(ground, 0, -0.55, 0.03, &scene);
+        if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
         deepest[on] = -INFINITY;
         for (int s = 1; s <= 35; ++s) {
             ipcc_step_stats st;

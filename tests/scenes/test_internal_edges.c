@@ -116,6 +116,7 @@ static void slide(const char *obj, slide_run *r) {
         ground.friction = 0;
         assert_int_equal(ipcc_world_add_half_space(w, &ground, NULL), IPCC_OK);
     }
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     int n = ipcc_world_num_deformable_vertices(w);
     const double *m = ipcc_world_masses(w);
     double mass = 0;

@@ -89,6 +89,7 @@ static ipcc_world *make_world(const ipcc_scene *scene) {
 
 // Step with the invariants checked after every step.
 static void run_checked(ipcc_world *w, const char *name, int steps) {
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     char label[256];
     for (int s = 0; s < steps; ++s) {
         ipcc_step_stats st;
@@ -288,6 +289,8 @@ static void convert_round_trip(void **state) {
         assert_int_equal(back->num_steps, scene->num_steps);
         ipcc_world *a = make_world(scene), *b = make_world(back);
         assert_same_world(a, b, c->path);
+        if (ipcc_world_start(a) != IPCC_OK || ipcc_world_start(b) != IPCC_OK)
+            fail_msg("start: %s", ipcc_last_error());
         int steps = c->vertices > 1000 ? 1 : 2;
         for (int s = 0; s < steps; ++s) {
             assert_true(ipcc_world_step(a, NULL) >= 0);

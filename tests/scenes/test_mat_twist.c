@@ -15,6 +15,7 @@ static void test_mat_twist_40x40(void **state) {
         fail_msg("%s", ipcc_last_error());
     ipcc_world *w = NULL;
     if (ipcc_scene_create_world(scene, &w) != IPCC_OK) fail_msg("%s", ipcc_last_error());
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     int steps = (int)lround(scene->duration / scene->world.time_step), max_contacts = 0;
     ipcc_scene_destroy(scene);
     double dmin = INFINITY;

@@ -66,6 +66,7 @@ static void plane_at(const ipcc_shape_def *d, double t, double point[3], double 
 // Step n times; after each step every vertex strictly on the plane's free
 // side and no inverted tet. Returns the smallest vertex distance seen.
 static double run(ipcc_world *w, int n, const char *what) {
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     const ipcc_shape_def *d = ipcc_world_shape_def(w, 0);
     double dmin = INFINITY;
     for (int s = 0; s < n; ++s) {

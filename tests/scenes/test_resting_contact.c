@@ -129,6 +129,7 @@ static void test_stack_of_three_cubes(void **state) {
     }
     ipcc_half_space_def ground = ipcc_default_half_space_def(); // y = 0, normal +y
     assert_int_equal(ipcc_world_add_half_space(w, &ground, NULL), IPCC_OK);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
 
     double lowest = INFINITY;
     int max_contacts = 0, unconverged = 0, late_iterations = 0;

@@ -115,6 +115,7 @@ static void add_shape(ipcc_world *w, ipcc_shape_kind kind, const char *name, dou
 // Triangle samples on or inside the shape, or shape points inside a tet,
 // fail the test at the end of the run, after the deepest sample is printed.
 static double run(ipcc_world *w, int steps, const char *what, double allowed) {
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     double dmin = INFINITY;
     double in_tets = -1; // the deepest shape point inside a tet, -1: none
     int worst_step = 0;

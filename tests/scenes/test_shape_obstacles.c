@@ -169,6 +169,7 @@ static ipcc_shape_def make_shape(ipcc_shape_kind kind, const char *name) {
 
 // Run `steps` steps checking the invariants; returns the smallest distance.
 static double run(ipcc_world *w, int steps, const char *what) {
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     double dmin = INFINITY;
     char label[96];
     for (int k = 0; k < steps; ++k) {

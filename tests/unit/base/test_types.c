@@ -152,6 +152,7 @@ static void test_default_defs_pass(void **state) {
     assert_int_equal(ipcc_world_shape_def(w, 0)->internal_value, IPCC_DEF_COOKIE); // a copy, reusable
 
     // The Neumann load acts from t = 0: the free vertices accelerate along +x.
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     assert_int_equal(ipcc_world_step(w, NULL), IPCC_OK);
     const double *v = ipcc_world_velocities(w);
     int first, count;

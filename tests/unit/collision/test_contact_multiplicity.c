@@ -19,7 +19,7 @@
 #include "contact/contact.h"
 #include "support.h"
 #include "world_checks.h"
-#include "world/world_internal.h"
+#include "world/world.h"
 
 static const double dhat = 0.01;
 

@@ -13,7 +13,8 @@
 #include "geometry/distance.h"
 #include "support.h"
 #include "world_checks.h"
-#include "world/world_internal.h"
+#include "world/world.h"
+#include "world/incremental_potential.h"
 
 // --- One constraint: barrier value, gradient and Hessian by central differences.
 
@@ -180,6 +181,7 @@ static void test_objective_derivatives(void **state) {
     (void)state;
     double dhat = 2e-3;
     ipcc_world *w = two_cubes(0.6 * dhat, dhat);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     // One step starts contact (and kappa), then perturb the state randomly.
     assert_true(ipcc_world_step(w, NULL) >= 0);
     int m = 3 * w->n;
@@ -416,6 +418,7 @@ static void test_nearly_parallel_slide_is_continuous(void **state) {
 static void test_kappa_adaptive_and_fixed(void **state) {
     (void)state;
     ipcc_world *w = two_cubes(0.02, 1e-3);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     double kappa_prev = 0, kappa_first = 0;
     int steps_with_contact = 0;
     for (int s = 0; s < 15; ++s) {
@@ -444,6 +447,7 @@ static void test_kappa_adaptive_and_fixed(void **state) {
     hs.point[1] = -0.004;
     hs.friction = 0;
     assert_int_equal(ipcc_world_add_half_space(w, &hs, NULL), IPCC_OK);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     for (int s = 0; s < 10; ++s) {
         ipcc_step_stats st;
         assert_true(ipcc_world_step(w, &st) >= 0);
@@ -490,7 +494,7 @@ static void test_self_collision_switch(void **state) {
 static void test_initial_intersection_rejected(void **state) {
     (void)state;
     ipcc_world *w = two_cubes(-0.01, 1e-3); // the upper cube sinks 1 cm into the lower one
-    assert_int_equal(ipcc_world_step(w, NULL), IPCC_ERR_INFEASIBLE);
+    assert_int_equal(ipcc_world_start(w), IPCC_ERR_INFEASIBLE);
     const char *msg = ipcc_last_error();
     assert_non_null(strstr(msg, "\"lower\""));
     assert_non_null(strstr(msg, "\"upper\""));
@@ -509,7 +513,7 @@ static void test_initial_intersection_rejected(void **state) {
     hs.normal[1] = 2; // need not be unit
     hs.friction = 0;
     assert_int_equal(ipcc_world_add_half_space(w, &hs, NULL), IPCC_OK);
-    assert_int_equal(ipcc_world_step(w, NULL), IPCC_ERR_INFEASIBLE);
+    assert_int_equal(ipcc_world_start(w), IPCC_ERR_INFEASIBLE);
     assert_non_null(strstr(ipcc_last_error(), "half-space 0"));
     assert_non_null(strstr(ipcc_last_error(), "\"box\""));
     ipcc_world_destroy(w);

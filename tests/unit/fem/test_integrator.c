@@ -256,6 +256,7 @@ static void test_world_newmark_free_fall(void **state) {
     ipcc_world *w = NULL;
     assert_int_equal(ipcc_world_create(&def, &w), IPCC_OK);
     assert_int_equal(ipcc_world_add_body(w, &body, NULL), IPCC_OK);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     const double *X = ipcc_world_rest_positions(w);
     int n = ipcc_world_num_vertices(w);
     for (int s = 1; s <= 20; ++s) {

@@ -99,6 +99,7 @@ static void test_frames_and_stats(void **state) {
     else
         snprintf(dir, sizeof dir, "%s/run//frames/", base); // nested, repeated and trailing slashes
     ipcc_world *w = make_box_world();
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_output *out = NULL;
     assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
     ipcc_output_set_compress(out, false); // the checks below parse raw blocks
@@ -276,6 +277,7 @@ static void test_obstacles_and_contact_force(void **state) {
     od.velocity[2] = -0.25;
     int tet_body = -1;
     assert_int_equal(ipcc_world_add_obstacle(w, &od, &tet_body), IPCC_OK);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_trimesh_destroy(tet);
     assert_true(ipcc_world_body_is_obstacle(w, tet_body));
 

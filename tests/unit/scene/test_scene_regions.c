@@ -176,6 +176,7 @@ static void test_example_soft_half_sags_more(void **state) {
             fail_msg("%s", ipcc_last_error());
         ipcc_world *w = NULL;
         assert_int_equal(ipcc_scene_create_world(s, &w), IPCC_OK);
+        if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
         assert_int_equal(ipcc_world_step(w, NULL), IPCC_OK);
         double soft = sag_at(w, 0.25), stiff = sag_at(w, 0.75);
         assert_true(soft < 0 && stiff < 0);

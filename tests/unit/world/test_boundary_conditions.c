@@ -19,7 +19,8 @@
 
 #include "support.h"
 #include "world_checks.h"
-#include "world/world_internal.h"
+#include "world/world.h"
+#include "world/boundary_conditions.h"
 
 // The grid body: 4 x 2 x 2 unit cubes, so every rest coordinate is an
 // integer offset from the body's bbox minimum and a normalized coordinate
@@ -208,6 +209,7 @@ static void test_select_by_list(void **state) {
     assert_int_equal(ipcc_world_num_tets(w2), 0);
     b.num_neumann = 0;
     assert_int_equal(ipcc_world_add_body(w2, &b, NULL), IPCC_OK);
+    if (ipcc_world_start(w2) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     assert_int_equal(ipcc_world_num_vertices(w2), GRID_VERTICES);
     assert_int_equal(ipcc_world_step(w2, NULL), IPCC_OK);
     ipcc_mesh_destroy(grid);
@@ -454,6 +456,7 @@ static void test_end_frees_vertices_with_their_velocity(void **state) {
         ipcc_world *w = NULL;
         assert_int_equal(ipcc_world_create(&def, &w), IPCC_OK);
         assert_int_equal(ipcc_world_add_body(w, &body, NULL), IPCC_OK);
+        if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
         int n = ipcc_world_num_vertices(w);
         const double *X = ipcc_world_rest_positions(w);
         for (int s = 1; s <= 8; ++s) {

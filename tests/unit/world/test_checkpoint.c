@@ -62,6 +62,7 @@ static ipcc_world *world_from_file(const char *name) {
 typedef ipcc_world *make_world_fn(const char *arg);
 
 static void step_n(ipcc_world *w, int n) {
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     for (int s = 0; s < n; s++)
         assert_true(ipcc_world_step(w, NULL) >= 0);
 }

@@ -16,7 +16,10 @@
 #include "contact/friction.h"
 #include "support.h"
 #include "world_checks.h"
-#include "world/world_internal.h"
+#include "world/world.h"
+#include "world/world_shapes.h"
+#include "world/incremental_potential.h"
+#include "world/boundary_conditions.h"
 
 typedef struct fd_ctx {
     ipcc_world *w;
@@ -92,6 +95,7 @@ static void check_world(ipcc_integrator integrator, ipcc_material_model model, d
     ipcc_world *w = NULL;
     assert_int_equal(ipcc_world_create(&def, &w), IPCC_OK);
     assert_int_equal(ipcc_world_add_body(w, &body, NULL), IPCC_OK);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     assert_true(ipcc_world_step(w, NULL) >= 0); // a non-trivial x_n, v_n, a_n
     // Set up the next step as ipcc_world_step does.
     memcpy(w->x_start, w->x, sizeof(double) * 3 * (size_t)w->n);
@@ -252,6 +256,7 @@ static void test_energy_agrees_with_contact_and_friction(void **state) {
             " \"obstacles\": [{\"type\": \"half_space\", \"point\": [0, 0, 0], \"normal\": [0, 1, 0]}]}",
             damped ? 0.01 : 0.0);
         ipcc_world *w = ipcc_test_world_from_json(text, IPCC_SOURCE_DIR "/examples");
+        if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
         ipcc_newton *nw = ipcc_newton_create();
         checked_objective c = {.w = w, .inner = ipcc_incremental_potential(w)};
         int checked_at[2] = {4, 12};

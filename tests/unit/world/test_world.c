@@ -23,6 +23,7 @@ static void test_free_fall_closed_form(void **state) {
     body.translation[1] = 1.0;
     ipcc_world_def def = ipcc_default_world_def();
     ipcc_world *w = make_world(def, &body);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     int n = ipcc_world_num_vertices(w);
     const double *X = ipcc_world_rest_positions(w);
     double tol = def.newton_tolerance * ipcc_world_bbox_diagonal(w) * def.time_step, h = def.time_step;
@@ -57,6 +58,7 @@ static void check_momentum(ipcc_integrator integrator, ipcc_material_model model
     def.gravity[1] = 0;
     def.integrator = integrator;
     ipcc_world *w = make_world(def, &body);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     double p0[3], p[3];
     ipcc_test_momentum(w, p0);
     double scale = sqrt(p0[0] * p0[0] + p0[1] * p0[1] + p0[2] * p0[2]);
@@ -98,6 +100,7 @@ static void test_dirichlet_exact_rotation(void **state) {
     ipcc_world_def def = ipcc_default_world_def();
     def.gravity[1] = 0;
     ipcc_world *w = make_world(def, &body);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     const double *X = ipcc_world_rest_positions(w);
     int n = ipcc_world_num_vertices(w);
     for (int s = 1; s <= 20; ++s) {
@@ -157,6 +160,7 @@ static double energy_after_release(ipcc_integrator integrator, double tolerance,
     def.newton_tolerance = tolerance;
     def.time_step = 0.005;
     ipcc_world *w = make_world(def, &body);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     double e = 0;
     *e_release = -1;
     for (int s = 0; s < 220; ++s) {
@@ -206,6 +210,7 @@ static void test_violent_motion_stays_inversion_free(void **state) {
         ipcc_world_def def = ipcc_default_world_def();
         def.time_step = 0.002;
         ipcc_world *w = make_world(def, &body);
+        if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
         for (int s = 0; s < 10; ++s) {
             ipcc_status st = ipcc_world_step(w, NULL);
             assert_true(st == IPCC_OK || st == IPCC_WARN_NOT_CONVERGED);
@@ -232,6 +237,7 @@ static void test_large_prescribed_motion(void **state) {
     body.dirichlet = &bc;
     ipcc_world_def def = ipcc_default_world_def();
     ipcc_world *w = make_world(def, &body);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     int n = ipcc_world_num_vertices(w);
     double before[3 * 64];
     assert_true(n <= 64);
@@ -281,7 +287,23 @@ static void test_invalid_definitions(void **state) {
     body.scale[2] = NAN;
     assert_int_equal(ipcc_world_add_body(w, &body, NULL), IPCC_ERR_INVALID_ARGUMENT);
     assert_int_equal(ipcc_world_num_bodies(w), 0);
-    assert_int_equal(ipcc_world_step(w, NULL), IPCC_ERR_INVALID_ARGUMENT); // no bodies
+    // A step before the start, and a start without bodies, are refused.
+    assert_int_equal(ipcc_world_step(w, NULL), IPCC_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ipcc_last_error(), "call ipcc_world_start()"));
+    assert_int_equal(ipcc_world_start(w), IPCC_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ipcc_last_error(), "no bodies"));
+    // With a body, still unstarted: the step is refused and changes nothing.
+    assert_int_equal(ipcc_world_add_body(w, &body, NULL), IPCC_ERR_INVALID_ARGUMENT); // scale still NaN
+    body.scale[2] = 1;
+    assert_int_equal(ipcc_world_add_body(w, &body, NULL), IPCC_OK);
+    ipcc_step_stats st = {.step = -7};
+    assert_int_equal(ipcc_world_step(w, &st), IPCC_ERR_INVALID_ARGUMENT);
+    assert_int_equal(st.step, -7);
+    assert_int_equal(ipcc_world_step_count(w), 0);
+    assert_true(ipcc_world_time(w) == 0);
+    assert_int_equal(ipcc_world_start(w), IPCC_OK);
+    assert_int_equal(ipcc_world_step(w, &st), IPCC_OK);
+    assert_int_equal(st.step, 1);
     ipcc_world_destroy(w);
     ipcc_mesh_destroy(mesh);
 }

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "support.h"
-#include "world/world_internal.h"
+#include "world/world.h"
 
 static const double E1 = 1e5, E2 = 4e5, RHO1 = 500, RHO2 = 2000, U = 0.01;
 
@@ -105,6 +105,7 @@ static void test_series_springs(void **state) {
         ipcc_mesh *mesh = two_region_bar(&tet_materials);
         ipcc_material second = second_material(models[k]);
         ipcc_world *w = stretched_bar(mesh, tet_materials, models[k], &second);
+        if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
         // The helper every element loop uses: region 2's tets read E2's parameters.
         for (int e = 0; e < w->nt; e++) {
             ipcc_material_model model;
@@ -141,7 +142,9 @@ static void test_uniform_materials_match_plain_body(void **state) {
     second.youngs_modulus = E1;
     second.density = RHO1;
     ipcc_world *a = stretched_bar(mesh, tet_materials, IPCC_LINEAR, &second);
+    if (ipcc_world_start(a) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_world *b = stretched_bar(mesh, NULL, IPCC_LINEAR, &second);
+    if (ipcc_world_start(b) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_step_stats st;
     assert_int_equal(ipcc_world_step(a, &st), IPCC_OK);
     assert_int_equal(ipcc_world_step(b, &st), IPCC_OK);

@@ -105,6 +105,7 @@ static void test_cube_on_half_space(void **state) {
     int n;
     contacts(w, r, &n);
     assert_int_equal(n, 0); // not started: no contact state yet
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     for (int s = 0; s < 3; s++)
         assert_true(ipcc_world_step(w, NULL) >= 0);
     const ipcc_contact_record *rec = contacts(w, r, &n);
@@ -181,6 +182,7 @@ static void test_friction_on_slope(void **state) {
     memcpy(hs.normal, n, sizeof hs.normal);
     hs.friction = 0.3;
     assert_int_equal(ipcc_world_add_half_space(w, &hs, NULL), IPCC_OK);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_contact_report *r = ipcc_contact_report_create();
     for (int s = 0; s < 3; s++)
         assert_true(ipcc_world_step(w, NULL) >= 0);
@@ -234,6 +236,7 @@ static void cube_on_cube(double angle) {
         assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
         ipcc_mesh_destroy(mesh);
     }
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_contact_report *r = ipcc_contact_report_create();
     for (int s = 0; s < 2; s++)
         assert_true(ipcc_world_step(w, NULL) >= 0);
@@ -293,6 +296,7 @@ static void test_cube_on_shape(void **state) {
     sd.size[0] = sd.size[2] = 1;
     sd.size[1] = 0.1; // top at y = 0
     assert_int_equal(ipcc_world_add_shape(w, &sd, NULL), IPCC_OK);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_contact_report *r = ipcc_contact_report_create();
     for (int s = 0; s < 2; s++)
         assert_true(ipcc_world_step(w, NULL) >= 0);
@@ -356,6 +360,7 @@ static void test_cube_over_box_edge(void **state) {
     sd.size[0] = sd.size[2] = 1;
     sd.size[1] = 0.1;
     assert_int_equal(ipcc_world_add_shape(w, &sd, NULL), IPCC_OK);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_contact_report *r = ipcc_contact_report_create();
     assert_true(ipcc_world_step(w, NULL) >= 0);
     assert_int_equal(ipcc_world_num_bodies(w), 2); // the cube and the table's edges
@@ -399,6 +404,7 @@ static void test_friction_contact_after_separation(void **state) {
     ipcc_half_space_def hs = ipcc_default_half_space_def(); // y = 0, normal +y
     hs.friction = 0.5;
     assert_int_equal(ipcc_world_add_half_space(w, &hs, NULL), IPCC_OK);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_contact_report *r = ipcc_contact_report_create();
     ipcc_step_stats st;
     assert_true(ipcc_world_step(w, &st) >= 0);
@@ -441,6 +447,7 @@ static void test_reports_change_nothing(void **state) {
     for (int k = 0; k < 2; k++) {
         w[k] = cube_world(&wd, 0.02, 5e-4, 10, 0.4, v);
         assert_int_equal(ipcc_world_add_half_space(w[k], &hs, NULL), IPCC_OK);
+        if (ipcc_world_start(w[k]) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
         for (int s = 0; s < 8; s++) {
             assert_true(ipcc_world_step(w[k], NULL) >= 0);
             int m;

@@ -36,7 +36,7 @@
 #include "ipcc/world.h"
 #include "support.h"
 #include "world_checks.h"
-#include "world/world_internal.h"
+#include "world/world.h"
 
 static double norm3(const double a[3]) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
 
@@ -77,6 +77,7 @@ static void free_fall(ipcc_integrator integrator) {
     wd.gravity[0] = 1, wd.gravity[1] = -9.81, wd.gravity[2] = 0.5;
     const double at[3] = {0.3, 1, -0.2}, v0[3] = {1, 2, 0.5};
     ipcc_world *w = cube_world(&wd, 0.2, at, v0, NULL);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     const double M = total_mass(w), h = wd.time_step, g2 = norm3(wd.gravity) * norm3(wd.gravity);
     ipcc_energies e0 = energies(w);
     assert_near(e0.kinetic, 0.5 * M * (v0[0] * v0[0] + v0[1] * v0[1] + v0[2] * v0[2]), 0, 1e-14);
@@ -117,6 +118,7 @@ static void test_spin_momentum(void **state) {
     wd.newton_tolerance = 1e-9;
     const double at[3] = {0.5, 0.2, -0.3}, v0[3] = {0.2, -0.1, 0.3}, omega[3] = {1, 3, -2};
     ipcc_world *w = cube_world(&wd, 0.2, at, v0, omega);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     const int n = ipcc_world_num_vertices(w);
     const double *m = ipcc_world_masses(w), h = wd.time_step, M = total_mass(w);
     // At t = 0: L = M c x v + I w, c the centre of mass, I = sum m (|r|^2 1 - r r^T).
@@ -187,6 +189,7 @@ static double beam_drift(ipcc_integrator integrator, bool *decreasing) {
     const double E0 = e.kinetic + e.elastic + e.gravitational + e.barrier;
     double drift = 0, last = E0;
     *decreasing = true;
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     for (int s = 0; s < 60; s++) {
         assert_true(ipcc_world_step(w, NULL) >= 0);
         e = energies(w);
@@ -236,6 +239,7 @@ static void test_barrier_when_contact(void **state) {
     ipcc_world *w = cube_world(&wd, 0.1, at, NULL, NULL);
     ipcc_half_space_def hs = ipcc_default_half_space_def();
     assert_int_equal(ipcc_world_add_half_space(w, &hs, NULL), IPCC_OK);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     int with = 0, without = 0;
     for (int s = 0; s < 12; s++) {
         ipcc_step_stats st;
@@ -265,6 +269,7 @@ static void test_energies_change_nothing(void **state) {
     for (int k = 0; k < 2; k++) {
         w[k] = cube_world(&wd, 0.1, at, v, NULL);
         assert_int_equal(ipcc_world_add_half_space(w[k], &hs, NULL), IPCC_OK);
+        if (ipcc_world_start(w[k]) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
         for (int s = 0; s < 8; s++) {
             assert_true(ipcc_world_step(w[k], NULL) >= 0);
             if (k == 1) e[1][0] = energies(w[k]);
@@ -331,6 +336,7 @@ static void test_stats_columns(void **state) {
     ipcc_world *w = cube_world(&wd, 0.1, at, v, NULL);
     ipcc_half_space_def hs = ipcc_default_half_space_def();
     assert_int_equal(ipcc_world_add_half_space(w, &hs, NULL), IPCC_OK);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_output *out = NULL;
     assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
     ipcc_step_stats st;
@@ -418,6 +424,7 @@ static void test_resume_older_box_columns(void **state) {
     sd.size[0] = sd.size[2] = 1;
     sd.size[1] = 0.1;
     assert_int_equal(ipcc_world_add_shape(w, &sd, NULL), IPCC_OK);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_step_stats st;
     assert_true(ipcc_world_step(w, &st) >= 0);
     snprintf(path, sizeof path, "%s/stats.csv", dir);

@@ -29,7 +29,7 @@
 #include "ipcc/mesh.h"
 #include "ipcc/output.h"
 #include "ipcc/world.h"
-#include "world/world_internal.h"
+#include "world/world.h"
 
 static const double STRETCH[3] = {1.1, 0.95, 0.95};
 

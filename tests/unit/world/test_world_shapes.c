@@ -16,7 +16,7 @@
 
 #include "support.h"
 #include "world_checks.h"
-#include "world/world_internal.h"
+#include "world/world.h"
 
 static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 static const double PI = 3.14159265358979323846;
@@ -47,6 +47,7 @@ static int add_shape_or_fail(ipcc_world *w, const ipcc_shape_def *d) {
 }
 
 static void step_or_fail(ipcc_world *w) {
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_status st = ipcc_world_step(w, NULL);
     if (st < 0) fail_msg("%s", ipcc_last_error());
 }

@@ -13,7 +13,7 @@
 #include "ipcc/ipcc.h"
 #include "support.h"
 #include "world_checks.h"
-#include "world/world_internal.h"
+#include "world/world.h"
 
 // A 0.2 m cube of 2 x 2 x 2 cells resting on a half-space (mu = 0.3), a
 // second one beside it, and a third clamped at its top; defaults otherwise.
@@ -65,6 +65,7 @@ static double body_mean(const ipcc_world *w, int b, const double *a, int k) {
 }
 
 static void step_n(ipcc_world *w, int n) {
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     for (int s = 0; s < n; ++s) {
         ipcc_step_stats st;
         assert_int_equal(ipcc_world_step(w, &st), IPCC_OK);

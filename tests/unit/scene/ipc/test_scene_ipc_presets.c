@@ -38,6 +38,7 @@ static ipcc_world *load_world(const char *name, ipcc_scene **scene_out) {
 }
 
 static void step_checked(ipcc_world *w, int n) {
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     for (int s = 0; s < n; ++s) {
         assert_true(ipcc_world_step(w, NULL) >= 0);
         ipcc_test_assert_intersection_free(w, "preset");

@@ -1,12 +1,11 @@
-/// The world's private state, shared by the world layer: the modules that
-/// build it (world.c, world_bodies.c, world_shapes.c, boundary_conditions.c) and those
-/// that step, report and save it (incremental_potential.c,
-/// world_contact_report.c, checkpoint.c, output.c). The layers below it
-/// (contact, friction, barrier, distance, CCD, integrator) never include it:
-/// they receive what they need as arguments (step_context.h). Not part of
-/// the public API.
-#ifndef IPCC_WORLD_INTERNAL_H
-#define IPCC_WORLD_INTERNAL_H
+/// The world's private state (struct ipcc_world) and what world.c does with
+/// it: storage, the contact layer's view, small inline reads. Shared by the
+/// world layer (the files that build, start, step, report and save it) and
+/// read by the output layer above it. The layers below (contact, friction,
+/// barrier, distance, CCD, integrator) never include it: they receive what
+/// they need as arguments (step_context.h). Not part of the public API.
+#ifndef IPCC_WORLD_WORLD_H
+#define IPCC_WORLD_WORLD_H
 
 #include <math.h>
 #include <stdbool.h>
@@ -150,7 +149,7 @@ struct ipcc_world {
     double bbox_diagonal; ///< L, at t = 0
     double time;
     int step;
-    bool started; ///< the first step ran (bodies can no longer be added)
+    bool started; ///< ipcc_world_start ran: bodies can no longer be added, steps can run
     ipcc_newton *newton;
 
     // Stages of the incremental potential that run once, at its first
@@ -160,66 +159,14 @@ struct ipcc_world {
     bool lag_at_start;      ///< ... or at the step's start x_n (a fixed pass count's first pass)
 };
 
-/// The augmented Lagrangian of a blocked prescribed motion
-/// (dirichlet_penalty.c). Blocked: some Dirichlet vertex (with mass) is more
-/// than `tolerance` metres from its target.
-bool ipcc_dirichlet_blocked(const ipcc_world *w, double tolerance);
-/// Solve the rest of the step with the Dirichlet vertices as penalized
-/// unknowns; the figures of its solves into *out, the largest remaining
-/// distance of a Dirichlet vertex from its target into *shortfall, and that
-/// vertex's condition (an index into w->dirichlet) into *condition.
-ipcc_status ipcc_dirichlet_penalty_solve(ipcc_world *w, const ipcc_objective *obj,
-                                         const ipcc_newton_params *params, ipcc_newton_result *out,
-                                         double *shortfall, int *condition);
-/// The penalty terms at x, for incremental_potential.c (to be called only
-/// while w->penalty_active): energy, gradient (added to g) and vertex i's
-/// (i < n) diagonal Hessian entry rho m_i (0 for a vertex that takes no part).
-double ipcc_dirichlet_penalty_energy(const ipcc_world *w, const double *x);
-void ipcc_dirichlet_penalty_gradient(const ipcc_world *w, const double *x, double *g);
-double ipcc_dirichlet_penalty_stiffness(const ipcc_world *w, int i);
-
-/// Grow every per-vertex and per-tet array to hold n vertices and nt tets
-/// (world.c). 0, or -1 when out of memory (the arrays keep their contents).
+/// Grow every per-vertex and per-tet array to hold n vertices and nt tets.
+/// 0, or -1 when out of memory (the arrays keep their contents).
 int ipcc_world_reserve_state(ipcc_world *w, int n, int nt);
+/// The shapes' clock: one more slot after the n vertices in every per-vertex
+/// array (world_shapes.c), 0 in the 3-vectors and -1 (prescribed) in the
+/// dof map. 0, or -1 when out of memory.
+int ipcc_world_reserve_clock(ipcc_world *w);
 
-/// Select the vertices of a new condition on body b (boundary_conditions.c).
-ipcc_status ipcc_dirichlet_select(ipcc_world *w, int body, const ipcc_dirichlet_def *def,
-                                  ipcc_dirichlet *out);
-/// The loads of the active Neumann conditions at w->time into w->load, for
-/// vertices not prescribed (boundary_conditions.c; ipcc_dirichlet_prepare_step calls it).
-void ipcc_neumann_prepare(ipcc_world *w);
-/// Select the vertices of a Neumann condition on body b (boundary_conditions.c).
-ipcc_status ipcc_neumann_select(ipcc_world *w, int body, const ipcc_neumann_def *def, ipcc_neumann *out);
-/// Selection shared by both: the vertex list, or the box in normalized
-/// coordinates of the body's rest bbox. *out is malloc'ed (boundary_conditions.c).
-ipcc_status ipcc_select_vertices(const ipcc_world *w, int body, int num_list, const int *list,
-                                 const double box_min[3], const double box_max[3], int **out, int *count);
-/// Mark the active conditions for the step starting at w->time, compute the
-/// targets of prescribed vertices into x_target and rebuild dof_map.
-/// Returns true if the set of unknowns changed.
-bool ipcc_dirichlet_prepare_step(ipcc_world *w);
-
-/// Damping: the PSD elastic Hessians at x_start into damp_H (incremental_potential.c).
-void ipcc_damping_prepare(ipcc_world *w);
-/// Total elastic energy at x, +inf if a tet is inverted (incremental_potential.c).
-double ipcc_elastic_energy_total(const ipcc_world *w, const double *x);
-/// Accumulate the gradient of the total elastic energy into g (3n)
-/// (incremental_potential.c).
-void ipcc_elastic_gradient_total(const ipcc_world *w, const double *x, double *g);
-/// Exact rigid-motion velocity and acceleration at the end of the step of a
-/// vertex prescribed by condition c: v = v_c + w x r, a = w x (w x r),
-/// r = x - centre_end (boundary_conditions.c).
-void ipcc_dirichlet_kinematics(const ipcc_world *w, int c, const double x[3], double v[3], double a[3]);
-/// Analytic obstacles (world_shapes.c). Free the shapes' storage.
-void ipcc_world_shapes_free(ipcc_world *w);
-/// At start: a box's edges as a segment-set obstacle, and the clock.
-ipcc_status ipcc_world_shapes_start(ipcc_world *w);
-/// At a step's start (after the Dirichlet targets): the step's shape
-/// motions from the current poses, the clock's reset and target, and the
-/// box edges' targets.
-void ipcc_world_shapes_prepare_step(ipcc_world *w);
-/// At a step's end: the poses at the progress reached.
-void ipcc_world_shapes_end_step(ipcc_world *w);
 /// The constitutive law of tet e: its model and Lame parameters (Pa). The
 /// one place the element loops, stresses and reports read a tet's material.
 static inline void ipcc_world_tet_law(const ipcc_world *w, int e, ipcc_material_model *model, double *mu,
@@ -233,17 +180,10 @@ static inline void ipcc_world_tet_law(const ipcc_world *w, int e, ipcc_material_
 /// Whether vertex i at coordinate x (axis k) with velocity v overflows the
 /// next step's prediction x + h v + h^2 g or its inertia energy m |h v +
 /// h^2 g|^2 (or m v^2): finite but absurd values, refused at the start
-/// (world.c) and by ipcc_world_set_state (world_state.c).
+/// (world_start.c) and by ipcc_world_set_state (world_state.c).
 static inline bool ipcc_world_motion_overflows(const ipcc_world *w, int i, int k, double x, double v) {
     const double h = w->def.time_step, d = h * v + h * h * w->def.gravity[k];
     return !isfinite(x + d) || !isfinite(w->mass[i] * d * d) || !isfinite(w->mass[i] * v * v);
-}
-
-/// Whether Dirichlet condition bc prescribes its vertices during a step
-/// starting at t: active then, and not released by its stop trigger
-/// (boundary_conditions.c, world_state.c).
-static inline bool ipcc_dirichlet_prescribes(const ipcc_dirichlet *bc, double t) {
-    return t >= bc->def.start && t < bc->def.end && !(bc->stopped && bc->def.stop.release);
 }
 
 /// The body holding world vertex v (bodies are contiguous vertex ranges in
@@ -262,9 +202,6 @@ ipcc_status ipcc_world_create_contact(const ipcc_world *w, ipcc_contact **out);
 /// and the shapes. `bodies` is the caller's (num_bodies + 1 entries, filled
 /// here); everything else is borrowed from the world.
 ipcc_contact_setup ipcc_world_contact_setup(const ipcc_world *w, ipcc_collision_body *bodies);
-
-/// The incremental potential as a Newton objective (incremental_potential.c).
-ipcc_objective ipcc_incremental_potential(ipcc_world *w);
 
 /// What the contact and friction layers need of the current step (they
 /// never read the world).
