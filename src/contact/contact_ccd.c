@@ -36,6 +36,7 @@
 #include "geometry/ccd.h"
 #include "contact/contact_internal.h"
 #include "collision/contact_samples.h"
+#include "shape/shape_ccd.h"
 #include "base/core.h"
 #include "base/vec3.h"
 

@@ -1,6 +1,6 @@
 // Hyperelastic energy kernels for linear tetrahedra: energy density Psi(F),
-// first Piola-Kirchhoff stress P = dPsi/dF, its derivative dP/dF, the
-// per-tet chain rule, and PSD projection.
+// first Piola-Kirchhoff stress P = dPsi/dF, its derivative dP/dF (projected
+// to PSD in closed form on request), and the per-tet chain rule.
 //
 // Conventions. 3x3 matrices are row-major, F[3*i + j] = F_ij; a 3x3 matrix
 // "vectorized" is the same 9 numbers, so dP/dF is the 9x9 row-major matrix
@@ -61,16 +61,10 @@
 // linear model's dP/dF is constant and PSD (for mu, lambda >= 0), so it is
 // never projected.
 //
-// The numerical projection ipcc_project_psd (LAPACK dsyev) stays: it is the
-// reference the analytic path is tested against, it serves n x n blocks up
-// to 12 (contact), and it is the fallback for Neo-Hookean when det F > 0 but
-// the SVD's s_3 rounds to <= 0 (det F below roundoff of |F|^3). It runs
-// LAPACKE_dsyev_work in COLUMN-major layout (the matrix is symmetric so the
-// storage is the same; the row-major LAPACKE path would malloc a transposed
-// copy) with a fixed workspace of 64 n doubles on the stack. Before it, a
-// Cholesky factorization of A + delta I, delta = 1e-12 * max diag, is
-// attempted; if it succeeds, A has no eigenvalue below -delta (roundoff
-// level) and is returned unchanged. No heap allocation anywhere in this file.
+// The numerical projection ipcc_project_psd (LAPACK dsyev, psd_projection.c)
+// is the reference the analytic path is tested against and the fallback for
+// Neo-Hookean when det F > 0 but the SVD's s_3 rounds to <= 0 (det F below
+// roundoff of |F|^3). No heap allocation anywhere in this file.
 //
 // ipcc_elastic_tet_evaluate computes F once and (for fixed corotated, or any
 // nonlinear model with projection) the SVD once, then the energy, P, and
@@ -87,8 +81,6 @@
 
 #include <math.h>
 #include <string.h>
-
-#include <lapacke.h>
 
 #include "base/core.h"
 #include "fem/svd3.h"
@@ -755,59 +747,4 @@ double ipcc_elastic_tet_evaluate(ipcc_material_model model, double mu, double la
     tet_gradient_from_stress(volume, G, P, g);
     tet_hessian_from_stress_derivative(volume, G, A, H);
     return e;
-}
-
-// ---------------------------------------------------------------------------
-// PSD projection
-
-// True if A + delta I admits a Cholesky factorization, i.e. every eigenvalue
-// of A is >= -delta (up to roundoff), with delta = 1e-12 * max diagonal.
-static bool nearly_psd(int n, const double *A) {
-    double L[144], dmax = 0;
-    for (int i = 0; i < n; ++i)
-        dmax = fmax(dmax, A[(n + 1) * i]);
-    if (!(dmax > 0)) return false;
-    double delta = 1e-12 * dmax;
-    for (int j = 0; j < n; ++j) {
-        // L_jj^2 = A_jj + delta - sum_k L_jk^2; L_ij = (A_ij - sum_k L_ik L_jk) / L_jj
-        double d = A[n * j + j] + delta;
-        for (int k = 0; k < j; ++k)
-            d -= L[n * j + k] * L[n * j + k];
-        if (!(d > 0)) return false;
-        double Ljj = sqrt(d), inv = 1.0 / Ljj;
-        L[n * j + j] = Ljj;
-        for (int i = j + 1; i < n; ++i) {
-            double v = A[n * i + j];
-            for (int k = 0; k < j; ++k)
-                v -= L[n * i + k] * L[n * j + k];
-            L[n * i + j] = v * inv;
-        }
-    }
-    return true;
-}
-
-void ipcc_project_psd(int n, double *A) {
-    enum { NMAX = 12, LWORK = 64 * NMAX };
-    IPCC_ASSERT(A && n >= 1 && n <= NMAX);
-    if (nearly_psd(n, A)) return;
-    double W[NMAX * NMAX], w[NMAX], work[LWORK];
-    memcpy(W, A, sizeof(double) * (size_t)(n * n));
-    // Column-major on purpose: A is symmetric, and the row-major LAPACKE path
-    // would allocate a transposed copy. Eigenvectors come back as columns of W.
-    lapack_int info = LAPACKE_dsyev_work(LAPACK_COL_MAJOR, 'V', 'U', n, W, n, w, work, LWORK);
-    if (info != 0) return; // only for non-finite input, which stays as it is
-    // A_+ = A - sum_{w_k < 0} w_k v_k v_k^T: exact on the positive part, and
-    // cheaper than rebuilding from all eigenpairs since few are negative.
-    for (int k = 0; k < n; ++k) {
-        if (w[k] >= 0) break; // ascending order
-        const double *v = W + n * k;
-        for (int r = 0; r < n; ++r) {
-            double c = -w[k] * v[r];
-            for (int s = r; s < n; ++s)
-                A[n * r + s] += c * v[s];
-        }
-    }
-    for (int r = 1; r < n; ++r)
-        for (int s = 0; s < r; ++s)
-            A[n * r + s] = A[n * s + r];
 }

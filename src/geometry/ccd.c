@@ -226,14 +226,10 @@ static bool plane_direction(const ccd_query *q, const ccd_positions *x, double n
 }
 
 // Closest point c = a + s (b - a) of segment [a, b] to p; returns s in [0, 1]
-// (0 for a zero-length segment).
+// (0 for a zero-length segment): the line's parameter
+// s = (p - a) . (b - a) / |b - a|^2 (closest_point.c), clamped to the segment.
 static double closest_on_segment(const double p[3], const double a[3], const double b[3], double c[3]) {
-    double e[3], r[3];
-    sub3(b, a, e);
-    sub3(p, a, r);
-    double ee = dot3(e, e), s = 0;
-    // s = (p - a) . e / |e|^2, clamped to the segment
-    if (ee > 0) s = dot3(r, e) / ee;
+    double s = ipcc_point_edge_closest_point(p, a, b);
     s = s > 0 ? (s < 1 ? s : 1) : 0; // also maps NaN to 0
     lerp3(a, b, s, c);
     return s;

@@ -20,6 +20,8 @@
 // binary files) names groups; the dimension-3 names are kept, and a name
 // without quotes, an empty one, or a volume name or tag given twice is an
 // error at its line.
+#include "mesh/mesh_gmsh.h"
+
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
@@ -27,7 +29,7 @@
 #include <string.h>
 
 #include "base/core.h"
-#include "mesh/mesh_io_internal.h"
+#include "mesh/mesh_reader.h"
 
 // Nodes per element of Gmsh element type `type` (0 if unknown).
 static int gmsh_nodes_per_element(long long type) {
@@ -633,11 +635,24 @@ static ipcc_status read_sections(ipcc_reader *r, ipcc_raw_mesh *m, msh_state *st
     return IPCC_OK;
 }
 
-ipcc_status ipcc_gmsh_read(ipcc_reader *r, ipcc_raw_mesh *m) {
+// The sections of the loaded file into the raw mesh, 4.1 entities resolved.
+static ipcc_status read_gmsh(ipcc_reader *r, ipcc_raw_mesh *m) {
     msh_state st = {0};
     m->tet_file = r->path;
     ipcc_status s = read_sections(r, m, &st);
     if (s == IPCC_OK && st.major == 4) s = resolve_entities(r, &st, m);
     free(st.volumes);
+    return s;
+}
+
+ipcc_status ipcc_gmsh_read(const char *path, ipcc_mesh **out) {
+    ipcc_reader r;
+    ipcc_status s = ipcc_reader_load(path, &r);
+    if (s != IPCC_OK) return s;
+    ipcc_raw_mesh m = {0};
+    s = read_gmsh(&r, &m);
+    if (s == IPCC_OK) s = ipcc_raw_to_mesh(&m, path, path, r.binary, out);
+    ipcc_raw_free(&m);
+    free(r.buf);
     return s;
 }

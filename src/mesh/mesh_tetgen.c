@@ -11,6 +11,8 @@
 // there); it must be an integer, and a tet without it is an error naming
 // its line. 0 is "no region". Point attributes and boundary markers of the
 // .node file are skipped.
+#include "mesh/mesh_tetgen.h"
+
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +20,7 @@
 #include <string.h>
 
 #include "base/core.h"
-#include "mesh/mesh_io_internal.h"
+#include "mesh/mesh_reader.h"
 
 // Only blanks and comments may follow the records a TetGen header counts: a
 // wrong count must not silently drop (or ignore) part of the mesh.

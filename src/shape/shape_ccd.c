@@ -43,6 +43,8 @@
 // certifies [t_k, t_k + tau] up to the gap, tau from the vertices that
 // approach along n; each step takes the larger of the two certified ones.
 // Tangential motion costs nothing under it.
+#include "shape/shape_ccd.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>

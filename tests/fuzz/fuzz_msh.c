@@ -1,4 +1,4 @@
-// libFuzzer harness for the Gmsh .msh reader (src/mesh/mesh_io.c): 2.2 and 4.1,
+// libFuzzer harness for the Gmsh .msh reader (src/mesh/mesh_gmsh.c): 2.2 and 4.1,
 // ASCII and binary. The input is the whole file, written to a scratch .msh
 // and read with ipcc_mesh_read(); a mesh that reads is checked against
 // ipcc_mesh's documented invariants and measured with ipcc_mesh_compute_quality()

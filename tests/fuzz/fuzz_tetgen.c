@@ -1,4 +1,4 @@
-// libFuzzer harness for the TetGen .node/.ele reader (src/mesh/mesh_io.c). The
+// libFuzzer harness for the TetGen .node/.ele reader (src/mesh/mesh_tetgen.c). The
 // input holds both files, the .node first, split at the first
 // FUZZ_TETGEN_SEPARATOR; without one, only the .node is written, so the
 // missing-sibling path is fuzzed too. Inputs of even length are read through

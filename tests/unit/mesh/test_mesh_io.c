@@ -1,6 +1,8 @@
-// Tests for src/mesh/mesh_io.c: every supported format, cross-format agreement,
-// skipped sections and element types, and malformed input (messages must
-// name the file and the line or byte; nothing may crash).
+// Tests for src/mesh/mesh_io.c (ipcc_mesh_read) and the readers it picks
+// (mesh_gmsh.c, mesh_tetgen.c): every supported format, cross-format
+// agreement, skipped sections and element types, and malformed input
+// (messages must name the file and the line or byte; nothing may crash).
+// The readers' toolkit on its own: test_mesh_reader.c.
 #include "support.h"
 #include "world_checks.h"
 

@@ -14,6 +14,7 @@
 #include "base/rotation.h"
 #include "random_shape.h"
 #include "shape/shape.h"
+#include "shape/shape_ccd.h"
 #include "support.h"
 
 static const char *const names[] = {"sphere", "box", "cylinder", "ellipsoid", "torus"};

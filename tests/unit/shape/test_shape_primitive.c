@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "shape/shape.h"
+#include "shape/shape_ccd.h"
 #include "shape/shape_primitive.h"
 #include "support.h"
 #include "base/vec3.h"

@@ -1,11 +1,12 @@
-/// The tet mesh readers' shared pieces (mesh_io.c, mesh_gmsh.c,
-/// mesh_tetgen.c): a file buffer with a line-counting cursor, typed reads
-/// that name "file:line" (or the byte offset of binary data) in every error,
-/// and the raw mesh the readers fill with the file's own tags before
-/// mesh_io.c maps them to indices and builds the ipcc_mesh. Private to the
-/// library.
-#ifndef IPCC_MESH_IO_INTERNAL_H
-#define IPCC_MESH_IO_INTERNAL_H
+/// The tet mesh readers' toolkit (mesh_reader.c), below the Gmsh and TetGen
+/// readers (mesh_gmsh.c, mesh_tetgen.c): a whole file in memory with a
+/// line-counting cursor and a tokenizer, typed reads that name "file:line"
+/// (or the section and byte offset of binary data) in every error, bounds-
+/// checked binary reads in either byte order, and the raw mesh the readers
+/// fill with the file's own node tags before ipcc_raw_to_mesh() maps them to
+/// indices and builds the ipcc_mesh. Private to the library.
+#ifndef IPCC_MESH_READER_H
+#define IPCC_MESH_READER_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -54,7 +55,11 @@ typedef struct ipcc_raw_mesh {
 /// Record IPCC_ERR_PARSE with "file:line: message" (binary: "file: section
 /// (binary, byte N): message") and return it.
 ipcc_status ipcc_reader_error(const ipcc_reader *r, const char *fmt, ...) IPCC_PRINTF(2, 3);
-/// Read `path` into r (NUL-terminated buffer; the caller frees r->buf).
+/// Read `path` into r (NUL-terminated buffer; the caller frees r->buf) with
+/// ipcc_read_file(), NUL bytes allowed (binary .msh). On failure r->buf is
+/// NULL and the status and message are ipcc_read_file()'s: IPCC_ERR_IO
+/// "PATH: cannot open: REASON" or "PATH: read error: REASON",
+/// IPCC_ERR_NO_MEMORY "PATH: out of memory reading the file".
 ipcc_status ipcc_reader_load(const char *path, ipcc_reader *r);
 /// Next whitespace-separated token; crosses newlines only if `cross`.
 /// Returns 0 at end of file (or of line when !cross).
@@ -67,8 +72,11 @@ ipcc_status ipcc_reader_skip_past_newline(ipcc_reader *r);
 ipcc_status ipcc_reader_need(ipcc_reader *r, int cross, const char *what, ipcc_token *t);
 /// Error for a token that is not the number `what`.
 ipcc_status ipcc_reader_bad_number(ipcc_reader *r, ipcc_token t, const char *what);
-/// Typed reads of the next token.
+/// The next token as a decimal integer (strtoll, the whole token), or an
+/// error naming `what`.
 ipcc_status ipcc_reader_ll(ipcc_reader *r, int cross, const char *what, long long *v);
+/// The next token as a finite double (strtod, the whole token); nan, inf and
+/// overflow are errors naming `what` and the line.
 ipcc_status ipcc_reader_double(ipcc_reader *r, int cross, const char *what, double *v);
 /// A number that may be missing at the end of the line (then 0).
 ipcc_status ipcc_reader_optional_ll(ipcc_reader *r, const char *what, long long *v);
@@ -76,6 +84,7 @@ ipcc_status ipcc_reader_optional_ll(ipcc_reader *r, const char *what, long long 
 ipcc_status ipcc_reader_count(ipcc_reader *r, int cross, const char *what, long long max, size_t min_bytes,
                               long long *v);
 
+/// 1 if the token is exactly the string s.
 static inline int ipcc_token_is(ipcc_token t, const char *s) {
     return t.n == strlen(s) && memcmp(t.s, s, t.n) == 0;
 }
@@ -88,32 +97,35 @@ static inline int ipcc_token_copy(ipcc_token t, char *tmp, size_t cap) {
     return 1;
 }
 
-/// Binary reads. Callers check the bytes are there with ipcc_bin_need() first.
+/// 1 if `count` items of `size` bytes are left after the cursor. The binary
+/// reads below do not check: callers call this first.
 int ipcc_bin_need(const ipcc_reader *r, unsigned long long count, size_t size);
+/// A 4-byte int at the cursor, byte-swapped when r->swap; advances 4 bytes.
 int32_t ipcc_bin_int(ipcc_reader *r);
+/// An 8-byte double at the cursor, byte-swapped when r->swap; advances 8 bytes.
 double ipcc_bin_double(ipcc_reader *r);
-/// Gmsh 4.1 size_t of the header's data-size.
+/// Gmsh 4.1 size_t of the header's data-size (r->size_bytes, 4 or 8).
 unsigned long long ipcc_bin_size(ipcc_reader *r);
+/// The "unexpected end of file (truncated?)" error at the cursor.
 ipcc_status ipcc_bin_truncated(ipcc_reader *r);
 
-/// Raw mesh building.
+/// Reserves room for `n` more nodes (a count already checked against the
+/// file); "too many nodes" past INT_MAX, IPCC_ERR_NO_MEMORY naming the file.
 ipcc_status ipcc_raw_reserve_nodes(ipcc_reader *r, ipcc_raw_mesh *m, long long n);
+/// Appends a node with the file's tag and its coordinates (growing storage).
 ipcc_status ipcc_raw_add_node(ipcc_reader *r, ipcc_raw_mesh *m, long long tag, const double x[3]);
 /// A tet with its four raw node tags, the file's element number, where it
 /// is (line or byte offset) and its raw region (0 = none).
 ipcc_status ipcc_raw_add_tet(ipcc_reader *r, ipcc_raw_mesh *m, long long id, const long long v[4],
                              long long loc, long long region);
+/// Frees the raw mesh's arrays and names (m itself is the caller's).
 void ipcc_raw_free(ipcc_raw_mesh *m);
 /// Maps raw tags to indices, builds the mesh (ipcc_mesh_create()) and hands
 /// it the regions. `binary` selects how tet_loc is printed; `node_file`
-/// names the node source.
+/// names the node source. Fails (and *out is NULL) on no tets, a node
+/// defined twice, an undefined node (named with the tet's line or byte) or
+/// what ipcc_mesh_create() refuses.
 ipcc_status ipcc_raw_to_mesh(const ipcc_raw_mesh *m, const char *path, const char *node_file, int binary,
                              ipcc_mesh **out);
-
-/// Gmsh .msh, 2.2 or 4.1, ASCII or binary (mesh_gmsh.c).
-ipcc_status ipcc_gmsh_read(ipcc_reader *r, ipcc_raw_mesh *m);
-/// TetGen .node/.ele; `path` ends in the extension of `ext_len` bytes
-/// (".node" when given_is_node, else ".ele") (mesh_tetgen.c).
-ipcc_status ipcc_tetgen_read(const char *path, size_t ext_len, int given_is_node, ipcc_mesh **out);
 
 #endif
