@@ -349,7 +349,7 @@ static void test_flat_obstacle_features(void **state) {
 // along the grid line z = 0.5, parallel to the body's edges there, whose
 // edge-edge terms then have no unique closest points (that the
 // classification of such pairs does not depend on which edge comes first
-// is test_edge_pair_type_is_symmetric's).
+// is test_edge_pair.c's test_edge_pair_type_is_symmetric).
 static void bar_path(bool parallel) {
     const char *what = parallel ? "parallel bar" : "bar";
     ipcc_world *w = new_world();
