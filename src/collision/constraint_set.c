@@ -56,7 +56,9 @@
 
 #include <math.h>
 
+#include "collision/contact_multiplicity.h"
 #include "collision/contact_samples.h"
+#include "collision/edge_pair.h"
 #include "base/core.h"
 #include "geometry/distance.h"
 
@@ -66,20 +68,6 @@ typedef struct set_input {
     const ipcc_contact_obstacles *o;
     double dhat, dhat2;
 } set_input;
-
-int ipcc_contact_kind_vertices(ipcc_contact_kind kind) {
-    switch (kind) {
-    case IPCC_CONTACT_PP: return 2;
-    case IPCC_CONTACT_PE: return 3;
-    case IPCC_CONTACT_PH:
-    case IPCC_CONTACT_PS: return 1;
-    case IPCC_CONTACT_SE:
-    case IPCC_CONTACT_QE: return 2;
-    case IPCC_CONTACT_ST:
-    case IPCC_CONTACT_QT: return 3;
-    default: return 4;
-    }
-}
 
 static void sort2(int *a, int *b) {
     if (*a > *b) {
@@ -188,33 +176,6 @@ static int ee_extra_write(const set_input *c, int ea, int eb, unsigned bits, ipc
     return n;
 }
 
-// The type of edge-edge pair (b, a) as a type of (a, b).
-static ipcc_edge_edge_distance_type swap_edge_pair_type(ipcc_edge_edge_distance_type t) {
-    switch (t) {
-    case IPCC_EE_EA0_EB1: return IPCC_EE_EA1_EB0;
-    case IPCC_EE_EA1_EB0: return IPCC_EE_EA0_EB1;
-    case IPCC_EE_EA_EB0: return IPCC_EE_EA0_EB;
-    case IPCC_EE_EA_EB1: return IPCC_EE_EA1_EB;
-    case IPCC_EE_EA0_EB: return IPCC_EE_EA_EB0;
-    case IPCC_EE_EA1_EB: return IPCC_EE_EA_EB1;
-    default: return t; // EA0_EB0, EA1_EB1, EA_EB
-    }
-}
-
-// Edge a comes before edge b in ipcc_edge_pair_type's fixed order.
-static bool edge_first(const int a[2], const int b[2]) {
-    int a_lo = a[0] < a[1] ? a[0] : a[1], b_lo = b[0] < b[1] ? b[0] : b[1];
-    int a_hi = a[0] + a[1] - a_lo, b_hi = b[0] + b[1] - b_lo;
-    return a_lo != b_lo ? a_lo < b_lo : a_hi <= b_hi;
-}
-
-ipcc_edge_edge_distance_type ipcc_edge_pair_type(const double *xc, const int a[2], const int b[2]) {
-    if (edge_first(a, b))
-        return ipcc_edge_edge_distance_type_of(xc + 3 * a[0], xc + 3 * a[1], xc + 3 * b[0], xc + 3 * b[1]);
-    return swap_edge_pair_type(
-        ipcc_edge_edge_distance_type_of(xc + 3 * b[0], xc + 3 * b[1], xc + 3 * a[0], xc + 3 * a[1]));
-}
-
 // The constraint an edge-edge candidate gives at positions xc (kind -1 if
 // inactive), keyed by its closest features (nearly parallel pairs too), in
 // ipcc_edge_pair_type's order of the two edges, so a pair has one key.
@@ -222,7 +183,7 @@ static ipcc_contact_pair ee_pair(const set_input *c, const double *xc, int ea, i
     ipcc_contact_pair none = {.kind = -1};
     if (c->m->edge_flat[ea] || c->m->edge_flat[eb]) return none; // not a feature (contact_multiplicity.c)
     const int *ia = c->m->cedges + 2 * ea, *ib = c->m->cedges + 2 * eb;
-    if (!edge_first(ia, ib)) {
+    if (!ipcc_edge_pair_first(ia, ib)) {
         const int *t = ia;
         ia = ib;
         ib = t;

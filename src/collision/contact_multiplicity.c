@@ -87,9 +87,11 @@
 //
 // Topology: per collision vertex its edges and faces, per edge its faces
 // (the collision mesh's CSR adjacency).
+#include "collision/contact_multiplicity.h"
+
 #include <stdbool.h>
 
-#include "collision/constraint_set.h"
+#include "collision/edge_pair.h"
 #include "geometry/distance.h"
 
 static bool face_has(const int *t, int v) { return t[0] == v || t[1] == v || t[2] == v; }

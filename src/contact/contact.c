@@ -6,10 +6,13 @@
 // multiplicities (contact_multiplicity.c), the barrier potential
 // (barrier_potential.c), the adaptive stiffness (barrier_stiffness.c), the
 // CCD step bound (contact_ccd.c) and the initial-state check
-// (contact_initial_check.c). This file holds the state that ties them: the
-// candidates of the broad phase, the shapes' poses at the state in use, the
-// stiffness kappa, and the view of the active constraints that friction
-// and contact reports read (closest points, normals, normal forces).
+// (contact_initial_check.c). The state that ties them, with the operations
+// they share (the shapes' poses at a state, the broad-phase query, the
+// set's build), is contact_state.c, below them all. This file is on top:
+// the state's lifecycle (create builds it and runs the initial check), the
+// stiffness kappa, a step's evaluations, and the view of the active
+// constraints that friction and contact reports read (closest points,
+// normals, normal forces).
 //
 // What it receives. The bodies' description at creation (ipcc_contact_setup:
 // their surfaces, tets, masses, half-spaces and shapes) and, at every call
@@ -36,7 +39,7 @@
 // parts run per-candidate and per-constraint work under OpenMP into slots,
 // with serial or order-free reductions, so results do not depend on the
 // thread count; every buffer is grow-only.
-#include "contact/contact_internal.h"
+#include "contact/contact.h"
 
 #include <math.h>
 #include <string.h>
@@ -48,34 +51,15 @@
 #include "base/core.h"
 #include "geometry/distance.h"
 #include "base/vec3.h"
+#include "contact/contact_initial_check.h"
+#include "contact/contact_state.h"
 
 static ipcc_status out_of_memory(void) { return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory"); }
-
-void ipcc_contact_shapes_at(ipcc_contact *c, const ipcc_step_context *sc, const double *x) {
-    double s = ipcc_step_shape_progress(sc, x);
-    for (int i = 0; i < c->obstacles.num_shapes; ++i)
-        ipcc_shape_motion_at(&sc->shapes[i], s, &c->pose[i]);
-}
 
 // The collision positions of x into c->xc and the shapes' poses at x.
 static void gather(ipcc_contact *c, const ipcc_step_context *sc, const double *x) {
     ipcc_collision_mesh_gather(&c->mesh, x, c->xc);
     ipcc_contact_shapes_at(c, sc, x);
-}
-
-ipcc_status ipcc_contact_query(ipcc_contact *c, const double *x0, const double *x1, double inflation,
-                               int kinds) {
-    double t0 = ipcc_now();
-    ipcc_status st = ipcc_broad_phase_query(c->bp, &c->mesh.topo, x0, x1, inflation, kinds, &c->cand);
-    c->time_broad_phase += ipcc_now() - t0;
-    return st;
-}
-
-ipcc_status ipcc_contact_build_set(ipcc_contact *c, const double *xc) {
-    double t0 = ipcc_now();
-    int rc = ipcc_constraint_set_build(&c->set, &c->mesh, &c->obstacles, &c->cand, xc, c->dhat);
-    c->time_constraint_search += ipcc_now() - t0;
-    return rc == 0 ? IPCC_OK : out_of_memory();
 }
 
 // ---------------------------------------------------------------------------
@@ -209,11 +193,6 @@ ipcc_status ipcc_contact_create(const ipcc_contact_setup *def, ipcc_contact **ou
     }
     *out = c;
     return IPCC_OK;
-}
-
-ipcc_status ipcc_contact_check(ipcc_contact *c, const ipcc_contact_setup *def, const char *what) {
-    c->cand_valid = false; // the candidates are now those of the checked state
-    return ipcc_contact_check_state(c, def, what, true);
 }
 
 void ipcc_contact_begin_step(ipcc_contact *c) {

@@ -1,8 +1,9 @@
 /// Barrier contact over a simulation: the contact state a world holds, built
-/// from a description of its bodies (ipcc_contact_setup), that gives the
-/// incremental potential its barrier terms, Newton its CCD step bound and
-/// friction its active constraints (contact.c, contact_ccd.c,
-/// contact_initial_check.c). It receives what it needs of each step as an
+/// from a description of its bodies (ipcc_contact_setup, contact_setup.h),
+/// that gives the incremental potential its barrier terms and friction its
+/// active constraints (contact.c: lifecycle and a step's evaluations; the
+/// CCD step bound is contact_ccd.h, the check of a state set between steps
+/// contact_initial_check.h). It receives what it needs of each step as an
 /// ipcc_step_context and never reads the world. Private to the library.
 #ifndef IPCC_CONTACT_H
 #define IPCC_CONTACT_H
@@ -15,42 +16,13 @@
 #include "ipcc/world.h"
 #include "solver/sparse.h"
 #include "collision/step_context.h"
-
-typedef struct ipcc_contact ipcc_contact;
-
-/// What the contact state is built from (borrowed for the create call; the
-/// half-spaces are copied).
-typedef struct ipcc_contact_setup {
-    ipcc_collision_mesh_def mesh;        ///< the bodies' surfaces
-    const double *positions;             ///< 3n: the initial state, checked for intersections
-    const double *masses;                ///< n lumped masses, kg (0 for obstacles): kappa's bounds
-    int num_tets;                        ///< the bodies' tets, for the check that no point lies inside a body
-    const int *tets;                     ///< 4 per tet, world vertex indices
-    const int *tet_body;                 ///< per tet: its body
-    int num_half_spaces;                 ///< static half-spaces
-    const double *half_spaces;           ///< 6 per half-space: point, unit normal
-    const char *const *half_space_names; ///< per half-space: its name, or NULL (messages)
-    int num_shapes;                      ///< analytic shapes
-    const ipcc_shape *shape_poses;       ///< per shape: its current pose
-    const ipcc_shape_def *shape_defs;    ///< per shape: its definition (names in messages)
-    double bbox_diagonal;                ///< L, m
-    double dhat;                         ///< d̂, m; 0 = 1e-3 L
-    double kappa;                        ///< barrier stiffness; 0 = adaptive
-} ipcc_contact_setup;
+#include "contact/contact_setup.h"
 
 /// Build the collision mesh and check the initial state: any intersection
 /// or touching pair fails with IPCC_ERR_INFEASIBLE naming the two bodies
 /// and primitives (or the body and the half-space or shape).
 ipcc_status ipcc_contact_create(const ipcc_contact_setup *def, ipcc_contact **out);
 void ipcc_contact_destroy(ipcc_contact *c);
-
-/// Check another state as the initial one is (a state set between steps,
-/// ipcc_world_set_state): def->positions (3n) with the shapes at
-/// def->shape_poses, for the bodies c was created for; a face may lie
-/// within the CCD's depth budget of a sampled curved shape, as steps leave
-/// them (contact_samples.h). The first violation fails with
-/// IPCC_ERR_INFEASIBLE, its message starting with `what`.
-ipcc_status ipcc_contact_check(ipcc_contact *c, const ipcc_contact_setup *def, const char *what);
 
 /// Start a step: the next constraint set is searched afresh, the in-step
 /// stiffness update restarts and the step's timings are reset.
@@ -83,12 +55,6 @@ ipcc_status ipcc_contact_assemble(ipcc_contact *c, const ipcc_step_context *sc, 
 /// on the segment it certified) into *energy; +INFINITY at a zero distance.
 ipcc_status ipcc_contact_energy(ipcc_contact *c, const ipcc_step_context *sc, const double *x,
                                 double *energy);
-
-/// *alpha = the largest step <= alpha_max such that x + [0, alpha] p is
-/// intersection-free (CCD), times IPC's safety factor; alpha_max when no
-/// contact is reachable (contact_ccd.c).
-ipcc_status ipcc_contact_max_step(ipcc_contact *c, const ipcc_step_context *sc, const double *x,
-                                  const double *p, double alpha_max, double *alpha);
 
 /// The largest relative change |d(x + p) - d(x)| / d(x) of an active
 /// contact's distance along p (the set of the last ipcc_contact_update, at

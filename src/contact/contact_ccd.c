@@ -31,14 +31,20 @@
 // The swept candidates are kept (cand_valid): they serve the line search's
 // energies and the next evaluation (contact.c). Out of memory fails with
 // IPCC_ERR_NO_MEMORY, never a zero step.
+#include "contact/contact_ccd.h"
+
 #include <math.h>
 
 #include "geometry/ccd.h"
-#include "contact/contact_internal.h"
+#include "contact/contact_state.h"
 #include "collision/contact_samples.h"
 #include "shape/shape_ccd.h"
 #include "base/core.h"
 #include "base/vec3.h"
+
+// CCD safety factor: the step stops at 0.8 of the conservative time of
+// impact (IPC's value).
+#define CCD_SAFETY 0.8
 
 // Earliest conservative time of impact of vertex v against half-space h for
 // the motion xc -> xc1 (1 if it does not reach the plane).

@@ -25,11 +25,13 @@
 // shape inside or through a body: an inner point of the shape (its centre,
 // a torus' core circle) and 257 points of its surface must not lie in a
 // closed tet of a deformable body.
+#include "contact/contact_initial_check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "contact/contact_internal.h"
+#include "contact/contact_state.h"
 #include "collision/contact_samples.h"
 #include "base/core.h"
 #include "geometry/distance.h"
@@ -335,4 +337,9 @@ ipcc_status ipcc_contact_check_state(ipcc_contact *c, const ipcc_contact_setup *
     }
     // 4. Points inside a body (uses the vertex-face candidates of 3).
     return check_points_inside(c, w, what);
+}
+
+ipcc_status ipcc_contact_check(ipcc_contact *c, const ipcc_contact_setup *def, const char *what) {
+    c->cand_valid = false; // the candidates are now those of the checked state
+    return ipcc_contact_check_state(c, def, what, true);
 }

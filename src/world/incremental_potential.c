@@ -75,6 +75,7 @@
 #include <string.h>
 
 #include "contact/contact.h"
+#include "contact/contact_ccd.h"
 #include "base/core.h"
 #include "contact/friction.h"
 #include "fem/inertia.h"

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contact/contact.h"
+#include "contact/contact_initial_check.h"
 #include "base/core.h"
 #include "fem/inversion_filter.h"
 #include "world/world.h"

@@ -349,7 +349,7 @@ static void test_flat_obstacle_features(void **state) {
 // along the grid line z = 0.5, parallel to the body's edges there, whose
 // edge-edge terms then have no unique closest points (that the
 // classification of such pairs does not depend on which edge comes first
-// is test_edge_pair_type_is_symmetric's).
+// is test_edge_pair.c's test_edge_pair_type_is_symmetric).
 static void bar_path(bool parallel) {
     const char *what = parallel ? "parallel bar" : "bar";
     ipcc_world *w = new_world();
@@ -442,46 +442,6 @@ static void test_self_contact_terms_are_continuous(void **state) {
     ipcc_mesh_destroy(m);
 }
 
-// The closest features of two edges do not depend on which edge is named
-// first, also where they are not unique (parallel, overlapping edges on a
-// grid: every overlap point is closest), so an edge-edge term lands on one
-// key in the constraint set and in the multiplicities.
-static void ends_of(ipcc_edge_edge_distance_type t, const int a[2], const int b[2], int out[2]) {
-    static const int ea[9] = {0, 0, 1, 1, -1, -1, 0, 1, -1}, eb[9] = {0, 1, 0, 1, 0, 1, -1, -1, -1};
-    out[0] = ea[t] < 0 ? -1 : a[ea[t]];
-    out[1] = eb[t] < 0 ? -1 : b[eb[t]];
-}
-
-static void test_edge_pair_type_is_symmetric(void **state) {
-    (void)state;
-    ipcc_test_seed(11);
-    const int a[2] = {0, 1}, b[2] = {2, 3};
-    int ties = 0;
-    for (int k = 0; k < 2000; ++k) {
-        // Grid coordinates (exact in binary): parallel along x, or random.
-        double xc[12];
-        for (int i = 0; i < 12; ++i)
-            xc[i] = 0.125 * (int)ipcc_test_random(-8, 8);
-        if (k % 2 == 0) xc[4] = xc[1], xc[5] = xc[2], xc[10] = xc[7], xc[11] = xc[8]; // both along x
-        if (xc[0] == xc[3] && xc[1] == xc[4] && xc[2] == xc[5]) continue;             // a degenerate
-        if (xc[6] == xc[9] && xc[7] == xc[10] && xc[8] == xc[11]) continue;
-        int ab[2], ba[2];
-        ends_of(ipcc_edge_pair_type(xc, a, b), a, b, ab);
-        ends_of(ipcc_edge_pair_type(xc, b, a), b, a, ba);
-        assert_int_equal(ab[0], ba[1]);
-        assert_int_equal(ab[1], ba[0]);
-        // How often the raw classification disagrees with itself swapped (ties).
-        ipcc_edge_edge_distance_type raw = ipcc_edge_edge_distance_type_of(xc, xc + 3, xc + 6, xc + 9),
-                                     raw_swapped =
-                                         ipcc_edge_edge_distance_type_of(xc + 6, xc + 9, xc, xc + 3);
-        ends_of(raw, a, b, ab);
-        ends_of(raw_swapped, b, a, ba);
-        ties += ab[0] != ba[1] || ab[1] != ba[0];
-    }
-    print_message("edge pairs whose raw closest features depend on the order: %d of 2000\n", ties);
-    assert_true(ties > 0); // the configurations do exercise ties
-}
-
 // A sphere obstacle over the flat top of the (deformable) slab, at a gap h
 // and at least 4 cm (horizontally) from every vertex, so that only its
 // centre's terms act (sphere-triangle, sphere-edge): b(h) once, with the
@@ -536,7 +496,6 @@ int main(void) {
         cmocka_unit_test(test_edge_terms_are_continuous),
         cmocka_unit_test(test_sphere_over_flat_mesh),
         cmocka_unit_test(test_self_contact_terms_are_continuous),
-        cmocka_unit_test(test_edge_pair_type_is_symmetric),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,8 @@
 // Barrier contact through the world's objective: derivatives of the full
 // incremental potential with contact by central differences, duplicate-free
 // constraints, a repulsive and continuous barrier between boxes with aligned
-// and nearly aligned grids (no edge-edge mollifier), the initial
-// intersection check, and the CCD step bound.
+// and nearly aligned grids (no edge-edge mollifier), and the initial
+// intersection check. The CCD step bound is test_contact_ccd.c's.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -520,32 +520,6 @@ static void test_initial_intersection_rejected(void **state) {
     ipcc_mesh_destroy(a);
 }
 
-// The CCD bound: a direction that would carry the upper cube through the
-// lower one is cut at 0.8 of the time of impact, and the cut state is
-// intersection-free.
-static void test_max_step_stops_before_impact(void **state) {
-    (void)state;
-    ipcc_world *w = two_cubes(0.05, 1e-3);
-    ipcc_contact *c = NULL;
-    assert_int_equal(ipcc_world_create_contact(w, &c), IPCC_OK);
-    int m = 3 * w->n, first = w->bodies[1].first_vertex;
-    double *p = calloc((size_t)m, sizeof(double));
-    for (int i = first; i < w->n; ++i)
-        p[3 * i + 1] = -1.0; // 1 m down: through the lower cube and the ground
-    ipcc_contact_begin_step(c);
-    const ipcc_step_context sc = ipcc_world_step_context(w);
-    double alpha = NAN;
-    assert_int_equal(ipcc_contact_max_step(c, &sc, w->x, p, 1.0, &alpha), IPCC_OK);
-    // The upper cube's bottom is 0.05 above the lower's top: impact at 0.05.
-    assert_true(alpha > 0.7 * 0.05 && alpha <= 0.8 * 0.05 + 1e-12);
-    for (int i = 0; i < m; ++i)
-        w->x[i] += alpha * p[i];
-    ipcc_test_assert_intersection_free(w, "after the bounded step");
-    free(p);
-    ipcc_contact_destroy(c);
-    ipcc_world_destroy(w);
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_constraint_barrier_derivatives),
@@ -557,7 +531,6 @@ int main(void) {
         cmocka_unit_test(test_kappa_adaptive_and_fixed),
         cmocka_unit_test(test_self_collision_switch),
         cmocka_unit_test(test_initial_intersection_rejected),
-        cmocka_unit_test(test_max_step_stops_before_impact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,18 +1,20 @@
-/// The contact state shared by contact.c (lifecycle, candidates, the
-/// potential's sums, friction's view), contact_ccd.c (the CCD step bound)
-/// and contact_initial_check.c (the initial state). Private to those files.
-#ifndef IPCC_CONTACT_INTERNAL_H
-#define IPCC_CONTACT_INTERNAL_H
+/// The contact state's fields and the operations on them that every part
+/// of the contact layer runs (contact_state.c): the shapes' poses at a
+/// state, the broad-phase query and the constraint set's build, each timed.
+/// Below contact.c (lifecycle, the potential's terms, friction's view),
+/// contact_ccd.c (the CCD step bound) and contact_initial_check.c (the
+/// state checks), which alone include it. Private to those files.
+#ifndef IPCC_CONTACT_STATE_H
+#define IPCC_CONTACT_STATE_H
 
-#include "collision/barrier_potential.h"
+#include <stdbool.h>
+
 #include "broad_phase/broad_phase.h"
+#include "collision/barrier_potential.h"
 #include "collision/collision_mesh.h"
 #include "collision/constraint_set.h"
-#include "contact/contact.h"
-
-/// CCD safety factor: the step stops at 0.8 of the conservative time of
-/// impact (IPC's value).
-#define CCD_SAFETY 0.8
+#include "collision/step_context.h"
+#include "contact/contact_setup.h"
 
 struct ipcc_contact {
     ipcc_collision_mesh mesh;
@@ -41,25 +43,23 @@ struct ipcc_contact {
     int cap_gb;
     double *toi; ///< per candidate
     int cap_toi;
-    ipcc_contact_info *info; ///< ipcc_contact_active's output
+    struct ipcc_contact_info *info; ///< ipcc_contact_active's output (contact.h)
     int cap_info;
 };
 
 /// The shapes' poses at state x (their clock, sc) into c->pose.
 void ipcc_contact_shapes_at(ipcc_contact *c, const ipcc_step_context *sc, const double *x);
-/// Broad-phase candidates into c->cand (timed).
+
+/// Broad-phase candidates of the given kinds (IPCC_CANDIDATES_*) for the
+/// motion x0 -> x1 (collision positions; x1 NULL: static at x0), boxes
+/// inflated by `inflation` (m), into c->cand; the time is added to
+/// c->time_broad_phase. Out of memory fails as the broad phase does.
 ipcc_status ipcc_contact_query(ipcc_contact *c, const double *x0, const double *x1, double inflation,
                                int kinds);
-/// The constraint set at xc from c->cand into c->set (timed).
-ipcc_status ipcc_contact_build_set(ipcc_contact *c, const double *xc);
 
-/// The state checks (contact_initial_check.c): IPCC_ERR_INFEASIBLE naming
-/// the bodies and primitives (or body and shape) of the first violation,
-/// the message starting with `what`, at def->positions (gathered into
-/// c->xc) with the shapes at def->shape_poses (into c->pose). `between_steps`: a state set
-/// between steps, whose faces may lie within the CCD's depth budget of a
-/// sampled curved shape as a step leaves them (contact_samples.h).
-ipcc_status ipcc_contact_check_state(ipcc_contact *c, const ipcc_contact_setup *def, const char *what,
-                                     bool between_steps);
+/// The constraint set at collision positions xc from c->cand into c->set;
+/// the time is added to c->time_constraint_search. IPCC_ERR_NO_MEMORY
+/// ("contact: out of memory") when out of memory.
+ipcc_status ipcc_contact_build_set(ipcc_contact *c, const double *xc);
 
 #endif
