@@ -20,7 +20,8 @@
 #include <string.h>
 
 #include "base/core.h"
-#include "scene/ipc/ipc_script_internal.h"
+#include "scene/ipc/ipc_script_keywords.h"
+#include "scene/ipc/ipc_script_lexer.h"
 
 ipcc_status ipcc_ipc_script_parse(const char *text, const char *name, bool strict, ipcc_ipc_script **out) {
     IPCC_ASSERT(out != NULL);

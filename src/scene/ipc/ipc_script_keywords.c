@@ -37,7 +37,7 @@
 // IPCC_ERR_NO_MEMORY when an allocation fails. Every allocation hangs off the
 // script as soon as it is made, so ipcc_ipc_script_destroy() releases a partial
 // script and no error path leaks.
-#include "scene/ipc/ipc_script_internal.h"
+#include "scene/ipc/ipc_script_keywords.h"
 
 #include <limits.h>
 #include <math.h>

@@ -50,7 +50,7 @@
 // ipcc_ipc_lexer_next_token(), of the raw token. Failure modes: -1 from the
 // readers of lines and tokens when a buffer cannot grow; nothing else fails
 // here.
-#include "scene/ipc/ipc_script_internal.h"
+#include "scene/ipc/ipc_script_lexer.h"
 
 #include <errno.h>
 #include <math.h>

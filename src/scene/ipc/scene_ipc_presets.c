@@ -7,13 +7,14 @@
 // are rigid (velocity, angular velocity about a pivot); the stateful
 // presets (dragright, DCOSegBedSquash, stretchAndPause) stop through a stop
 // trigger on a measured coordinate.
+#include "scene/ipc/scene_ipc_presets.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/core.h"
-#include "scene/ipc/scene_ipc_internal.h"
 
 // ---------------------------------------------------------------------------
 // Conditions
