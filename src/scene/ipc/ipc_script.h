@@ -126,8 +126,8 @@ typedef struct ipcc_ipc_script {
 ipcc_status ipcc_ipc_script_parse(const char *text, const char *name, bool strict, ipcc_ipc_script **out);
 
 /// Read the script file `path` and parse it (ipcc_ipc_script_parse(), named
-/// by `path`). A file that cannot be read or holds a NUL byte is
-/// IPCC_ERR_IO, with a message naming the file.
+/// by `path`). A file that cannot be read is IPCC_ERR_IO, one that holds a
+/// NUL byte IPCC_ERR_PARSE, with ipcc_read_file()'s messages naming the file.
 ipcc_status ipcc_ipc_script_read(const char *path, bool strict, ipcc_ipc_script **out);
 
 /// Free. NULL is fine.

@@ -50,15 +50,17 @@ static void test_format_by_extension(void **state) {
     ipcc_test_remove_tree(dir);
 }
 
-// A file that cannot be read: missing, or a folder; the message names it.
+// A file that cannot be read (missing, a folder) or not text (a NUL byte):
+// the messages of base/read_file.c, the project's one file reader, naming the file.
 static void test_unreadable(void **state) {
     (void)state;
     ipcc_scene *s = NULL;
     const char *missing = ipcc_test_data_path("scenes/no_such_scene.json");
     assert_int_equal(ipcc_scene_load(missing, &s), IPCC_ERR_IO);
     assert_null(s);
-    assert_contains(ipcc_last_error(), missing);
-    assert_contains(ipcc_last_error(), "No such file");
+    char expect[4200];
+    snprintf(expect, sizeof expect, "%s: cannot open: No such file or directory", missing);
+    assert_string_equal(ipcc_last_error(), expect);
 
     char dir[64] = "scene_load_XXXXXX";
     if (!mkdtemp(dir)) fail_msg("mkdtemp failed");
@@ -66,6 +68,16 @@ static void test_unreadable(void **state) {
     assert_int_equal(ipcc_scene_load(dir, &s), IPCC_ERR_IO);
     assert_null(s);
     assert_contains(ipcc_last_error(), "Is a directory");
+    snprintf(expect, sizeof expect, "%s: read error: Is a directory", dir);
+    assert_string_equal(ipcc_last_error(), expect);
+    // A NUL byte: not a text file (IPCC_ERR_PARSE), at its offset.
+    char nul[128];
+    snprintf(nul, sizeof nul, "%s/nul.json", dir);
+    ipcc_test_write_file(nul, "{\"duration\": 1,\0}", 17);
+    assert_int_equal(ipcc_scene_load(nul, &s), IPCC_ERR_PARSE);
+    assert_null(s);
+    snprintf(expect, sizeof expect, "%s: NUL byte at offset 15 (not a text file?)", nul);
+    assert_string_equal(ipcc_last_error(), expect);
     ipcc_test_remove_tree(dir);
 }
 
