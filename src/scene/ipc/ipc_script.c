@@ -2,7 +2,7 @@
 // ipcc_ipc_script record: the entry points that tie the lexer
 // (ipc_script_lexer.c) to the keyword reader (ipc_script_keywords.c), the
 // file reader in front of them, and the record's release. The record is
-// filled exactly as IPC reads the text (shared/scenes/ipc/FORMAT.md §2, §3);
+// filled exactly as IPC reads the text (docs/ipc-script-format.md §2, §3);
 // scene_ipc.c turns it into a scene.
 //
 // ipcc_ipc_script_parse() makes a record holding IPC's defaults, runs the

@@ -10,7 +10,7 @@
 #include "scene/ipc/ipc_script.h"
 #include "scene/ipc/ipc_script_lexer.h"
 
-/// IPC's defaults (FORMAT.md table 3.1) into a zeroed record.
+/// IPC's defaults (docs/ipc-script-format.md table 3.1) into a zeroed record.
 void ipcc_ipc_script_set_defaults(ipcc_ipc_script *s);
 
 /// Reads every statement of the lexer's text into `s` (which holds the

@@ -31,8 +31,8 @@ typedef struct ipcc_ipc_lexer {
 int ipcc_ipc_lexer_next_line(ipcc_ipc_lexer *lx);
 
 /// The next whitespace-separated token of the text, wherever it is
-/// (FORMAT.md §2.5), copied into lx->buf (the current line's tokens are
-/// dropped); lx->line becomes its line. Returns 1, 0 at the end of the text,
+/// (docs/ipc-script-format.md §2.5), copied into lx->buf (the current
+/// line's tokens are dropped); lx->line becomes its line. Returns 1, 0 at the end of the text,
 /// -1 when out of memory.
 int ipcc_ipc_lexer_next_token(ipcc_ipc_lexer *lx);
 

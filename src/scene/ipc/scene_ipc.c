@@ -3,7 +3,7 @@
 // The IPC script reader (ipc_script.h) reads the file into an
 // ipcc_ipc_script record exactly as IPC does; this file turns that record
 // into an ipcc_scene with IPC's interpretation
-// (shared/scenes/ipc/FORMAT.md, cited as "F§n"; docs/ipc-compatibility.md
+// (docs/ipc-script-format.md, cited as "F§n"; docs/ipc-compatibility.md
 // lists every keyword and every deliberate difference):
 //
 //   1. Paths (F§1): absolute as given; else relative to the script's folder;

@@ -2,7 +2,7 @@
 // them, scene_ipc_presets.c selects and moves their vertices): each shape's
 // placement is one affine map x = A p + b of its file coordinates p,
 // composed step by step (the shape line's R (s ⊙ p) + t, then rotateModel,
-// size and the script's shift; shared/scenes/ipc/FORMAT.md §3.2, §3.3,
+// size and the script's shift; docs/ipc-script-format.md §3.2, §3.3,
 // §6.2), and evaluated only when a placed position or bounding box is
 // asked for, so no vertex is moved twice.
 //

@@ -1,5 +1,5 @@
 // IPC script loader, part 2: DBC/NBC groups and the script presets
-// (shared/scenes/ipc/FORMAT.md, "F§n"; docs/ipc-compatibility.md).
+// (docs/ipc-script-format.md, "F§n"; docs/ipc-compatibility.md).
 //
 // Every selection is computed here on the placed (or, for DBC/NBC, the raw
 // file) coordinates with IPC's comparisons, strict or inclusive as IPC

@@ -1,6 +1,7 @@
 /// The IPC script loader's presets (scene_ipc_presets.c): the DBC/NBC
 /// groups of the shape lines and the `script` presets as prescribed
-/// motions, stops and initial velocities. Private to the library.
+/// motions, stops and initial velocities. "F§n" cites section n of
+/// docs/ipc-script-format.md. Private to the library.
 #ifndef IPCC_SCENE_IPC_PRESETS_H
 #define IPCC_SCENE_IPC_PRESETS_H
 

@@ -1,6 +1,6 @@
 // Tests for the IPC script reader (src/scene/ipc/ipc_script.c, ipc_script_lexer.c,
 // ipc_script_keywords.c): the lexer and keyword parser of IPC's `.txt`
-// scene scripts (shared/scenes/ipc/FORMAT.md §2, §3). Every scene in
+// scene scripts (docs/ipc-script-format.md §2, §3). Every scene in
 // tests/ipc_scenes/input parses in strict mode, with per-scene spot checks;
 // synthetic scripts cover the lexical rules one by one: tol/tuning lists that
 // span lines, `\` continuations and `#` in shape extras (with IPC's quirk),
