@@ -72,7 +72,7 @@ static inline void ipcc_rotation_z_to_axis(const double a[3], double R[9]) {
 
 /// Euler angles in degrees about the world axes. With x_first, R = Rz Ry Rx
 /// (rotate about x first: ipcc's native "rotation"); otherwise R = Rx Ry Rz
-/// (about z first: the original IPC's shape lines, FORMAT.md 3.2).
+/// (about z first: the original IPC's shape lines, docs/ipc-script-format.md 3.2).
 static inline void ipcc_rotation_euler_degrees(const double deg[3], int x_first, double R[9]) {
     const double to_rad = 3.14159265358979323846 / 180.0;
     double a = deg[0] * to_rad, b = deg[1] * to_rad, c = deg[2] * to_rad;

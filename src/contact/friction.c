@@ -207,7 +207,7 @@ static double own_mu(const ipcc_friction *f, const ipcc_contact_info *in) {
 
 // A pair's coefficient. With contact.friction >= 0 it is that for every pair,
 // except contacts with a half-space or shape whose own coefficient is set,
-// which use it as is (IPC's selfFric and halfSpace mu, FORMAT.md 3.4 and
+// which use it as is (IPC's selfFric and halfSpace mu, docs/ipc-script-format.md 3.4 and
 // 3.6); without it, the geometric mean of the two surfaces' coefficients
 // (an unset obstacle coefficient counts as 0).
 static double pair_mu(const ipcc_friction *f, const ipcc_contact_info *in) {
@@ -239,7 +239,7 @@ ipcc_status ipcc_friction_lag(ipcc_friction *f, ipcc_contact *contact, const ipc
                               const double *x_lag) {
     f->n = 0;
     // Smoothing length eps_v * t_s with t_s = h (IPC's intent) or, for IPC
-    // scripts, the 0.025 s IPC's code actually uses (FORMAT.md 5, quirk).
+    // scripts, the 0.025 s IPC's code actually uses (docs/ipc-script-format.md 5, quirk).
     f->eps = f->eps_v * (f->smoothing_time > 0 ? f->smoothing_time : sc->time_step);
     const ipcc_contact_info *info = NULL;
     int m = 0;

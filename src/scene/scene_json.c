@@ -1,13 +1,13 @@
 // The scene parser's JSON layer: messages that name the scene and the key
 // path, "did you mean" suggestions, and typed getters that check type and
-// range (see scene.c for the passes and the failure modes).
+// range (see scene_parse.c for the passes and the failure modes).
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "scene/scene_parser.h"
+#include "scene/scene_json.h"
 
 // ---------------------------------------------------------------------------
 // Messages and key paths

@@ -5,10 +5,12 @@
 // analytic shapes' entries. Parsed in the second pass with the rest of the
 // scene (file extensions included); the files are read in the third, after
 // the whole scene is known to be valid.
+#include "scene/scene_obstacles.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "scene/scene_parser.h"
+#include "scene/scene_shapes.h"
 
 ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_contact_def *c) {
     static const char *const keys[] = {"enabled",
@@ -48,13 +50,6 @@ ipcc_status ipcc_scene_parse_contact(const parser *p, const cJSON *obj, ipcc_con
         return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "contact.friction_iterations",
                                   "expected an integer >= 1, or -1 for \"until converged\"");
     return ipcc_scene_get_int(p, obj, "contact", "friction_iterations", -1, &c->friction_iterations);
-}
-
-ipcc_status ipcc_scene_check_normal(const parser *p, const char *path, const double normal[3]) {
-    if (normal[0] != 0 || normal[1] != 0 || normal[2] != 0) return IPCC_OK;
-    char sub[PATH_LEN];
-    ipcc_scene_key_path(sub, path, "normal");
-    return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must not be the zero vector");
 }
 
 static ipcc_status parse_half_space(const parser *p, const cJSON *obj, const char *path,

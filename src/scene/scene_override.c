@@ -15,12 +15,15 @@
 // text: cJSON stops at the end of the first value, and a typo in a sweep
 // must not silently run with that prefix. A string that starts like JSON
 // (`1abc`, `true_name`) must be quoted: `key='"1abc"'`.
+#include "scene/scene_override.h"
+
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "scene/scene_parser.h"
+#include "base/core.h"
 
 static ipcc_status bad(const char *name, const char *ov, const char *what) {
     return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "%s: --set %s: %s", name, ov, what);

@@ -19,11 +19,13 @@
 // no tets (a named physical group without elements) gets a warning and no
 // material slot, so the written scene (scene_write.c, which writes the keys
 // back as region numbers) rebuilds the same slots.
+#include "scene/scene_regions.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "scene/scene_parser.h"
+#include "scene/scene_materials.h"
 
 ipcc_status ipcc_scene_parse_regions(parser *p, const cJSON *obj, const char *path, int index,
                                      ipcc_scene *scene) {

@@ -4,7 +4,10 @@
 // a raw array: height_field_io.c reads the files)
 // of "obstacles", parsed in the second pass with the other obstacles
 // (scene_obstacles.c dispatches on "type") into ipcc_shape_def, and added to
-// the world by ipcc_scene_create_world().
+// the world by ipcc_scene_create_world() (scene.c). A moving half-space (a
+// "half_space" entry with a velocity) is a plane shape here; its normal
+// check, ipcc_scene_check_normal(), also serves scene_obstacles.c's static
+// half-spaces.
 //
 // Orientation. A shape's local axes are the columns of its rotation R. Two
 // ways to give R, never both in one entry:
@@ -24,6 +27,8 @@
 // path, so the world's own check only fires for scenes built through the C
 // API. Its message is then prefixed with the scene and the entry
 // (`scene.json: obstacles[3]: shape "ring" (torus): ...`).
+#include "scene/scene_shapes.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +36,6 @@
 
 #include "scene/height_field_io.h"
 #include "base/rotation.h"
-#include "scene/scene_parser.h"
 #include "shape/shape.h"
 
 // The keys each type takes, in the order they are documented and written.
@@ -70,6 +74,13 @@ void ipcc_scene_shape_rotation(const ipcc_scene_shape_source *src, double R[9]) 
         ipcc_rotation_z_to_axis(src->value, R);
     else
         memcpy(R, identity, sizeof identity);
+}
+
+ipcc_status ipcc_scene_check_normal(const parser *p, const char *path, const double normal[3]) {
+    if (normal[0] != 0 || normal[1] != 0 || normal[2] != 0) return IPCC_OK;
+    char sub[PATH_LEN];
+    ipcc_scene_key_path(sub, path, "normal");
+    return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, sub, "must not be the zero vector");
 }
 
 // A required key: absent is an error saying what it is.
@@ -361,36 +372,4 @@ bool ipcc_scene_shape_type(const char *type, ipcc_shape_kind *kind) {
         }
     }
     return false;
-}
-
-// Shape i's index in "obstacles" (from shape_sources, else after the other obstacles).
-static int shape_entry(const ipcc_scene *scene, int i) {
-    return scene->shape_sources ? scene->shape_sources[i].entry
-                                : scene->num_half_spaces + scene->num_obstacles + i;
-}
-
-ipcc_status ipcc_scene_add_shapes(const ipcc_scene *scene, ipcc_world *world) {
-    for (int i = 0; i < scene->num_shapes; i++) {
-        ipcc_clear_error();
-        ipcc_status st = ipcc_world_add_shape(world, &scene->shapes[i], NULL);
-        if (st < 0) {
-            char reason[MESSAGE_LEN];
-            snprintf(reason, sizeof reason, "%s", ipcc_last_error());
-            return ipcc_fail(st, "%s: obstacles[%d]: %s", scene->path, shape_entry(scene, i),
-                             reason[0] ? reason : ipcc_status_name(st));
-        }
-    }
-    return IPCC_OK;
-}
-
-void ipcc_scene_free_shapes(ipcc_scene *scene) {
-    for (int i = 0; scene->shapes && i < scene->num_shapes; i++) {
-        free((void *)scene->shapes[i].name);
-        free((void *)scene->shapes[i].heights); // a height field's grid, owned by the scene
-    }
-    free(scene->shapes);
-    free(scene->shape_sources);
-    scene->shapes = NULL;
-    scene->shape_sources = NULL;
-    scene->num_shapes = 0;
 }

@@ -48,7 +48,10 @@
 
 #include "base/atomic_file.h"
 #include "base/core.h"
-#include "scene/scene_parser.h"
+#include "scene/scene_json.h"
+#include "scene/scene_materials.h"
+#include "scene/scene_parse.h"
+#include "scene/scene_shapes.h"
 #include "shape/shape.h"
 
 #ifndef PATH_MAX

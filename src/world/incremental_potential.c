@@ -8,7 +8,7 @@
 // with coefficient beta (world def "damping"): the damping force
 // -beta K v with v = dx / h, K_e the PSD-projected elastic Hessian of tet e
 // at the step start x_n, held fixed over the step ("lagged", as IPC's
-// dampingStiff, FORMAT.md 8.7: IPC's k / h = beta h for implicit Euler).
+// dampingStiff, docs/ipc-script-format.md 8.7: IPC's k / h = beta h for implicit Euler).
 // Its potential 1/2 beta / h dx^T K dx has the gradient beta K v, and enters
 // with the factor s like every force potential.
 //

@@ -59,7 +59,7 @@ static void begin_step(ipcc_world *w) {
 }
 
 // Newton's starting point: x_n + h v_n over the free dofs (IPC's
-// warmStart 1, FORMAT.md 3.6) when that whole motion passes the step filter
+// warmStart 1, docs/ipc-script-format.md 3.6) when that whole motion passes the step filter
 // (inversion and CCD, as any Newton step, so the start is as safe as x_n)
 // and does not raise the energy; else x_n. Near an impact the motion fails
 // the filter or raises the energy (a barrier at a tiny gap), and Newton
@@ -143,7 +143,7 @@ static ipcc_status solve_lagged(ipcc_world *w, const ipcc_objective *obj, const 
         if (out->passes >= max_passes) break;
         // The fixed point (friction_iterations -1): a pass whose first state,
         // with friction lagged at itself, already passes the convergence
-        // test (IPC's rule, FORMAT.md 8.9, with ipcc's test).
+        // test (IPC's rule, docs/ipc-script-format.md 8.9, with ipcc's test).
         if (out->passes > 1 && w->def.contact.friction_iterations == -1 && rp.converged && rp.iterations == 1)
             break;
     }

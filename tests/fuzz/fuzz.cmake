@@ -10,7 +10,7 @@ foreach(target msh tetgen obj json ipc)
   add_executable(fuzz_replay_${target} ${IPCC_FUZZ_DIR}/fuzz_${target}.c ${IPCC_FUZZ_DIR}/replay.c)
   target_compile_definitions(fuzz_replay_${target} PRIVATE _POSIX_C_SOURCE=200809L)
   target_link_libraries(fuzz_replay_${target} PRIVATE ipcc_static)
-  # fuzz_json uses the parser's own comment blanking (src/scene/scene_parser.h), fuzz_ipc the
+  # fuzz_json uses the parser's own comment blanking (src/scene/scene_parse.h), fuzz_ipc the
   # IPC script reader (src/scene/ipc/ipc_script.h).
   target_include_directories(fuzz_replay_${target} PRIVATE ${PROJECT_SOURCE_DIR}/src)
   add_test(NAME fuzz_replay_${target} COMMAND fuzz_replay_${target} ${IPCC_FUZZ_DIR}/corpus/${target})

@@ -2,7 +2,7 @@
 /// files, a silent log sink, and the invariants every reader must keep.
 ///
 /// The harnesses use the public API (fuzz_json and fuzz_ipc also one private
-/// header each: src/scene/scene_parser.h, src/scene/ipc/ipc_script.h). They are built two
+/// header each: src/scene/scene_parse.h, src/scene/ipc/ipc_script.h). They are built two
 /// ways: by bench/fuzz.sh with clang and -fsanitize=fuzzer (libFuzzer's
 /// main), and by tests/fuzz/fuzz.cmake with the normal compiler, linked to
 /// replay.c, which feeds the committed corpus through LLVMFuzzerTestOneInput()

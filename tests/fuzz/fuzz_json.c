@@ -1,5 +1,5 @@
-// libFuzzer harness for the JSON scene parser (src/scene/scene.c, scene_json.c,
-// scene_obstacles.c, scene_shapes.c): ipcc_scene_parse() on the input (a NUL-terminated
+// libFuzzer harness for the JSON scene parser (src/scene/scene_parse.c and the
+// files below it): ipcc_scene_parse() on the input (a NUL-terminated
 // copy; an embedded NUL ends the text), then, when the scene parses,
 // ipcc_scene_create_world(), so the world's own validation of the defs is
 // fuzzed too. Seeds: tests/fuzz/corpus/json.
@@ -23,7 +23,7 @@
 
 #include "fuzz_common.h"
 #include "fuzz_scene.h"
-#include "scene/scene_parser.h"
+#include "scene/scene_parse.h"
 #include "ipcc/scene.h"
 #include "ipcc/world.h"
 

@@ -267,7 +267,7 @@ static void test_lagging_passes(void **state) {
     assert_true(conv.friction_passes > 20 && conv.friction_passes <= 20 * 20);
 }
 
-// The same decisions from an IPC script (FORMAT.md), as IPC's own friction
+// The same decisions from an IPC script (docs/ipc-script-format.md), as IPC's own friction
 // test writes them: a 0.1 m cube resting on a half-space inclined so that
 // tan(theta) = 0.5, fricIterAmt -1, eps_v 1e-5 l, at IPC's default `tol`
 // (1e-2) and at 1e-4. mu = 0.45 slides at g (sin - mu cos) within 1 %;
@@ -319,7 +319,7 @@ static void ipc_slope(double mu, bool tight, double *accel, double *slid_late) {
 
 static void test_ipc_script_slope(void **state) {
     (void)state;
-    const double th = atan(0.5), g_ipc = 9.80665; // IPC's gravity (FORMAT.md)
+    const double th = atan(0.5), g_ipc = 9.80665; // IPC's gravity (docs/ipc-script-format.md)
     for (int tight = 0; tight < 2; ++tight) {
         double a, slid, a_ref = g_ipc * (sin(th) - 0.45 * cos(th));
         ipc_slope(0.45, tight, &a, &slid);

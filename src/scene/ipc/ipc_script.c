@@ -2,25 +2,26 @@
 // ipcc_ipc_script record: the entry points that tie the lexer
 // (ipc_script_lexer.c) to the keyword reader (ipc_script_keywords.c), the
 // file reader in front of them, and the record's release. The record is
-// filled exactly as IPC reads the text (shared/scenes/ipc/FORMAT.md §2, §3);
+// filled exactly as IPC reads the text (docs/ipc-script-format.md §2, §3);
 // scene_ipc.c turns it into a scene.
 //
 // ipcc_ipc_script_parse() makes a record holding IPC's defaults, runs the
 // keyword reader over the text and logs a one-line summary at debug level.
-// ipcc_ipc_script_read() reads the whole file first: one that cannot be
-// opened or read (a folder: EISDIR), or that holds a NUL byte (not a text
-// file), is IPCC_ERR_IO with a message naming the file; the text is then
-// parsed under the file's path. Every allocation of a partial record hangs
+// ipcc_ipc_script_read() reads the whole file first, with the project's one
+// file reader (base/read_file.h): one that cannot be opened or read (a
+// folder: "read error: Is a directory") is IPCC_ERR_IO, one that holds a NUL
+// byte (not a text file) IPCC_ERR_PARSE, each with the reader's message
+// naming the file; the text is then parsed under the file's path. Every allocation of a partial record hangs
 // off it, so ipcc_ipc_script_destroy() releases it on every error path.
 #include "scene/ipc/ipc_script.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/core.h"
-#include "scene/ipc/ipc_script_internal.h"
+#include "base/read_file.h"
+#include "scene/ipc/ipc_script_keywords.h"
+#include "scene/ipc/ipc_script_lexer.h"
 
 ipcc_status ipcc_ipc_script_parse(const char *text, const char *name, bool strict, ipcc_ipc_script **out) {
     IPCC_ASSERT(out != NULL);
@@ -49,53 +50,13 @@ ipcc_status ipcc_ipc_script_parse(const char *text, const char *name, bool stric
     return IPCC_OK;
 }
 
-// The whole file, NUL-terminated, or NULL with the message recorded.
-static char *read_text(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        ipcc_fail(IPCC_ERR_IO, "cannot read scene \"%s\": %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *text = malloc(cap + 1);
-    while (text) {
-        size_t got = fread(text + len, 1, cap - len, f);
-        len += got;
-        if (len < cap) break;
-        char *t = realloc(text, 2 * cap + 1);
-        if (!t) {
-            free(text);
-            text = NULL;
-            break;
-        }
-        text = t;
-        cap *= 2;
-    }
-    bool bad = ferror(f);
-    int read_errno = errno; // EISDIR: the script is a folder
-    fclose(f);
-    if (!text) {
-        ipcc_fail(IPCC_ERR_NO_MEMORY, "%s: out of memory", path);
-        return NULL;
-    }
-    text[len] = '\0';
-    if (bad || strlen(text) != len) {
-        free(text);
-        ipcc_fail(bad ? IPCC_ERR_IO : IPCC_ERR_PARSE, "%s: %s", path,
-                  !bad         ? "NUL byte (not a text file?)"
-                  : read_errno ? strerror(read_errno)
-                               : "read error");
-        return NULL;
-    }
-    return text;
-}
-
 ipcc_status ipcc_ipc_script_read(const char *path, bool strict, ipcc_ipc_script **out) {
     IPCC_ASSERT(path != NULL && out != NULL);
     *out = NULL;
-    char *text = read_text(path);
-    if (!text) return IPCC_ERR_IO;
-    ipcc_status st = ipcc_ipc_script_parse(text, path, strict, out);
+    char *text = NULL;
+    ipcc_status st = ipcc_read_file(path, true, &text, NULL);
+    if (st != IPCC_OK) return st;
+    st = ipcc_ipc_script_parse(text, path, strict, out);
     free(text);
     return st;
 }

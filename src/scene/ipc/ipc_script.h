@@ -1,6 +1,6 @@
 /// The original IPC's scene scripts (`.txt`): the reader that turns a
 /// script into this plain record, exactly as IPC reads it
-/// (shared/scenes/ipc/FORMAT.md sections 2 and 3), and loads nothing: no
+/// (docs/ipc-script-format.md sections 2 and 3), and loads nothing: no
 /// mesh is read, no path resolved, no preset applied. The reader is
 /// ipc_script_lexer.c (physical lines, tokens, numbers, messages naming the
 /// line), ipc_script_keywords.c (IPC's defaults and what each keyword writes
@@ -40,7 +40,7 @@ typedef struct ipcc_ipc_script_shape {
     int num_dbc, num_nbc;             ///< groups in file order
     ipcc_ipc_script_group *dbc, *nbc; ///< owned
     char *mesh_seq;                   ///< `meshSeq` folder, or NULL
-    bool from_matrix;                 ///< made by `shapeMatrix` (no velocities or groups, FORMAT 3.2)
+    bool from_matrix;                 ///< made by `shapeMatrix` (no velocities or groups, §3.2)
     int line;                         ///< line of the shape (first physical line)
 } ipcc_ipc_script_shape;
 
@@ -68,8 +68,8 @@ typedef struct ipcc_ipc_script_note {
     char keyword[32];
 } ipcc_ipc_script_note;
 
-/// The whole script. Every field holds IPC's default (FORMAT.md 3.1) when
-/// its keyword is absent.
+/// The whole script. Every field holds IPC's default
+/// (docs/ipc-script-format.md §3.1) when its keyword is absent.
 typedef struct ipcc_ipc_script {
     char *path; ///< name used in messages
     int num_shapes;
@@ -126,8 +126,8 @@ typedef struct ipcc_ipc_script {
 ipcc_status ipcc_ipc_script_parse(const char *text, const char *name, bool strict, ipcc_ipc_script **out);
 
 /// Read the script file `path` and parse it (ipcc_ipc_script_parse(), named
-/// by `path`). A file that cannot be read or holds a NUL byte is
-/// IPCC_ERR_IO, with a message naming the file.
+/// by `path`). A file that cannot be read is IPCC_ERR_IO, one that holds a
+/// NUL byte IPCC_ERR_PARSE, with ipcc_read_file()'s messages naming the file.
 ipcc_status ipcc_ipc_script_read(const char *path, bool strict, ipcc_ipc_script **out);
 
 /// Free. NULL is fine.

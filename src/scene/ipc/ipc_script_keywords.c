@@ -3,11 +3,12 @@
 // ipcc_ipc_script record, the keyword table, and the main loop over the
 // statements. Nothing is loaded or resolved here (scene_ipc.c assembles the
 // scene); the tokens come from the lexer (ipc_script_lexer.c, which lists
-// the lexical rules of FORMAT.md §2 and where each is implemented), and
-// ipc_script.c ties the two. The format, with IPC's exact interpretation, is
-// shared/scenes/ipc/FORMAT.md; section numbers below refer to it.
+// the lexical rules of docs/ipc-script-format.md §2 and where each is
+// implemented), and ipc_script.c ties the two. The format, with IPC's exact
+// interpretation, is docs/ipc-script-format.md; section numbers below refer
+// to it.
 //
-// Keywords (FORMAT.md §3): the defaults are table 3.1 (set by
+// Keywords (§3): the defaults are table 3.1 (set by
 // ipcc_ipc_script_set_defaults() before reading); shapes, `shape` and
 // `shapeMatrix` are §3.2, `size`/`rotateModel` §3.3, `ground`/`halfSpace`
 // §3.4, `meshCO` §3.5, the contact and solver keywords §3.6, material and
@@ -37,7 +38,7 @@
 // IPCC_ERR_NO_MEMORY when an allocation fails. Every allocation hangs off the
 // script as soon as it is made, so ipcc_ipc_script_destroy() releases a partial
 // script and no error path leaks.
-#include "scene/ipc/ipc_script_internal.h"
+#include "scene/ipc/ipc_script_keywords.h"
 
 #include <limits.h>
 #include <math.h>
@@ -52,7 +53,7 @@ enum {
     MAX_SCRIPT_PARAMS = 16, // values of `script name K ...`
 };
 
-// tuning[0..5] when `tuning` does not give them (FORMAT.md §3.6).
+// tuning[0..5] when `tuning` does not give them (docs/ipc-script-format.md §3.6).
 static const double default_tuning[6] = {0, 1e-3, 1e-3, 1e-9, 1e-3, 1e-3};
 
 // ---------------------------------------------------------------------------
@@ -122,7 +123,7 @@ static int grow_implicit(void **buf, int count, size_t size) {
 }
 
 // ---------------------------------------------------------------------------
-// Shapes (FORMAT.md §3.2).
+// Shapes (docs/ipc-script-format.md §3.2).
 
 // Appends a zeroed shape with identity transform; its index in *index.
 static ipcc_status new_shape(parser *p, const char *path, int line, int *index) {
@@ -358,7 +359,7 @@ static ipcc_status kw_shape_matrix(parser *p) {
 }
 
 // ---------------------------------------------------------------------------
-// Obstacles (FORMAT.md §3.4, §3.5).
+// Obstacles (docs/ipc-script-format.md §3.4, §3.5).
 
 static ipcc_status add_half_space(parser *p, const ipcc_ipc_script_half_space *h) {
     ipcc_ipc_script *s = p->s;
@@ -413,7 +414,7 @@ static ipcc_status kw_mesh_co(parser *p) {
 }
 
 // ---------------------------------------------------------------------------
-// Scalar keywords (FORMAT.md §3.1, §3.3, §3.6-§3.9).
+// Scalar keywords (docs/ipc-script-format.md §3.1, §3.3, §3.6-§3.9).
 
 static ipcc_status kw_time(parser *p) {
     double t, h;
@@ -800,7 +801,7 @@ ipcc_status ipcc_ipc_script_read_keywords(ipcc_ipc_lexer *lx, bool strict, ipcc_
     }
 }
 
-// IPC's defaults (FORMAT.md table 3.1).
+// IPC's defaults (docs/ipc-script-format.md table 3.1).
 void ipcc_ipc_script_set_defaults(ipcc_ipc_script *s) {
     s->duration = 5;
     s->time_step = 0.025;

@@ -3,9 +3,9 @@
 // numbers, integers and words, and the messages that name the script, the
 // line, the keyword and the token. The keywords are ipc_script_keywords.c;
 // ipc_script.c ties the two. The format, with IPC's exact interpretation, is
-// shared/scenes/ipc/FORMAT.md; section numbers below refer to it.
+// docs/ipc-script-format.md; section numbers below refer to it.
 //
-// Lexical rules (FORMAT.md §2), and where each is implemented:
+// Lexical rules (§2), and where each is implemented:
 //   §2.1  The text is read one `\n`-terminated physical line at a time and split
 //         on whitespace; the first token is the keyword, matched exactly
 //         (case-sensitive). A trailing `\r` is whitespace, so CRLF files read
@@ -50,7 +50,7 @@
 // ipcc_ipc_lexer_next_token(), of the raw token. Failure modes: -1 from the
 // readers of lines and tokens when a buffer cannot grow; nothing else fails
 // here.
-#include "scene/ipc/ipc_script_internal.h"
+#include "scene/ipc/ipc_script_lexer.h"
 
 #include <errno.h>
 #include <math.h>
@@ -151,7 +151,7 @@ bool ipcc_ipc_lexer_is_number(const char *t) {
 }
 
 // A bad number is an error: a deliberate difference from IPC, which silently
-// keeps the old value (FORMAT.md §2.4).
+// keeps the old value (docs/ipc-script-format.md §2.4).
 ipcc_status ipcc_ipc_lexer_to_number(const ipcc_ipc_lexer *lx, const char *t, const char *what, double *out) {
     char *end;
     double v = strtod(t, &end);

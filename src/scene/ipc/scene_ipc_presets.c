@@ -1,5 +1,5 @@
 // IPC script loader, part 2: DBC/NBC groups and the script presets
-// (shared/scenes/ipc/FORMAT.md, "F§n"; docs/ipc-compatibility.md).
+// (docs/ipc-script-format.md, "F§n"; docs/ipc-compatibility.md).
 //
 // Every selection is computed here on the placed (or, for DBC/NBC, the raw
 // file) coordinates with IPC's comparisons, strict or inclusive as IPC
@@ -7,13 +7,14 @@
 // are rigid (velocity, angular velocity about a pivot); the stateful
 // presets (dragright, DCOSegBedSquash, stretchAndPause) stop through a stop
 // trigger on a measured coordinate.
+#include "scene/ipc/scene_ipc_presets.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/core.h"
-#include "scene/ipc/scene_ipc_internal.h"
 
 // ---------------------------------------------------------------------------
 // Conditions

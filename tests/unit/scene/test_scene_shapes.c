@@ -1,8 +1,8 @@
 // Tests for src/scene/scene_shapes.c: the analytic obstacles of JSON scenes
 // ("sphere", "box", "cylinder", "ellipsoid", "torus" entries of "obstacles",
 // docs/scene-format.md "Analytic shapes"), the "axis" rotation
-// (rotation.h, ipcc_rotation_z_to_axis()), output.contacts, --set on shape
-// keys, and the shapes reaching the world through ipcc_scene_create_world().
+// (rotation.h, ipcc_rotation_z_to_axis()), output.contacts and --set on shape
+// keys (the shapes reaching the world: test_scene.c).
 //
 // Scenes written inline use single quotes; scene_parse() turns them into
 // double quotes before parsing.
@@ -362,64 +362,6 @@ static void test_bad_shapes(void **state) {
     }
 }
 
-// ---------------------------------------------------------------------------
-// The world
-
-static void test_create_world(void **state) {
-    (void)state;
-    ipcc_scene *s = parse_or_fail(
-        SCENE("{'type': 'box', 'name': 'crate', 'center': [4, 0, 0], 'half_extents': [1, 0.5, 0.25],"
-              " 'rotation': [0, 45, 0], 'velocity': [0, 0, 1], 'friction': 0.5},"
-              "{'type': 'half_space', 'point': [0, -9, 0]},"
-              "{'type': 'torus', 'center': [0, 0, -4], 'axis': [0, 1, 1], 'major_radius': 0.5,"
-              " 'minor_radius': 0.125, 'angular_velocity': [0, 3, 0]},"
-              "{'type': 'sphere', 'center': [-4, 0, 0], 'radius': 1}"));
-    ipcc_world *w = NULL;
-    ipcc_status st = ipcc_scene_create_world(s, &w);
-    if (st != IPCC_OK) fail_msg("%s", ipcc_last_error());
-    assert_int_equal(ipcc_world_num_shapes(w), 3);
-    assert_int_equal(ipcc_world_num_half_spaces(w), 1);
-    for (int i = 0; i < 3; i++) {
-        const ipcc_shape_def *a = &s->shapes[i], *b = ipcc_world_shape_def(w, i);
-        assert_int_equal(a->kind, b->kind);
-        assert_same_bits(a->center, b->center, 3, "center");
-        assert_same_bits(a->rotation, b->rotation, 9, "rotation");
-        assert_same_bits(a->velocity, b->velocity, 3, "velocity");
-        assert_same_bits(a->angular_velocity, b->angular_velocity, 3, "angular_velocity");
-        assert_same_bits(&a->friction, &b->friction, 1, "friction");
-        int used = a->kind == IPCC_SHAPE_SPHERE ? 1 : a->kind == IPCC_SHAPE_TORUS ? 2 : 3;
-        assert_same_bits(a->size, b->size, used, "size");
-        double c[3], R[9];
-        ipcc_world_shape_pose(w, i, c, R);
-        assert_same_bits(c, a->center, 3, "pose centre");
-        assert_same_bits(R, a->rotation, 9, "pose rotation");
-    }
-    assert_string_equal(ipcc_world_shape_def(w, 0)->name, "crate");
-    assert_string_equal(ipcc_world_shape_def(w, 2)->name, "shape 2"); // the world's default
-    ipcc_world_destroy(w);
-
-    // A def the world rejects (only a scene built in C can hold one): the
-    // message names the scene and the entry in "obstacles", and no world is returned.
-    s->shapes[1].size[1] = 0.75; // torus minor radius above its major radius
-    w = (ipcc_world *)s;
-    st = ipcc_scene_create_world(s, &w);
-    assert_int_equal(st, IPCC_ERR_INVALID_ARGUMENT);
-    assert_null(w);
-    assert_contains(ipcc_last_error(), "scene.json: obstacles[2]: shape 1 (torus): the minor radius 0.75");
-    s->shapes[1].size[1] = 0.125;
-    s->shapes[0].rotation[0] = -1; // a reflection
-    st = ipcc_scene_create_world(s, &w);
-    assert_true(st < 0);
-    assert_contains(ipcc_last_error(), "scene.json: obstacles[0]: shape \"crate\"");
-    // Without shape_sources, the entries follow the other obstacles.
-    free(s->shape_sources);
-    s->shape_sources = NULL;
-    st = ipcc_scene_create_world(s, &w);
-    assert_true(st < 0);
-    assert_contains(ipcc_last_error(), "scene.json: obstacles[1]: shape \"crate\"");
-    ipcc_scene_destroy(s);
-}
-
 // --set reaches shape keys like any other (scene_override.c is generic).
 static void test_overrides(void **state) {
     (void)state;
@@ -470,8 +412,9 @@ static void test_overrides(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_every_type), cmocka_unit_test(test_axis_rotation),
-        cmocka_unit_test(test_bad_shapes), cmocka_unit_test(test_create_world),
+        cmocka_unit_test(test_every_type),
+        cmocka_unit_test(test_axis_rotation),
+        cmocka_unit_test(test_bad_shapes),
         cmocka_unit_test(test_overrides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -481,7 +481,7 @@ static void test_synthetic_round_trip(void **state) {
     assert_int_equal(mkdir(sub, 0777), 0);
 
     ipcc_scene *s = load_or_fail(in);
-    // Everything the file sets landed (spot checks; test_scene.c checks each key).
+    // Everything the file sets landed (spot checks; test_scene_parse.c checks each key).
     assert_int_equal(s->num_steps, 7);
     assert_int_equal(s->world.num_tolerances, 10);
     assert_int_equal(s->num_obstacles, 5);

@@ -1,6 +1,6 @@
 // Tests for the IPC script reader (src/scene/ipc/ipc_script.c, ipc_script_lexer.c,
 // ipc_script_keywords.c): the lexer and keyword parser of IPC's `.txt`
-// scene scripts (shared/scenes/ipc/FORMAT.md §2, §3). Every scene in
+// scene scripts (docs/ipc-script-format.md §2, §3). Every scene in
 // tests/ipc_scenes/input parses in strict mode, with per-scene spot checks;
 // synthetic scripts cover the lexical rules one by one: tol/tuning lists that
 // span lines, `\` continuations and `#` in shape extras (with IPC's quirk),
@@ -8,7 +8,8 @@
 // keywords (warning vs strict error), malformed numbers (the message names
 // the line, keyword and token), CRLF, and dHat/epsv against a short tuning.
 // ipcc_ipc_script_read() gives the record of the file's text, and names the
-// file when it cannot be read, is a folder or holds a NUL byte.
+// file when it cannot be read, is a folder or holds a NUL byte (the messages
+// of base/read_file.c, the project's one file reader).
 #include "support.h"
 
 #include <dirent.h>
@@ -884,9 +885,9 @@ static void test_long_lines(void **state) {
 
 // ipcc_ipc_script_read() fails with IPCC_ERR_IO, *out NULL, and a message
 // containing `message`.
-static void expect_read_error(const char *path, const char *message) {
+static void expect_read_error(const char *path, ipcc_status status, const char *message) {
     ipcc_ipc_script *s = &dummy;
-    assert_int_equal(ipcc_ipc_script_read(path, false, &s), IPCC_ERR_IO);
+    assert_int_equal(ipcc_ipc_script_read(path, false, &s), status);
     assert_null(s);
     if (!strstr(ipcc_last_error(), message))
         fail_msg("message '%s' does not contain '%s'", ipcc_last_error(), message);
@@ -918,11 +919,14 @@ static void test_read_file(void **state) {
     assert_null(read);
     assert_string_equal(ipcc_last_error(),
                         "test_ipc_script_bad.txt:4: time: duration T is not a number (got '5x')");
-    // Missing, a folder, a NUL byte: IPCC_ERR_IO naming the file.
-    expect_read_error("test_ipc_script_missing.txt", "cannot read scene \"test_ipc_script_missing.txt\"");
-    expect_read_error(SCENES, SCENES ": ");
+    // Missing, a folder (IPCC_ERR_IO), a NUL byte (IPCC_ERR_PARSE): the file reader's messages, naming the
+    // file.
+    expect_read_error("test_ipc_script_missing.txt", IPCC_ERR_IO,
+                      "test_ipc_script_missing.txt: cannot open: No such file or directory");
+    expect_read_error(SCENES, IPCC_ERR_IO, SCENES ": read error: Is a directory");
     ipcc_test_write_file("test_ipc_script_nul.txt", "time 1 0.1\n\0shapes", 18);
-    expect_read_error("test_ipc_script_nul.txt", "test_ipc_script_nul.txt: NUL byte");
+    expect_read_error("test_ipc_script_nul.txt", IPCC_ERR_PARSE,
+                      "test_ipc_script_nul.txt: NUL byte at offset 11 (not a text file?)");
     remove("test_ipc_script_bad.txt");
     remove("test_ipc_script_nul.txt");
 }

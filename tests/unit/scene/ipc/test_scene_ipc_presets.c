@@ -1,8 +1,8 @@
 // IPC script presets that no scene of tests/ipc_scenes uses, on small
-// synthetic scripts (FORMAT.md section 6): each prescribed motion, stop and
-// initial condition is checked against its definition. Also the loader's
-// errors on small scripts (an unsupported preset, a bad body after an
-// obstacle, d̂ and eps_v not positive).
+// synthetic scripts (docs/ipc-script-format.md section 6, cited as "F§6.n"):
+// each prescribed motion, stop and initial condition is checked against its
+// definition. Also the loader's errors on small scripts (an unsupported
+// preset, a bad body after an obstacle, d̂ and eps_v not positive).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,19 +1,23 @@
-/// The IPC script loader's shared state (scene_ipc.c: paths, shapes,
-/// placement and assembly; scene_ipc_presets.c: DBC/NBC groups and script
-/// presets). Private to the library.
-#ifndef IPCC_SCENE_IPC_INTERNAL_H
-#define IPCC_SCENE_IPC_INTERNAL_H
+/// The IPC script loader's state and the placement of its shapes
+/// (scene_ipc_placement.c): the shapes as loaded with their affine
+/// placement, the per-body condition lists, and the placed positions and
+/// bounding boxes that scene_ipc.c and scene_ipc_presets.c both need.
+/// Private to the library.
+#ifndef IPCC_SCENE_IPC_PLACEMENT_H
+#define IPCC_SCENE_IPC_PLACEMENT_H
 
 #include <stdbool.h>
 
-#include "scene/ipc/ipc_script.h"
 #include "ipcc/scene.h"
+#include "scene/ipc/ipc_script.h"
 
+/// pi, for IPC's degrees.
 #define PI 3.14159265358979323846
 
+/// A shape's kind by its file: codimension 0 to 3 (IPC's order: points, segments, triangles, tets).
 enum { KIND_POINTS = 0, KIND_SEGMENTS = 1, KIND_TRIANGLES = 2, KIND_TETS = 3 };
 
-// One shape of the script, loaded and placed.
+/// One shape of the script, loaded and placed.
 typedef struct shape {
     const ipcc_ipc_script_shape *txt;
     int kind;
@@ -30,7 +34,7 @@ typedef struct shape {
     bool moved;            // the script moves it (kinematic shapes)
 } shape;
 
-// Growable per-body lists of conditions.
+/// Growable per-body lists of conditions.
 typedef struct body_conditions {
     int nd, capd;
     ipcc_dirichlet_def *d;
@@ -38,6 +42,7 @@ typedef struct body_conditions {
     ipcc_neumann_def *nbc;
 } body_conditions;
 
+/// The loader's state over one script (scene_ipc.c makes and frees it).
 typedef struct loader {
     const char *path; // the script
     char *dir;        // its folder ("." if none)
@@ -60,12 +65,5 @@ void ipcc_scene_ipc_bbox(const loader *L, int min_kind, double lo[3], double hi[
 /// Centre of the placed bounding box of a shape's vertices: the n listed
 /// (local indices), or all when list is NULL.
 void ipcc_scene_ipc_shape_centre(const shape *sh, const int *list, int n, double c[3]);
-
-/// +1/2 bbox diagonal in y for every shape (fall, dragright; F§6.2).
-void ipcc_scene_ipc_shift_up(loader *L);
-/// The script preset: prescribed motions, stops, initial velocities (F§6).
-ipcc_status ipcc_scene_ipc_apply_script(loader *L);
-/// NBC groups of the tet shapes (every script, F§3.2).
-ipcc_status ipcc_scene_ipc_apply_nbc(loader *L);
 
 #endif

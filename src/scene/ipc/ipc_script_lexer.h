@@ -1,16 +1,15 @@
-/// The IPC script reader's shared pieces, private to its three files: the
-/// lexer (ipc_script_lexer.c: physical lines, raw tokens, typed tokens and
-/// messages that name the line) and the keyword reader
-/// (ipc_script_keywords.c: IPC's defaults and the statements), which
-/// ipc_script.c ties together. Private to the library.
-#ifndef IPCC_IPC_SCRIPT_INTERNAL_H
-#define IPCC_IPC_SCRIPT_INTERNAL_H
+/// The lexer of the original IPC's scene scripts (ipc_script_lexer.c):
+/// physical lines split into tokens, raw tokens across line breaks, tokens
+/// read as numbers, integers and words, and messages that name the script,
+/// the line and the keyword. The keyword reader (ipc_script_keywords.c)
+/// reads the statements through it. Private to the library.
+#ifndef IPCC_IPC_SCRIPT_LEXER_H
+#define IPCC_IPC_SCRIPT_LEXER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "base/core.h"
-#include "scene/ipc/ipc_script.h"
 
 /// The lexer's state over one script text. Zero it, then set text, pos_line
 /// = 1, name and kw = ""; release with ipcc_ipc_lexer_free().
@@ -32,8 +31,8 @@ typedef struct ipcc_ipc_lexer {
 int ipcc_ipc_lexer_next_line(ipcc_ipc_lexer *lx);
 
 /// The next whitespace-separated token of the text, wherever it is
-/// (FORMAT.md §2.5), copied into lx->buf (the current line's tokens are
-/// dropped); lx->line becomes its line. Returns 1, 0 at the end of the text,
+/// (docs/ipc-script-format.md §2.5), copied into lx->buf (the current
+/// line's tokens are dropped); lx->line becomes its line. Returns 1, 0 at the end of the text,
 /// -1 when out of memory.
 int ipcc_ipc_lexer_next_token(ipcc_ipc_lexer *lx);
 
@@ -66,13 +65,5 @@ ipcc_status ipcc_ipc_lexer_int(const ipcc_ipc_lexer *lx, int i, const char *what
 
 /// Token i, which must exist; *out points into the line (valid until the next read).
 ipcc_status ipcc_ipc_lexer_word(const ipcc_ipc_lexer *lx, int i, const char *what, const char **out);
-
-/// IPC's defaults (FORMAT.md table 3.1) into a zeroed record.
-void ipcc_ipc_script_set_defaults(ipcc_ipc_script *s);
-
-/// Reads every statement of the lexer's text into `s` (which holds the
-/// defaults). On failure the message is recorded and `s` may be partly
-/// filled (everything it holds is owned, so ipcc_ipc_script_destroy() frees it).
-ipcc_status ipcc_ipc_script_read_keywords(ipcc_ipc_lexer *lx, bool strict, ipcc_ipc_script *s);
 
 #endif
