@@ -101,7 +101,7 @@ static void test_frames_and_stats(void **state) {
     ipcc_world *w = make_box_world();
     ipcc_output *out = NULL;
     assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
-    ipcc_output_set_compress(out, false); // the checks below parse raw blocks
+    assert_int_equal(ipcc_output_set_compress(out, false), IPCC_OK); // the checks below parse raw blocks
     assert_int_equal(ipcc_output_frame_count(out), 0);
 
     const int nv = ipcc_world_num_vertices(w), nt = ipcc_world_num_tets(w);
@@ -281,7 +281,7 @@ static void test_obstacles_and_contact_force(void **state) {
 
     ipcc_output *out = NULL;
     assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
-    ipcc_output_set_compress(out, false); // the checks below parse raw blocks
+    assert_int_equal(ipcc_output_set_compress(out, false), IPCC_OK); // the checks below parse raw blocks
     const int nv = ipcc_world_num_vertices(w), nd = ipcc_world_num_deformable_vertices(w);
     assert_int_equal(nv - nd, 4); // the tetrahedron's; half-spaces add none
     const double L = ipcc_world_bbox_diagonal(w);
@@ -462,7 +462,7 @@ static void test_shapes_contacts_and_forces(void **state) {
 
     ipcc_output *out = NULL;
     assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
-    ipcc_output_set_compress(out, false); // the checks below parse raw blocks
+    assert_int_equal(ipcc_output_set_compress(out, false), IPCC_OK); // the checks below parse raw blocks
     assert_int_equal(ipcc_output_set_contacts(out, true), IPCC_OK);
     ipcc_step_stats st;
     for (int i = 0; i < 2; i++) {
@@ -622,7 +622,7 @@ static void test_shape_only_obstacles(void **state) {
     assert_int_equal(ipcc_world_add_shape(w, &sd, NULL), IPCC_OK);
     ipcc_output *out = NULL;
     assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
-    ipcc_output_set_compress(out, false); // the checks below parse raw blocks
+    assert_int_equal(ipcc_output_set_compress(out, false), IPCC_OK); // the checks below parse raw blocks
     assert_int_equal(ipcc_output_write_frame(out, w), IPCC_OK);
     ipcc_output_destroy(out);
     int np, nt;
