@@ -29,6 +29,8 @@
 // tolerance and every kind of difference found. -q leaves the table out.
 // Vertex indices are point indices in the .vtu (the world's deformable
 // vertex numbering) or the .vtp.
+#include "cli/compare.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -37,7 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/usage.h"
 #include "output/frames_read.h"
 
 #define COMPARE_DEFAULT_TOL 1e-6

@@ -37,6 +37,8 @@
 //   steps, Newton iterations, stats rows, frames; f64 wall seconds; f64 the
 //   worst velocity error; then f64 times[frames]. Version 1 (no velocity
 //   error) is still read.
+#include "cli/run.h"
+
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -49,10 +51,11 @@
 
 #include <omp.h>
 
-#include "cli/commands.h"
+#include "cli/common.h"
 #include "cli/profile.h"
 #include "cli/progress.h"
 #include "cli/run_folder.h"
+#include "cli/usage.h"
 
 #define RUN_STATE_VERSION 2
 #define SCENE_FILE "scene.json"
