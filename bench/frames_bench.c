@@ -14,7 +14,7 @@
 
 #include "base/core.h"
 #include "ipcc/ipcc.h"
-#include "output/output_internal.h"
+#include "output/output_state.h"
 
 static long file_size(const char *dir, const char *name) {
     char path[4096];

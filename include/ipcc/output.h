@@ -36,23 +36,28 @@ IPCC_API ipcc_status ipcc_output_write_frame(ipcc_output *output, const ipcc_wor
 
 /// Write contacts_NNNNNN.vtp with every frame from now on (or stop). After
 /// ipcc_output_resume(), also lists (or unlists) the contacts files of the
-/// frames it kept, those that exist, and rewrites frames.pvd if that changed.
+/// frames it kept, those that exist, and rewrites frames.pvd if that changed
+/// (IPCC_ERR_NO_MEMORY, or IPCC_ERR_IO naming frames.pvd).
 IPCC_API ipcc_status ipcc_output_set_contacts(ipcc_output *output, bool enabled);
 
 /// Compress the appended data of the .vtu and .vtp files written from now on
-/// with zlib (VTK's vtkZLibDataCompressor, level IPCC_VTK_DEFAULT_LEVEL of
-/// src/output/vtk.h), or write it raw. On by default (the scene's
-/// `output.compress`). Readers of either kind of file: see docs/output.md.
-IPCC_API void ipcc_output_set_compress(ipcc_output *output, bool enabled);
+/// with zlib (VTK's vtkZLibDataCompressor, level 1), or write it raw. On by
+/// default (the scene's `output.compress`). Readers of either kind of file:
+/// see docs/output.md. Returns IPCC_OK (it only records the choice: the next
+/// frame makes the compressor and reports a failure to).
+IPCC_API ipcc_status ipcc_output_set_compress(ipcc_output *output, bool enabled);
 
-/// Append one row to stats.csv: the step's statistics and, after them, the
-/// total contact force (N, x y z) on every body, half-space and shape of
-/// `world` (ipcc_contact_report_object_forces; columns
-/// `contact_force_x:<name>`, ..., see docs/output.md). The first row writes
-/// the header, whose columns every later row has: a file begun without the
-/// world (world NULL: the statistics only), or resumed from an older ipcc's
-/// run, gets no force columns. A NULL world when the header has force
-/// columns is IPCC_ERR_INVALID_ARGUMENT.
+/// Append one row to stats.csv: the step's statistics, the energies and
+/// momenta of `world`'s state (ipcc_world_energies; "nan" without the world)
+/// and, after them, the total contact force (N, x y z) on every body,
+/// half-space and shape of `world` (ipcc_contact_report_object_forces;
+/// columns `contact_force_x:<name>`, ..., see docs/output.md). The first row
+/// writes the header, whose columns every later row has: a file begun
+/// without the world (world NULL: no force columns), or resumed from an
+/// older ipcc's run, gets no force columns (nor, from an older ipcc, energy
+/// columns). A NULL world when the header has force columns, or a world with
+/// another number of objects, is IPCC_ERR_INVALID_ARGUMENT; a failed write
+/// IPCC_ERR_IO (the row is not counted).
 IPCC_API ipcc_status ipcc_output_write_stats(ipcc_output *output, const ipcc_world *world,
                                              const ipcc_step_stats *stats);
 

@@ -435,7 +435,7 @@ class Output:
         _check(_lib.lib.ipcc_output_create(_fspath(folder), ctypes.byref(out)), f"ipcc: {folder}: cannot write")
         self._ptr = out.value
         self.folder = os.fspath(folder)
-        _lib.lib.ipcc_output_set_compress(self._ptr, bool(compress))
+        _check(_lib.lib.ipcc_output_set_compress(self._ptr, bool(compress)), "ipcc: cannot set the compression")
         _check(_lib.lib.ipcc_output_set_contacts(self._ptr, bool(contacts)), "ipcc: cannot set the contacts")
 
     def write(self, world):

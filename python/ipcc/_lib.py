@@ -151,7 +151,7 @@ _proto("ipcc_checkpoint_read", ctypes.c_int, ctypes.c_char_p, vp, ctypes.POINTER
 _proto("ipcc_output_create", ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(vp))
 _proto("ipcc_output_write_frame", ctypes.c_int, vp, vp)
 _proto("ipcc_output_set_contacts", ctypes.c_int, vp, ctypes.c_bool)
-_proto("ipcc_output_set_compress", None, vp, ctypes.c_bool)
+_proto("ipcc_output_set_compress", ctypes.c_int, vp, ctypes.c_bool)
 _proto("ipcc_output_frame_count", ctypes.c_int, vp)
 _proto("ipcc_output_destroy", None, vp)
 _proto("ipcc_contact_report_create", vp)

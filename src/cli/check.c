@@ -7,12 +7,14 @@
 // A box's edges and a cylinder's rims are a segment-set body of the world
 // (ipcc_world_body_shape() >= 0); they are part of their shape and are not
 // listed, nor counted, as an obstacle of their own.
+#include "cli/check.h"
+
 #include <math.h>
 #include <stdio.h>
 
 #include "ipcc/ipcc.h"
 
-#include "cli/commands.h"
+#include "cli/common.h"
 
 /// Print a shape's kind and size (metres), e.g. "box  crate  half-extents 0.3 x 0.2 x 0.1 m".
 static void check_print_shape(const ipcc_world *w, int i) {

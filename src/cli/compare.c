@@ -20,7 +20,7 @@
 // the two times and A's last time, so t = 0 is not singular), or when only
 // one folder has obstacles. Exit 0: everything within tolerance. Exit 1: bad
 // usage, or a folder or file that cannot be read or is malformed; the
-// message names the file (frames_read.c checks every offset and size).
+// message names the file (output/frames_read.c checks every offset and size).
 //
 // Output: L and where it came from; a table (frame, time A, time B,
 // max |dx| / L and its vertex for bodies and obstacles; a '*' marks frames
@@ -29,6 +29,8 @@
 // tolerance and every kind of difference found. -q leaves the table out.
 // Vertex indices are point indices in the .vtu (the world's deformable
 // vertex numbering) or the .vtp.
+#include "cli/compare.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -37,15 +39,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/frames_read.h"
+#include "cli/common.h"
+#include "cli/usage.h"
+#include "output/frames_read.h"
 
 #define COMPARE_DEFAULT_TOL 1e-6
 #define COMPARE_TIME_RTOL 1e-9
 
-static int compare_error(char *message) {
-    fprintf(stderr, "ipcc: error: compare: %s\n", message ? message : "out of memory");
-    free(message);
+/// Print the frame reader's message (ipcc_last_error()); IPCC_EXIT_USAGE.
+static int compare_error(void) {
+    fprintf(stderr, "ipcc: error: compare: %s\n", ipcc_last_error());
     return IPCC_EXIT_USAGE;
 }
 
@@ -124,11 +127,10 @@ typedef struct compare_run {
 static int compare_files(compare_run *run, compare_part *part, int i, const char *pa, const char *pb,
                          double *rel, int64_t *vertex, bool *counts_differ) {
     ipcc_frames_points a, b;
-    char *error;
-    if (ipcc_frames_points_read(pa, &a, &error) != 0) return compare_error(error);
-    if (ipcc_frames_points_read(pb, &b, &error) != 0) {
+    if (ipcc_frames_points_read(pa, &a) != IPCC_OK) return compare_error();
+    if (ipcc_frames_points_read(pb, &b) != IPCC_OK) {
         ipcc_frames_points_free(&a);
-        return compare_error(error);
+        return compare_error();
     }
     *counts_differ = a.num_points != b.num_points;
     *rel = 0;
@@ -179,8 +181,7 @@ static int compare_length(const ipcc_frames_list *a, double length, double *L, c
         return 0;
     }
     ipcc_frames_points p;
-    char *error;
-    if (ipcc_frames_points_read(a->bodies[0], &p, &error) != 0) return compare_error(error);
+    if (ipcc_frames_points_read(a->bodies[0], &p) != IPCC_OK) return compare_error();
     const char *what;
     if (p.has_length_scale && isfinite(p.length_scale) && p.length_scale > 0) {
         *L = p.length_scale;
@@ -275,11 +276,10 @@ int ipcc_cli_compare(int argc, char **argv) {
     }
 
     ipcc_frames_list a, b;
-    char *error;
-    if (ipcc_frames_list_read(dirs[0], &a, &error) != 0) return compare_error(error);
-    if (ipcc_frames_list_read(dirs[1], &b, &error) != 0) {
+    if (ipcc_frames_list_read(dirs[0], &a) != IPCC_OK) return compare_error();
+    if (ipcc_frames_list_read(dirs[1], &b) != IPCC_OK) {
         ipcc_frames_list_free(&a);
-        return compare_error(error);
+        return compare_error();
     }
     compare_run run = {.tol = tol,
                        .obstacles = a.obstacles && b.obstacles,

@@ -37,6 +37,8 @@
 //   steps, Newton iterations, stats rows, frames; f64 wall seconds; f64 the
 //   worst velocity error; then f64 times[frames]. Version 1 (no velocity
 //   error) is still read.
+#include "cli/run.h"
+
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -49,10 +51,11 @@
 
 #include <omp.h>
 
-#include "cli/commands.h"
+#include "cli/common.h"
 #include "cli/profile.h"
 #include "cli/progress.h"
 #include "cli/run_folder.h"
+#include "cli/usage.h"
 
 #define RUN_STATE_VERSION 2
 #define SCENE_FILE "scene.json"
@@ -348,9 +351,9 @@ static void print_header(const run *r, const char *what, long from) {
 /// first checkpoint are written.
 static int start_fresh(run *r, bool record) {
     if (ipcc_output_create(r->dir, &r->output) != IPCC_OK ||
-        ipcc_output_set_contacts(r->output, r->scene->output_contacts) != IPCC_OK)
+        ipcc_output_set_contacts(r->output, r->scene->output_contacts) != IPCC_OK ||
+        ipcc_output_set_compress(r->output, !r->scene->output_uncompressed) != IPCC_OK)
         return ipcc_cli_fail(IPCC_EXIT_USAGE, "cannot start the run");
-    ipcc_output_set_compress(r->output, !r->scene->output_uncompressed);
     if (remove(r->checkpoint_path) != 0 && errno != ENOENT) {
         fprintf(stderr, "ipcc: error: cannot remove the old checkpoint '%s': %s\n", r->checkpoint_path,
                 strerror(errno));
@@ -540,7 +543,7 @@ int ipcc_cli_resume(int argc, char **argv) {
     ipcc_status s = ipcc_output_resume(o.dir, r.world, frames, frame_times, stats_rows, &r.output);
     free(frame_times);
     if (s == IPCC_OK) s = ipcc_output_set_contacts(r.output, r.scene->output_contacts);
-    if (s == IPCC_OK) ipcc_output_set_compress(r.output, !r.scene->output_uncompressed);
+    if (s == IPCC_OK) s = ipcc_output_set_compress(r.output, !r.scene->output_uncompressed);
     if (s != IPCC_OK) {
         code = ipcc_cli_fail(IPCC_EXIT_USAGE, "cannot resume");
         goto done;

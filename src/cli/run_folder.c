@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
+#include "cli/common.h"
 
 /// The files removed first, in this order.
 static const char *const first_files[] = {"checkpoint.bin", "checkpoint.bin.tmp", "scene.json",

@@ -9,11 +9,11 @@
 // take it. ipcc_cli_wants_help() finds -h / --help among a command's
 // arguments, skipping the values of options that take one (so `-o -h` is a
 // folder named "-h", not a request for help).
+#include "cli/usage.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "cli/commands.h"
 
 /// One option: its spellings, its argument (NULL: a flag) and its help.
 typedef struct usage_option {

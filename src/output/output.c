@@ -52,7 +52,9 @@
 // contact buffers and the report persist and grow; nothing else is
 // allocated per frame beyond the list of times and names.
 //
-// stats.csv, one row per step, is written by output_stats.c.
+// stats.csv, one row per step, is written by output_stats.c; the private
+// struct, a file's path in the folder and the objects' names, which both
+// use, are in output_state.c.
 #include "ipcc/output.h"
 
 #include <errno.h>
@@ -66,16 +68,12 @@
 #include "base/atomic_file.h"
 #include "base/core.h"
 #include "ipcc/contact_report.h"
-#include "output/output_internal.h"
+#include "output/output_state.h"
+#include "output/output_stats.h"
 #include "output/shape_mesh.h"
 #include "output/vtk.h"
 #include "world/world_fields.h"
 #include "world/world_shapes.h"
-
-const char *ipcc_output_path(ipcc_output *o, const char *name) {
-    sprintf(o->path, "%s/%s", o->dir, name);
-    return o->path;
-}
 
 /// mkdir -p: create every missing component of `dir`, one prefix at a time.
 static ipcc_status output_make_dirs(const char *dir) {
@@ -168,25 +166,6 @@ static void output_frame_names(int k, char vtu[OUTPUT_NAME_MAX], char vtp[OUTPUT
     snprintf(vtu, OUTPUT_NAME_MAX, "frame_%06d.vtu", k);
     snprintf(vtp, OUTPUT_NAME_MAX, "obstacles_%06d.vtp", k);
     snprintf(contacts, OUTPUT_NAME_MAX, "contacts_%06d.vtp", k);
-}
-
-/// The names of the world's contact objects (ipcc_world_contact_object_name), in
-/// o->name_list (valid until the next call). -1 when out of memory.
-int ipcc_output_object_names(ipcc_output *o, const ipcc_world *w) {
-    const int no = ipcc_world_num_contact_objects(w);
-    int total = 0;
-    for (int i = 0; i < no; i++)
-        total += ipcc_world_contact_object_name(w, i, NULL, 0) + 1;
-    if (ipcc_reserve((void **)&o->names, &o->names_cap, total + 1, 1) != 0 ||
-        ipcc_reserve((void **)&o->name_list, &o->name_list_cap, no + 1, sizeof *o->name_list) != 0)
-        return -1;
-    char *at = o->names;
-    for (int i = 0; i < no; i++) {
-        int len = ipcc_world_contact_object_name(w, i, at, (size_t)(o->names + total + 1 - at));
-        o->name_list[i] = at;
-        at += len + 1;
-    }
-    return 0;
 }
 
 /// An analytic shape's current pose as an ipcc_shape.
@@ -574,13 +553,14 @@ ipcc_status ipcc_output_set_contacts(ipcc_output *o, bool enabled) {
                               (const char *const *)o->files);
 }
 
-void ipcc_output_set_compress(ipcc_output *o, bool enabled) {
+ipcc_status ipcc_output_set_compress(ipcc_output *o, bool enabled) {
     IPCC_ASSERT(o);
     const int level = enabled ? IPCC_VTK_DEFAULT_LEVEL : 0;
-    if (level == o->compress_level) return;
+    if (level == o->compress_level) return IPCC_OK;
     o->compress_level = level;
     ipcc_vtk_codec_destroy(o->codec); // the next frame makes one for the new level, if any
     o->codec = NULL;
+    return IPCC_OK;
 }
 
 int ipcc_output_frame_count(const ipcc_output *o) {

@@ -16,6 +16,8 @@
 // kinetic_energy after time_energy) or without force columns.
 // Without the world (ipcc_output_write_stats(o, NULL, st), allowed when
 // there are no force columns) the energy columns are "nan".
+#include "output/output_stats.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,7 +26,7 @@
 
 #include "base/atomic_file.h"
 #include "base/core.h"
-#include "output/output_internal.h"
+#include "output/output_state.h"
 
 /// A name's character in stats.csv's header: commas, quotes and line breaks become '_'.
 static char output_csv_char(char c) { return c && strchr(",\"\r\n", c) ? '_' : c; }

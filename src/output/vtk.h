@@ -1,5 +1,6 @@
 /// VTK XML writers (UnstructuredGrid .vtu, PolyData .vtp, Collection .pvd).
-/// The only module that knows VTK's formats (and the only zlib user). Files
+/// The only writer of VTK's formats (frames_read.c beside it reads ipcc's
+/// files back; the two are the only zlib users). Files
 /// are written to "<path>.tmp", fsync'ed and renamed over <path>, so a reader
 /// never sees a partial file. Appended data is raw, or zlib-compressed
 /// (vtkZLibDataCompressor) through an ipcc_vtk_codec.

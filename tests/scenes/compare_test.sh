@@ -161,7 +161,9 @@ expect 1 "'empty' has no frames.pvd" "folder without frames.pvd" -- a empty
 
 fresh $A gone
 rm gone/frame_000002.vtu
-expect 1 "cannot open 'gone/frame_000002.vtu'" "a listed frame is missing" -- a gone
+expect 1 "gone/frame_000002.vtu: cannot open: No such file or directory" "a listed frame is missing" -- a gone
+mkdir gone/frame_000002.vtu
+expect 1 "gone/frame_000002.vtu: read error: Is a directory" "a listed frame is a folder" -- a gone
 
 fresh $A trunc
 head -c 3000 a/frame_000003.vtu >trunc/frame_000003.vtu

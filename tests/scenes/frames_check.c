@@ -7,7 +7,7 @@
 // The scene is loaded and its world built (not stepped) to get what the
 // frames do not hold exactly: the tets' vertex order, each body's surface
 // triangles, the obstacles' triangles and the half-spaces. Then, for every
-// frame listed by DIR/frames.pvd (read with src/cli/frames_read.c, as
+// frame listed by DIR/frames.pvd (read with src/output/frames_read.c, as
 // `ipcc compare` does), the positions are assembled as the world numbers
 // them: the .vtu's points are the deformable vertices, the first points of
 // the .vtp the obstacle vertices (docs/output.md). Frame 0 must equal the
@@ -45,7 +45,7 @@
 #include "ipcc/ipcc.h"
 
 #include "exact_intersection.h"
-#include "cli/frames_read.h"
+#include "output/frames_read.h"
 #include "shape/shape.h"
 #include "world/world_shapes.h"
 
@@ -397,10 +397,8 @@ static void quiet_log(ipcc_log_level level, const char *message, void *user) {
 /// frames cannot be read or do not belong to the scene).
 static int check_frames(const checker *c, const double *initial, const char *dir, bool run_self_test) {
     ipcc_frames_list list;
-    char *error;
-    if (ipcc_frames_list_read(dir, &list, &error) != 0) {
-        printf("%s\n", error ? error : "out of memory");
-        free(error);
+    if (ipcc_frames_list_read(dir, &list) != IPCC_OK) {
+        printf("%s\n", ipcc_last_error());
         return -1;
     }
     double *x = malloc(sizeof(double) * 3 * (size_t)c->nv);
@@ -414,10 +412,9 @@ static int check_frames(const checker *c, const double *initial, const char *dir
     for (int i = 0; i < list.num_frames && status == 0 && x; i++) {
         ipcc_frames_points p = {0}, o = {0};
         const int64_t want_o = (int64_t)(c->nv - c->nd) + 4 * (int64_t)c->nh;
-        if (ipcc_frames_points_read(list.bodies[i], &p, &error) != 0 ||
-            (list.obstacles && ipcc_frames_points_read(list.obstacles[i], &o, &error) != 0)) {
-            printf("%s\n", error ? error : "out of memory");
-            free(error);
+        if (ipcc_frames_points_read(list.bodies[i], &p) != IPCC_OK ||
+            (list.obstacles && ipcc_frames_points_read(list.obstacles[i], &o) != IPCC_OK)) {
+            printf("%s\n", ipcc_last_error());
             status = -1;
         } else if (p.num_points != c->nd ||
                    (list.obstacles && (c->ns > 0 ? o.num_points < want_o : o.num_points != want_o))) {

@@ -11,9 +11,7 @@
 # tests/scenes/update_references.sh BUILD/ipcc and commit them.
 if(TARGET ipcc)
   set(IPCC_SCENES_DIR ${CMAKE_CURRENT_SOURCE_DIR}/scenes)
-  add_executable(scene_frames_check ${IPCC_SCENES_DIR}/frames_check.c
-                                    ${PROJECT_SOURCE_DIR}/src/cli/frames_read.c)
-  target_include_directories(scene_frames_check PRIVATE ${PROJECT_SOURCE_DIR}/src/cli)
+  add_executable(scene_frames_check ${IPCC_SCENES_DIR}/frames_check.c)
   target_link_libraries(scene_frames_check PRIVATE ipcc_test_support)
 
   file(GLOB IPCC_REGRESSION_SCENES CONFIGURE_DEPENDS ${IPCC_SCENES_DIR}/*.json)

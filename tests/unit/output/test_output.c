@@ -102,7 +102,7 @@ static void test_frames_and_stats(void **state) {
     if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     ipcc_output *out = NULL;
     assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
-    ipcc_output_set_compress(out, false); // the checks below parse raw blocks
+    assert_int_equal(ipcc_output_set_compress(out, false), IPCC_OK); // the checks below parse raw blocks
     assert_int_equal(ipcc_output_frame_count(out), 0);
 
     const int nv = ipcc_world_num_vertices(w), nt = ipcc_world_num_tets(w);
@@ -283,7 +283,7 @@ static void test_obstacles_and_contact_force(void **state) {
 
     ipcc_output *out = NULL;
     assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
-    ipcc_output_set_compress(out, false); // the checks below parse raw blocks
+    assert_int_equal(ipcc_output_set_compress(out, false), IPCC_OK); // the checks below parse raw blocks
     const int nv = ipcc_world_num_vertices(w), nd = ipcc_world_num_deformable_vertices(w);
     assert_int_equal(nv - nd, 4); // the tetrahedron's; half-spaces add none
     const double L = ipcc_world_bbox_diagonal(w);
@@ -464,7 +464,7 @@ static void test_shapes_contacts_and_forces(void **state) {
 
     ipcc_output *out = NULL;
     assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
-    ipcc_output_set_compress(out, false); // the checks below parse raw blocks
+    assert_int_equal(ipcc_output_set_compress(out, false), IPCC_OK); // the checks below parse raw blocks
     assert_int_equal(ipcc_output_set_contacts(out, true), IPCC_OK);
     ipcc_step_stats st;
     for (int i = 0; i < 2; i++) {
@@ -624,7 +624,7 @@ static void test_shape_only_obstacles(void **state) {
     assert_int_equal(ipcc_world_add_shape(w, &sd, NULL), IPCC_OK);
     ipcc_output *out = NULL;
     assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
-    ipcc_output_set_compress(out, false); // the checks below parse raw blocks
+    assert_int_equal(ipcc_output_set_compress(out, false), IPCC_OK); // the checks below parse raw blocks
     assert_int_equal(ipcc_output_write_frame(out, w), IPCC_OK);
     ipcc_output_destroy(out);
     int np, nt;

@@ -125,7 +125,7 @@ static double get(const unsigned char *p, size_t k) {
 static char *write_one_frame(ipcc_world *w, const char *dir, bool compress, size_t *size) {
     ipcc_output *out = NULL;
     assert_int_equal(ipcc_output_create(dir, &out), IPCC_OK);
-    ipcc_output_set_compress(out, compress);
+    assert_int_equal(ipcc_output_set_compress(out, compress), IPCC_OK);
     assert_int_equal(ipcc_output_write_frame(out, w), IPCC_OK);
     ipcc_output_destroy(out);
     char path[512];

@@ -1,7 +1,10 @@
-/// The output's private state, shared by output.c (frames, the .pvd, the
-/// folder) and output_stats.c (stats.csv). Not part of the public API.
-#ifndef IPCC_OUTPUT_INTERNAL_H
-#define IPCC_OUTPUT_INTERNAL_H
+/// The output's private state (output_state.c): struct ipcc_output and the
+/// file names of its folder, with the two helpers that both of its writers
+/// use, output.c (frames, the .pvd, the folder) and output_stats.c
+/// (stats.csv): a file's path in the folder and the contact objects' names.
+/// Not part of the public API (bench/frames_bench.c sets compress_level).
+#ifndef IPCC_OUTPUT_STATE_H
+#define IPCC_OUTPUT_STATE_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -64,15 +67,12 @@ struct ipcc_output {
     bool stats_energies; ///< stats.csv's header has the energy columns (a resumed older file has not)
 };
 
-/// o->dir + '/' + name in o's scratch path (valid until the next call).
+/// o->dir + '/' + name in o's scratch path o->path (valid until the next
+/// call); `name` is at most OUTPUT_NAME_MAX - 1 bytes long.
 const char *ipcc_output_path(ipcc_output *o, const char *name);
 
 /// The names of the world's contact objects (ipcc_world_contact_object_name), in
 /// o->name_list (valid until the next call). -1 when out of memory.
 int ipcc_output_object_names(ipcc_output *o, const ipcc_world *w);
-
-/// Cut stats.csv back to its header and first `rows` rows (atomically), and
-/// open it for appending. Keeps fewer rows if the file has fewer (output_stats.c).
-ipcc_status ipcc_output_cut_stats(ipcc_output *o, long rows);
 
 #endif

@@ -1,21 +1,27 @@
-/// Reading ipcc's own output back (docs/output.md): the frames.pvd collection
-/// of an output folder, and the vertex positions (`Points`) of its .vtu and
-/// .vtp files. Used by `ipcc compare` and by the scene tests' invariant
-/// checker (tests/scenes/frames_check.c).
+/// Reading ipcc's own output back (frames_read.c; docs/output.md): the
+/// frames.pvd collection of an output folder, and the vertex positions
+/// (`Points`) of its .vtu and .vtp files, the inverse of vtk.c. Used by
+/// `ipcc compare` and by the scene tests' invariant checker
+/// (tests/scenes/frames_check.c). Not part of the public API.
 ///
 /// Only what ipcc writes is supported: VTK XML with raw appended data (UInt64
 /// or UInt32 block headers, either byte order), uncompressed or compressed
 /// with zlib (compressor="vtkZLibDataCompressor", ipcc's default since
 /// output.compress), Points as Float64 or Float32 with three components.
 /// Anything else (ascii or base64 Points, LZ4 or LZMA compression) is
-/// refused with a message, never guessed at. Every function
-/// returns 0, or -1 with *error set to a malloc'ed message (free() it) that
-/// names the file and what is wrong; nothing is left allocated on failure.
-#ifndef IPCC_CLI_FRAMES_READ_H
-#define IPCC_CLI_FRAMES_READ_H
+/// refused with a message, never guessed at. The readers return IPCC_OK,
+/// or a failure with a message (ipcc_last_error()) that names the file and
+/// what is wrong: IPCC_ERR_IO (a folder or file that cannot be opened or
+/// read: "PATH: cannot open: REASON", "PATH: read error: REASON", as
+/// ipcc_read_file), IPCC_ERR_PARSE (malformed or unsupported contents) or
+/// IPCC_ERR_NO_MEMORY; nothing is left allocated on failure.
+#ifndef IPCC_FRAMES_READ_H
+#define IPCC_FRAMES_READ_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "ipcc/base.h"
 
 /// The frames listed by DIR/frames.pvd, in file order. Part 0 datasets are
 /// the bodies (.vtu), part 1 the obstacles (.vtp) of the same time step;
@@ -39,14 +45,14 @@ typedef struct ipcc_frames_points {
 } ipcc_frames_points;
 
 /// Read DIR/frames.pvd. DIR must be a folder; the listed files are not opened.
-int ipcc_frames_list_read(const char *dir, ipcc_frames_list *out, char **error);
+ipcc_status ipcc_frames_list_read(const char *dir, ipcc_frames_list *out);
 /// Free the list's arrays (the struct itself is the caller's). Safe on a zeroed or freed list.
 void ipcc_frames_list_free(ipcc_frames_list *list);
 
 /// Read the `Points` array (and the FieldData `length_scale` and
 /// `TimeValue`, when present) of a .vtu or .vtp. Every offset and size is
 /// checked against the file, so a truncated or corrupt file is an error.
-int ipcc_frames_points_read(const char *path, ipcc_frames_points *out, char **error);
+ipcc_status ipcc_frames_points_read(const char *path, ipcc_frames_points *out);
 /// Free the points (the struct itself is the caller's). Safe on a zeroed or freed struct.
 void ipcc_frames_points_free(ipcc_frames_points *points);
 
