@@ -36,21 +36,21 @@
 //
 // Writing streams through a running checksum (no copy of the state); it
 // goes through atomic_file.c, so the previous checkpoint survives any
-// failure. Reading loads the file whole, checks size, magic, version, byte
-// order, checksum and fingerprint before touching the world, then copies.
+// failure. Reading loads the file whole (base/read_file.c, whose messages
+// name the file), checks size, magic, version, byte order, checksum and
+// fingerprint before touching the world, then copies.
 #include "ipcc/checkpoint.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/atomic_file.h"
 #include "contact/contact.h"
 #include "base/core.h"
 #include "base/hash.h"
+#include "base/read_file.h"
 #include "world/world.h"
 
 #define CKPT_MAGIC "IPCCCKPT"
@@ -139,34 +139,6 @@ static const void *take(reader *rd, size_t bytes) {
     return p;
 }
 
-static ipcc_status read_whole(const char *path, unsigned char **out, size_t *size) {
-    *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return ipcc_fail(IPCC_ERR_IO, "checkpoint '%s': cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return ipcc_fail(IPCC_ERR_IO, "checkpoint '%s': not a regular file", path);
-    }
-    size_t n = (size_t)st.st_size;
-    unsigned char *buf = malloc(n ? n : 1);
-    if (!buf) {
-        fclose(f);
-        return ipcc_fail(IPCC_ERR_NO_MEMORY, "checkpoint '%s': out of memory (%zu bytes)", path, n);
-    }
-    size_t got = fread(buf, 1, n, f);
-    int e = ferror(f) ? errno : 0;
-    fclose(f);
-    if (got != n) {
-        free(buf);
-        return ipcc_fail(IPCC_ERR_IO, "checkpoint '%s': read %zu of %zu bytes%s%s", path, got, n,
-                         e ? ": " : "", e ? strerror(e) : "");
-    }
-    *out = buf;
-    *size = n;
-    return IPCC_OK;
-}
-
 ipcc_status ipcc_checkpoint_read(const char *path, ipcc_world *w, void **user, size_t *user_size) {
     IPCC_ASSERT(path && w);
     if (user) *user = NULL;
@@ -176,8 +148,10 @@ ipcc_status ipcc_checkpoint_read(const char *path, ipcc_world *w, void **user, s
     unsigned char *data = NULL;
     size_t size = 0;
     void *copy = NULL; // the caller's data
-    ipcc_status s = read_whole(path, &data, &size);
-    if (s != IPCC_OK) return s;
+    char *text = NULL;
+    ipcc_status s = ipcc_read_file(path, false, &text, &size); // "PATH: cannot open: REASON", ...
+    if (s != IPCC_OK) return ipcc_fail(s, "checkpoint: %s", ipcc_last_error());
+    data = (unsigned char *)text;
     reader rd = {data, size, 0};
     const size_t header = 8 + 4 + 4 + 8 + 4 + 4 + 8 + 8 + 8;
     uint32_t version, bom;

@@ -20,7 +20,7 @@
 // such a state); J = 0 for the other models gives inf/NaN stresses. Nothing
 // is clamped: a frame shows what the state is.
 //
-// A tet's material comes from ipcc_world_tet_law() (world_internal.h), as in
+// A tet's material comes from ipcc_world_tet_law() (world/world.h), as in
 // the element loops.
 #include "world/world_fields.h"
 

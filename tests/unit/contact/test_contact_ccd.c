@@ -9,7 +9,7 @@
 #include "contact/contact_ccd.h"
 #include "support.h"
 #include "world_checks.h"
-#include "world/world_internal.h"
+#include "world/world.h"
 
 // A 0.2 m cube body "lower" at the origin and a 0.12 m cube "upper" `gap`
 // above it (turned 20 degrees, grids offset, so vertices meet faces, edges

@@ -13,7 +13,7 @@
 #include "contact/contact_state.h"
 #include "support.h"
 #include "world_checks.h"
-#include "world/world_internal.h"
+#include "world/world.h"
 
 static const double dhat = 1e-3;
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ipcc/ipcc.h"
 #include "support.h"
@@ -171,7 +172,13 @@ static void test_bad_checkpoints(void **state) {
     double x0 = x[0];
     // Missing file.
     assert_int_equal(ipcc_checkpoint_read("no_such_checkpoint.bin", b, NULL, NULL), IPCC_ERR_IO);
-    assert_non_null(strstr(ipcc_last_error(), "no_such_checkpoint.bin"));
+    assert_string_equal(ipcc_last_error(),
+                        "checkpoint: no_such_checkpoint.bin: cannot open: No such file or directory");
+    // A folder.
+    mkdir("ckpt_folder", 0755);
+    assert_int_equal(ipcc_checkpoint_read("ckpt_folder", b, NULL, NULL), IPCC_ERR_IO);
+    assert_string_equal(ipcc_last_error(), "checkpoint: ckpt_folder: read error: Is a directory");
+    rmdir("ckpt_folder");
     // Truncated at several points.
     size_t cuts[] = {0, 7, 40, size / 2, size - 1};
     for (int i = 0; i < 5; i++) {

@@ -1,5 +1,5 @@
 // Tests for per-tet materials (src/world/world_bodies.c, ipcc_world_tet_law() in
-// src/world/world_internal.h): a body made of two regions with different
+// src/world/world.h): a body made of two regions with different
 // materials.
 //
 // Bar [0, 2] x [0, 1] x [0, 1] m, region 1 (x < 1) and region 2 (x > 1).
