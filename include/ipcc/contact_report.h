@@ -66,8 +66,9 @@ typedef struct ipcc_contact_record {
 
 /// A reusable buffer of records. Create/destroy pair; destroy accepts NULL.
 typedef struct ipcc_contact_report ipcc_contact_report;
-/// NULL when out of memory.
-IPCC_API ipcc_contact_report *ipcc_contact_report_create(void);
+/// A new, empty report into *out; IPCC_ERR_NO_MEMORY (and *out NULL) when
+/// out of memory.
+IPCC_API ipcc_status ipcc_contact_report_create(ipcc_contact_report **out);
 IPCC_API void ipcc_contact_report_destroy(ipcc_contact_report *report);
 
 /// The contacts of w's current state into `report`: every active barrier
@@ -75,16 +76,17 @@ IPCC_API void ipcc_contact_report_destroy(ipcc_contact_report *report);
 /// barrier force at the current stiffness, and every friction contact of
 /// the last step with its friction force at the current state (matched to
 /// its constraint by type, vertices, obstacle and sample point; one no longer active is
-/// still listed, see `active`). Returns the number of records (*records,
-/// may be NULL, points at them; valid until the next call with this report
-/// or its destruction), or -1 when out of memory. Before ipcc_world_start()
+/// still listed, see `active`). *count (may be NULL) receives the number of
+/// records and *records (may be NULL) points at them, valid until the next
+/// call with this report or its destruction. IPCC_OK, or IPCC_ERR_NO_MEMORY
+/// (with no records) when out of memory. Before ipcc_world_start()
 /// or without contact there are none; before the first step the stiffness
 /// may still be 0 (normal forces 0). The sum of normal_force * normal over
 /// the records of a body equals its barrier force (ipcc_world_contact_forces
 /// summed over its vertices), nearly parallel edge-edge pairs included
 /// (ipcc has no edge-edge mollifier, so every barrier force is normal).
-IPCC_API int ipcc_world_contacts(const ipcc_world *world, ipcc_contact_report *report,
-                                 const ipcc_contact_record **records);
+IPCC_API ipcc_status ipcc_world_contacts(const ipcc_world *world, ipcc_contact_report *report,
+                                         const ipcc_contact_record **records, int *count);
 
 /// Objects a contact can name: bodies (without the shapes' feature bodies)
 /// + half-spaces + shapes. The same before and after ipcc_world_start().
@@ -101,8 +103,8 @@ IPCC_API int ipcc_world_contact_object_of_shape(const ipcc_world *world, int sha
 
 /// The name of object `id` into buf (snprintf's rules: truncated to size - 1
 /// bytes and NUL-terminated; buf may be NULL when size is 0): a body's name,
-/// "half-space <h>" for half-space h (they have no name), a shape's name
-/// (a box's, never "<box> (edges)").
+/// a half-space's name (ipcc_half_space_def.name; "half-space <h>" for an
+/// unnamed half-space h), a shape's name (a box's, never "<box> (edges)").
 /// Returns the length of the full name.
 IPCC_API int ipcc_world_contact_object_name(const ipcc_world *world, int id, char *buf, size_t size);
 

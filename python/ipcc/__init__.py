@@ -285,14 +285,15 @@ class World:
         (3 each, m), distance (m), normal_force (N), friction_force (3, N),
         active. contact_object_names() names the objects."""
         ptr = self._ptr("contacts")
-        report = _lib.lib.ipcc_contact_report_create()
-        if not report:
-            raise Error("IPCC_ERR_NO_MEMORY", "ipcc: out of memory for the contact report")
+        report = ctypes.c_void_p()
+        _check(_lib.lib.ipcc_contact_report_create(ctypes.byref(report)),
+               "ipcc: out of memory for the contact report")
         try:
             records = ctypes.POINTER(_lib.ContactRecordC)()
-            n = _lib.lib.ipcc_world_contacts(ptr, report, ctypes.byref(records))
-            if n < 0:
-                raise Error("IPCC_ERR_NO_MEMORY", "ipcc: out of memory listing the contacts")
+            count = ctypes.c_int(0)
+            _check(_lib.lib.ipcc_world_contacts(ptr, report, ctypes.byref(records), ctypes.byref(count)),
+                   "ipcc: out of memory listing the contacts")
+            n = count.value
             out = np.zeros(n, dtype=CONTACT_DTYPE)
             if n:  # the C records as _RECORD_DTYPE (the struct's own layout), copied field by field
                 size = ctypes.sizeof(_lib.ContactRecordC)

@@ -154,9 +154,10 @@ _proto("ipcc_output_set_contacts", ctypes.c_int, vp, ctypes.c_bool)
 _proto("ipcc_output_set_compress", ctypes.c_int, vp, ctypes.c_bool)
 _proto("ipcc_output_frame_count", ctypes.c_int, vp)
 _proto("ipcc_output_destroy", None, vp)
-_proto("ipcc_contact_report_create", vp)
+_proto("ipcc_contact_report_create", ctypes.c_int, ctypes.POINTER(vp))
 _proto("ipcc_contact_report_destroy", None, vp)
-_proto("ipcc_world_contacts", ctypes.c_int, vp, vp, ctypes.POINTER(ctypes.POINTER(ContactRecordC)))
+_proto("ipcc_world_contacts", ctypes.c_int, vp, vp, ctypes.POINTER(ctypes.POINTER(ContactRecordC)),
+       ctypes.POINTER(ctypes.c_int))
 _proto("ipcc_world_contact_object_name", ctypes.c_int, vp, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t)
 _proto("ipcc_world_num_contact_objects", ctypes.c_int, vp)
 

@@ -385,11 +385,10 @@ static ipcc_status output_write_obstacles(ipcc_output *o, const ipcc_world *w, c
 /// Write the contacts of the current state (ipcc_world_contacts) to `path`:
 /// one vertex cell per contact at its position (see docs/output.md).
 static ipcc_status output_write_contacts(ipcc_output *o, const ipcc_world *w, const char *path) {
-    if (!o->report && !(o->report = ipcc_contact_report_create()))
-        return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", path);
     const ipcc_contact_record *rec;
-    const int m = ipcc_world_contacts(w, o->report, &rec);
-    if (m < 0 ||
+    int m = 0;
+    if ((!o->report && ipcc_contact_report_create(&o->report) != IPCC_OK) ||
+        ipcc_world_contacts(w, o->report, &rec, &m) != IPCC_OK ||
         ipcc_reserve((void **)&o->contact_doubles, &o->contact_doubles_cap, 11 * m + 1, sizeof(double)) !=
             0 ||
         ipcc_reserve((void **)&o->contact_ints, &o->contact_ints_cap, 5 * m + 1, sizeof(int)) != 0 ||

@@ -79,13 +79,13 @@ static ipcc_status output_object_forces(ipcc_output *o, const ipcc_world *w, con
                                         const ipcc_contact_record **rec, int *m) {
     const int no = ipcc_world_num_contact_objects(w), cols = no > o->stats_objects ? no : o->stats_objects;
     if (ipcc_reserve((void **)&o->object_forces, &o->object_forces_cap, 3 * cols + 1, sizeof(double)) != 0 ||
-        (!o->report && !(o->report = ipcc_contact_report_create())))
+        (!o->report && ipcc_contact_report_create(&o->report) != IPCC_OK))
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", p);
     // Half-spaces and shapes need the contact records; bodies only the per-vertex forces.
     *rec = NULL;
     *m = 0;
     if (ipcc_world_num_half_spaces(w) + ipcc_world_num_shapes(w) > 0 &&
-        (*m = ipcc_world_contacts(w, o->report, rec)) < 0)
+        ipcc_world_contacts(w, o->report, rec, m) != IPCC_OK)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "output: out of memory writing '%s'", p);
     ipcc_contact_report_object_forces(o->report, w, o->object_forces);
     return IPCC_OK;

@@ -70,7 +70,11 @@ struct ipcc_contact_report {
     int cap_keys;
 };
 
-ipcc_contact_report *ipcc_contact_report_create(void) { return calloc(1, sizeof(ipcc_contact_report)); }
+ipcc_status ipcc_contact_report_create(ipcc_contact_report **out) {
+    IPCC_ASSERT(out);
+    *out = calloc(1, sizeof(ipcc_contact_report));
+    return *out ? IPCC_OK : ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating a contact report");
+}
 
 void ipcc_contact_report_destroy(ipcc_contact_report *r) {
     if (!r) return;
@@ -296,19 +300,22 @@ static void active_record(const ipcc_world *w, const ipcc_contact_info *in, doub
     r->distance = in->distance;
 }
 
-int ipcc_world_contacts(const ipcc_world *w, ipcc_contact_report *rep, const ipcc_contact_record **records) {
+ipcc_status ipcc_world_contacts(const ipcc_world *w, ipcc_contact_report *rep,
+                                const ipcc_contact_record **records, int *count) {
     IPCC_ASSERT(w && rep);
     rep->count = 0;
     if (records) *records = rep->records;
-    if (!w->contact) return 0;
+    if (count) *count = 0;
+    if (!w->contact) return IPCC_OK;
     const ipcc_step_context sc = ipcc_world_step_context(w);
     const ipcc_contact_info *info;
     int m = 0;
-    if (ipcc_contact_active(w->contact, &sc, w->x, &info, &m) != IPCC_OK) return -1;
+    ipcc_status st = ipcc_contact_active(w->contact, &sc, w->x, &info, &m);
+    if (st != IPCC_OK) return st;
     const int nf = w->friction ? ipcc_friction_count(w->friction) : 0;
     if (ipcc_reserve((void **)&rep->records, &rep->cap_records, m + nf + 1, sizeof *rep->records) != 0 ||
         ipcc_reserve((void **)&rep->keys, &rep->cap_keys, m + 1, sizeof *rep->keys) != 0)
-        return -1;
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory listing the contacts");
     const double s = sc.potential_scale;
     for (int k = 0; k < m; ++k) {
         active_record(w, &info[k], s, &rep->records[k]);
@@ -349,8 +356,9 @@ int ipcc_world_contacts(const ipcc_world *w, ipcc_contact_report *rep, const ipc
             r->friction_force[d] += force[d];
     }
     if (records) *records = rep->records;
+    if (count) *count = n;
     rep->count = n;
-    return n;
+    return IPCC_OK;
 }
 
 void ipcc_contact_report_object_forces(const ipcc_contact_report *rep, const ipcc_world *w, double *forces) {

@@ -371,10 +371,12 @@ static void plate_on_cylinder(double mu, double *speed, double *normal, double *
     }
     *speed = -vz / m_total;
     *weight_n = 9.81 * cos(alpha) * m_total;
-    ipcc_contact_report *rep = ipcc_contact_report_create();
+    ipcc_contact_report *rep = NULL;
+    assert_int_equal(ipcc_contact_report_create(&rep), IPCC_OK);
     assert_non_null(rep);
     const ipcc_contact_record *rec = NULL;
-    int n = ipcc_world_contacts(w, rep, &rec), samples = 0, points = 0;
+    int n = 0, samples = 0, points = 0;
+    assert_int_equal(ipcc_world_contacts(w, rep, &rec, &n), IPCC_OK);
     double f_rec[3] = {0, 0, 0};
     for (int k = 0; k < n; ++k) {
         samples += rec[k].active &&

@@ -265,10 +265,12 @@ static void test_plate_rests_on_sphere(void **state) {
     ipcc_shape_def s = make_shape(IPCC_SHAPE_SPHERE, "post");
     assert_int_equal(ipcc_world_add_shape(w, &s, NULL), IPCC_OK);
     run(w, 20, "plate on a sphere");
-    ipcc_contact_report *rep = ipcc_contact_report_create();
+    ipcc_contact_report *rep = NULL;
+    assert_int_equal(ipcc_contact_report_create(&rep), IPCC_OK);
     assert_non_null(rep);
     const ipcc_contact_record *rec = NULL;
-    int n = ipcc_world_contacts(w, rep, &rec);
+    int n = 0;
+    assert_int_equal(ipcc_world_contacts(w, rep, &rec, &n), IPCC_OK);
     assert_true(n > 0);
     int shape_id = ipcc_world_num_bodies(w) + ipcc_world_num_half_spaces(w), triangles = 0, edges = 0;
     double f_rec[3] = {0, 0, 0}, f_body[3] = {0, 0, 0};

@@ -532,9 +532,11 @@ static void test_shapes_contacts_and_forces(void **state) {
     free(buf);
 
     // Contacts: the records of the current state, bit for bit.
-    ipcc_contact_report *rep = ipcc_contact_report_create();
+    ipcc_contact_report *rep = NULL;
+    assert_int_equal(ipcc_contact_report_create(&rep), IPCC_OK);
     const ipcc_contact_record *rec;
-    const int m = ipcc_world_contacts(w, rep, &rec);
+    int m = 0;
+    assert_int_equal(ipcc_world_contacts(w, rep, &rec, &m), IPCC_OK);
     assert_true(m > 0);
     snprintf(path, sizeof path, "%s/contacts_000002.vtp", dir);
     buf = ipcc_test_read_file(path, &size);
