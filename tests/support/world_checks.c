@@ -143,3 +143,36 @@ ipcc_world *ipcc_test_world_from_json(const char *text, const char *base_dir) {
     ipcc_scene_destroy(scene);
     return w;
 }
+
+ipcc_status ipcc_test_scene_parse_quoted(const char *quoted, const char *base_dir, ipcc_scene **out) {
+    char *text = malloc(strlen(quoted) + 1);
+    assert_non_null(text);
+    size_t i = 0;
+    for (; quoted[i]; i++)
+        text[i] = quoted[i] == '\'' ? '"' : quoted[i];
+    text[i] = '\0';
+    ipcc_status st = ipcc_scene_parse(text, "scene.json", base_dir, out);
+    free(text);
+    return st;
+}
+
+ipcc_world *ipcc_test_two_cubes(const ipcc_world_def *def, double gap) {
+    ipcc_world *w = NULL;
+    assert_int_equal(ipcc_world_create(def, &w), IPCC_OK);
+    ipcc_mesh *a = ipcc_test_box_mesh(2, 2, 2, 0.2, 0.2, 0.2),
+              *b = ipcc_test_box_mesh(2, 2, 2, 0.12, 0.12, 0.12);
+    ipcc_body_def bd = ipcc_default_body_def();
+    bd.mesh = a;
+    bd.name = "lower";
+    assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
+    bd.mesh = b;
+    bd.name = "upper";
+    bd.translation[0] = 0.031;
+    bd.translation[1] = 0.2 + gap;
+    bd.translation[2] = 0.017;
+    bd.rotation[1] = 20;
+    assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
+    ipcc_mesh_destroy(a);
+    ipcc_mesh_destroy(b);
+    return w;
+}

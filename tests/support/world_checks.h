@@ -31,6 +31,15 @@ void ipcc_test_assert_intersection_free(const ipcc_world *w, const char *label);
 /// The world of a JSON scene given as text (mesh paths relative to
 /// base_dir); fails the test, naming the scene's error, if it does not load.
 ipcc_world *ipcc_test_world_from_json(const char *text, const char *base_dir);
+/// ipcc_scene_parse of `quoted`, JSON written with single quotes for double
+/// quotes (so that scenes in C string literals stay readable), as the file
+/// "scene.json" with mesh paths relative to base_dir (may be NULL).
+ipcc_status ipcc_test_scene_parse_quoted(const char *quoted, const char *base_dir, ipcc_scene **out);
+/// A new world of `def` with two soft boxes: "lower" (0.2 m, 2 x 2 x 2
+/// cells, its corner at the origin) and "upper" (0.12 m) `gap` metres above
+/// it, turned 20 degrees about y with its grid offset, so that vertices meet
+/// faces, edges and vertices. Not started.
+ipcc_world *ipcc_test_two_cubes(const ipcc_world_def *def, double gap);
 /// Box body def with a world-owned-lifetime mesh; the mesh must be destroyed by the caller.
 ipcc_mesh *ipcc_test_box_mesh(int nx, int ny, int nz, double lx, double ly, double lz);
 

@@ -18,23 +18,7 @@ static ipcc_world *two_cubes(double gap, double dhat) {
     ipcc_world_def def = ipcc_default_world_def();
     def.contact.dhat = dhat;
     def.gravity[1] = -9.81;
-    ipcc_world *w = NULL;
-    assert_int_equal(ipcc_world_create(&def, &w), IPCC_OK);
-    ipcc_mesh *a = ipcc_test_box_mesh(2, 2, 2, 0.2, 0.2, 0.2),
-              *b = ipcc_test_box_mesh(2, 2, 2, 0.12, 0.12, 0.12);
-    ipcc_body_def bd = ipcc_default_body_def();
-    bd.mesh = a;
-    bd.name = "lower";
-    assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
-    bd.mesh = b;
-    bd.name = "upper";
-    bd.translation[0] = 0.031;
-    bd.translation[1] = 0.2 + gap;
-    bd.translation[2] = 0.017;
-    bd.rotation[1] = 20;
-    assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
-    ipcc_mesh_destroy(a);
-    ipcc_mesh_destroy(b);
+    ipcc_world *w = ipcc_test_two_cubes(&def, gap);
     ipcc_half_space_def hs = ipcc_default_half_space_def(); // normal +y
     hs.point[1] = -0.5 * dhat;
     hs.friction = 0;

@@ -6,6 +6,7 @@
 // Scenes written inline use single quotes; scene_parse() turns them into
 // double quotes before parsing.
 #include "support.h"
+#include "world_checks.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +18,8 @@
 #define SCENE(obstacles) "{'duration': 1, 'bodies': [" BODY "], 'obstacles': [" obstacles "]}"
 
 static ipcc_scene *parse_or_fail(const char *quoted) {
-    char *text = malloc(strlen(quoted) + 1);
-    assert_non_null(text);
-    size_t i = 0;
-    for (; quoted[i]; i++)
-        text[i] = quoted[i] == '\'' ? '"' : quoted[i];
-    text[i] = '\0';
     ipcc_scene *s = NULL;
-    ipcc_status st = ipcc_scene_parse(text, "scene.json", NULL, &s);
-    free(text);
+    ipcc_status st = ipcc_test_scene_parse_quoted(quoted, NULL, &s);
     if (st != IPCC_OK) fail_msg("%s: %s", ipcc_status_name(st), ipcc_last_error());
     return s;
 }

@@ -6,6 +6,7 @@
 // Scenes written inline use single quotes; scene_parse() turns them into
 // double quotes before parsing.
 #include "support.h"
+#include "world_checks.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,15 +18,7 @@
 #define BOX "{'box': {'size': [1, 1, 1]}}"
 
 static ipcc_status scene_parse(const char *quoted, const char *base_dir, ipcc_scene **out) {
-    char *text = malloc(strlen(quoted) + 1);
-    assert_non_null(text);
-    size_t i = 0;
-    for (; quoted[i]; i++)
-        text[i] = quoted[i] == '\'' ? '"' : quoted[i];
-    text[i] = '\0';
-    ipcc_status st = ipcc_scene_parse(text, "scene.json", base_dir, out);
-    free(text);
-    return st;
+    return ipcc_test_scene_parse_quoted(quoted, base_dir, out);
 }
 
 static void assert_vec3(const double *v, double x, double y, double z) {

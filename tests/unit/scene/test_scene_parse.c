@@ -8,6 +8,7 @@
 // turns them into double quotes before parsing (no case needs a literal ').
 #define _XOPEN_SOURCE 700 // mkdtemp
 #include "support.h"
+#include "world_checks.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -21,15 +22,7 @@
 #define BODY "{'mesh': " BOX ", 'material': " RUBBER "}"
 
 static ipcc_status scene_parse(const char *quoted, const char *base_dir, ipcc_scene **out) {
-    char *text = malloc(strlen(quoted) + 1);
-    assert_non_null(text);
-    size_t i = 0;
-    for (; quoted[i]; i++)
-        text[i] = quoted[i] == '\'' ? '"' : quoted[i];
-    text[i] = '\0';
-    ipcc_status st = ipcc_scene_parse(text, "scene.json", base_dir, out);
-    free(text);
-    return st;
+    return ipcc_test_scene_parse_quoted(quoted, base_dir, out);
 }
 
 static void assert_vec3(const double *v, double x, double y, double z) {

@@ -8,6 +8,7 @@
 // double quotes before parsing.
 #define _XOPEN_SOURCE 700 // mkdtemp
 #include "support.h"
+#include "world_checks.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,15 +23,7 @@
 #define SCENE(obstacles) "{'duration': 1, 'bodies': [" BODY "], 'obstacles': [" obstacles "]}"
 
 static ipcc_status scene_parse(const char *quoted, ipcc_scene **out) {
-    char *text = malloc(strlen(quoted) + 1);
-    assert_non_null(text);
-    size_t i = 0;
-    for (; quoted[i]; i++)
-        text[i] = quoted[i] == '\'' ? '"' : quoted[i];
-    text[i] = '\0';
-    ipcc_status st = ipcc_scene_parse(text, "scene.json", NULL, out);
-    free(text);
-    return st;
+    return ipcc_test_scene_parse_quoted(quoted, NULL, out);
 }
 
 static ipcc_scene *parse_or_fail(const char *quoted) {
