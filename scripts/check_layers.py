@@ -144,6 +144,37 @@ def circles(graph):
     return out
 
 
+def shortest_cycle(graph, members):
+    """The shortest circle [a, b, ..., z] (z calls a) among `members`, a
+    strongly connected set: breadth-first from each file back to itself."""
+    best = None
+    for start in sorted(members):
+        parent, frontier, found = {start: None}, [start], None
+        while frontier and found is None:
+            nxt = []
+            for v in frontier:
+                for w in sorted(graph.get(v, ())):
+                    if w not in members:
+                        continue
+                    if w == start:
+                        found = v
+                        break
+                    if w not in parent:
+                        parent[w] = v
+                        nxt.append(w)
+                if found is not None:
+                    break
+            frontier = nxt
+        path, v = [], found
+        while v is not None:
+            path.append(v)
+            v = parent[v]
+        path.reverse()
+        if best is None or len(path) < len(best):
+            best = path
+    return best
+
+
 def check(repo, build):
     src = os.path.join(repo, "src")
     layers = read_layers(os.path.join(repo, "docs", "design.md"))
@@ -217,9 +248,11 @@ def check(repo, build):
             errors.append(f"src/{a}: layer {la[0]} ({la[1]}) calls up into src/{b} of layer {lb[0]} "
                           f"({lb[1]}): {', '.join(names)}")
     for comp in circles(graph):
-        members = set(comp)
-        calls = [f"{a} -> {b} ({', '.join(via[(a, b)])})" for a in comp for b in sorted(graph[a]) if b in members]
-        errors.append(f"circle of calls between {', '.join('src/' + c for c in comp)}: " + "; ".join(calls))
+        cycle = shortest_cycle(graph, set(comp))
+        calls = [f"src/{a} -> src/{b} ({', '.join(via[(a, b)][:4])}{', ...' if len(via[(a, b)]) > 4 else ''})"
+                 for a, b in zip(cycle, cycle[1:] + cycle[:1])]
+        more = f" ({len(comp)} files call each other around circles; the shortest:)" if len(comp) > len(cycle) else ":"
+        errors.append(f"circle of calls{more} " + "; ".join(calls))
 
     # 4. headers
     for path in files:
@@ -277,7 +310,7 @@ def self_test():
         "a circle": (
             {"low/a.c": '#include "low/a.h"\nint ipcc_b(int x);\n'
                         "int ipcc_a(int x) { return x > 0 ? ipcc_b(x - 1) : 0; }\n"},
-            "circle of calls between src/low/a.c, src/low/b.c",
+            "circle of calls: src/low/a.c -> src/low/b.c (ipcc_b); src/low/b.c -> src/low/a.c (ipcc_a)",
         ),
         "a hub header": (
             {"low/b.h": "int ipcc_b(int x);\nint ipcc_a(int x);\n"},
