@@ -24,12 +24,6 @@ static ipcc_edge_edge_distance_type swap_edge_pair_type(ipcc_edge_edge_distance_
     }
 }
 
-bool ipcc_edge_pair_first(const int a[2], const int b[2]) {
-    int a_lo = a[0] < a[1] ? a[0] : a[1], b_lo = b[0] < b[1] ? b[0] : b[1];
-    int a_hi = a[0] + a[1] - a_lo, b_hi = b[0] + b[1] - b_lo;
-    return a_lo != b_lo ? a_lo < b_lo : a_hi <= b_hi;
-}
-
 ipcc_edge_edge_distance_type ipcc_edge_pair_type(const double *xc, const int a[2], const int b[2]) {
     if (ipcc_edge_pair_first(a, b))
         return ipcc_edge_edge_distance_type_of(xc + 3 * a[0], xc + 3 * a[1], xc + 3 * b[0], xc + 3 * b[1]);

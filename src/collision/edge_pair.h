@@ -12,8 +12,13 @@
 
 /// Edge a (collision vertices [a0, a1]) comes before edge b in
 /// ipcc_edge_pair_type's fixed order: the one with the lower vertex first,
-/// then the lower other vertex (an edge comes before itself).
-bool ipcc_edge_pair_first(const int a[2], const int b[2]);
+/// then the lower other vertex (an edge comes before itself). Inline: the
+/// constraint set's build asks it for every edge-edge candidate.
+static inline bool ipcc_edge_pair_first(const int a[2], const int b[2]) {
+    int a_lo = a[0] < a[1] ? a[0] : a[1], b_lo = b[0] < b[1] ? b[0] : b[1];
+    int a_hi = a[0] + a[1] - a_lo, b_hi = b[0] + b[1] - b_lo;
+    return a_lo != b_lo ? a_lo < b_lo : a_hi <= b_hi;
+}
 
 /// The closest-feature type of edges a and b (collision vertices [a0, a1]
 /// and [b0, b1] at xc), in the order a, b, computed in a fixed order of
