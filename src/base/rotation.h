@@ -1,4 +1,4 @@
-/// 3x3 rotations (row-major), shared by placement (world.c), prescribed
+/// 3x3 rotations (row-major), shared by placement (world_bodies.c), prescribed
 /// motion (boundary_conditions.c), the IPC script loader (scene_ipc.c) and the scene's
 /// analytic shapes (scene_shapes.c, scene_write.c). Inline; no state.
 #ifndef IPCC_ROTATION_H

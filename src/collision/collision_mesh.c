@@ -108,7 +108,7 @@ static int build_adjacency(ipcc_collision_mesh *m) {
     for (int f = 0; rc == 0 && f < nf; ++f)
         for (int j = 0; j < 3; ++j) {
             int e = ipcc_collision_mesh_find_edge(m, m->cfaces[3 * f + j], m->cfaces[3 * f + (j + 1) % 3]);
-            if (e < 0) continue; // every face edge is a collision edge (world.c); tolerate otherwise
+            if (e < 0) continue; // every face edge is a collision edge (world_bodies.c); tolerate otherwise
             key[count] = e;
             value[count++] = f;
         }

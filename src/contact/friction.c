@@ -36,7 +36,7 @@
 //
 // Lagging. Contacts, lambda, T and w are frozen at the start of the step
 // (friction_iterations = 1, as IPC), or re-frozen at each pass's solution
-// for more passes (world.c). The incremental potential freezes them at the
+// for more passes (world_step.c). The incremental potential freezes them at the
 // first evaluation of a pass (incremental_potential.c, its stage "friction
 // lag"), right after the barrier has (re)balanced kappa at that state:
 // freezing before would take lambda from a stale or zero kappa and leave

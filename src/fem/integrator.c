@@ -20,7 +20,7 @@
 // displacements), which would pump energy into the body at release.
 //
 // The functions work on plain arrays and the world's def: the world
-// (world.c) owns the state and calls them, and overwrites Newmark's
+// (world_step.c, world_start.c) owns the state and calls them, and overwrites Newmark's
 // prescribed vertices with their exact kinematics after the update.
 #include "fem/integrator.h"
 

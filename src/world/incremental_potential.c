@@ -31,16 +31,16 @@
 //      its gradient g_s and Hessian;
 //   2. contact: the constraint set at x (contact.c);
 //   3. "stiffness balance", at the step's first evaluation only
-//      (w->balance_stiffness, set by world.c at each step's start): kappa
+//      (w->balance_stiffness, set by world_step.c at each step's start): kappa
 //      from g_s, the gradient of the rest of the potential, which g holds at
 //      this point and only here (barrier_stiffness.c), so it must come
 //      before any contact or friction term is added;
 //   4. kappa's in-step update, then the barrier's terms;
 //   5. "friction lag", at a lagging pass's first evaluation only
-//      (w->lag_friction, set by world.c at each pass's start): the friction
+//      (w->lag_friction, set by world_step.c at each pass's start): the friction
 //      contacts frozen at x with the kappa of 3-4 (friction.c); in the
 //      step's first pass of a fixed number of passes at x_n instead
-//      (w->lag_at_start, world.c);
+//      (w->lag_at_start, world_step.c);
 //   6. the friction terms.
 // energy() sums the same terms in the same order (both end in
 // smooth_energy), so a line search compares like with like.

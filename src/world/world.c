@@ -177,26 +177,21 @@ void ipcc_world_destroy(ipcc_world *w) {
 }
 
 int ipcc_world_reserve_state(ipcc_world *w, int n, int nt) {
-    if (n > w->cap_n) {
-        int cap = ipcc_grow_capacity(w->cap_n, 64, n);
-#define GROW_VERTEX_ARRAY(field, type, per, clock)                                                           \
+#define GROW(field, type, per)                                                                               \
     {                                                                                                        \
         type *p = realloc(w->field, sizeof(type) * (per) * (size_t)cap);                                     \
         if (!p) return -1;                                                                                   \
         w->field = p;                                                                                        \
     }
+#define GROW_VERTEX_ARRAY(field, type, per, clock) GROW(field, type, per)
+    if (n > w->cap_n) {
+        int cap = ipcc_grow_capacity(w->cap_n, 64, n);
         VERTEX_ARRAYS(GROW_VERTEX_ARRAY)
         w->cap_n = cap;
     }
     if (nt > w->cap_nt) {
         int cap = ipcc_grow_capacity(w->cap_nt, 64, nt);
-#define GROW_TET_ARRAY(field, type, per)                                                                     \
-    {                                                                                                        \
-        type *p = realloc(w->field, sizeof(type) * (per) * (size_t)cap);                                     \
-        if (!p) return -1;                                                                                   \
-        w->field = p;                                                                                        \
-    }
-        TET_ARRAYS(GROW_TET_ARRAY)
+        TET_ARRAYS(GROW)
         w->cap_nt = cap;
     }
     return 0;

@@ -5,7 +5,7 @@
 // The guarantee every step keeps (intersection- and inversion-free, every
 // distance positive: the induction hypothesis of contact_ccd.c) must hold at
 // the state a step starts from, so a new state is checked as the initial
-// state is (world.c, ipcc_world_start), plus the tets' orientation, and
+// state is (world_start.c, ipcc_world_start), plus the tets' orientation, and
 // refused as a whole: the world is unchanged unless every check passes.
 // In order:
 //   1. every value finite, and no velocity that overflows the next step's

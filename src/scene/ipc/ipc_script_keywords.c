@@ -26,7 +26,7 @@
 // `kappaMinMultiplier`, skipped sections) are recorded in `notes` and logged
 // at debug level as "<name>:<line>: '<kw>' ignored (<reason>)", so `--verbose`
 // lists them. `warmStart k` with k != 0 is noted too, and logged as a
-// warning: ipcc chooses a step's start itself (world.c, warm_start).
+// warning: ipcc chooses a step's start itself (world_step.c, warm_start).
 //
 // Failure modes (IPCC_ERR_PARSE unless noted; every message starts with
 // "<name>:<line>: ", then mostly "<keyword>: "): a missing, malformed or non-finite number;
