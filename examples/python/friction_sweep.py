@@ -10,9 +10,10 @@ lets it settle onto the slope and break away, which takes longer the
 nearer mu is to tan), and plots it against that line.
 
 At the default Newton tolerance (1e-2: a step's velocity error up to
-1e-2 L m/s, 4.4 mm/s here) the blocks just under the threshold lag Coulomb:
-their velocity gains only 3.5 mm/s a step, within that tolerance (mu = 0.46:
-0.12 m/s^2 for 0.35; README, Limits). `--tolerance 1e-3` resolves them.
+1e-2 L m/s, 4.4 mm/s here) the blocks just under the threshold gain only
+3.5 mm/s a step, within that tolerance; they follow Coulomb all the same
+(mu = 0.46: 0.351 m/s^2), because Newton takes the direction it solved for
+at its last iteration (README, Limits).
 
     make python
     python3 examples/python/friction_sweep.py [--steps N] [--out sweep.png]

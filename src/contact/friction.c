@@ -313,6 +313,35 @@ double ipcc_friction_energy(ipcc_friction *f, const ipcc_step_context *sc, const
     return e;
 }
 
+// Newton's contraction test (newton.c) must not end a step where a contact
+// in the creep region (|u| < eps) converges onto the region's edge: there
+// the model's stiffness mu lambda_hat f1'(y) vanishes, and a block that must
+// slide creeps by less each iteration, as if converging, while its friction
+// force is at its bound. The linear model of the force's magnitude along p,
+// mu lambda_hat (f1(y) + f1'(y) dy) with dy the change of |u| (its
+// component along u; |du| at y = 0), passing mu lambda_hat says that the
+// contact cannot stick where the model puts it.
+bool ipcc_friction_within_bound(const ipcc_friction *f, const ipcc_step_context *sc, const double *x,
+                                const double *p) {
+    int n = f->n, over = 0;
+    double eps = f->eps;
+#pragma omp parallel for schedule(static) reduction(+ : over)
+    for (int k = 0; k < n; ++k) {
+        const friction_contact *fc = &f->c[k];
+        double dx[12], dp[12], u[2], du[2];
+        contact_dx(fc, sc, x, dx);
+        slip(fc->nv, fc->weights, fc->T, dx, u);
+        double y = sqrt(u[0] * u[0] + u[1] * u[1]);
+        if (y >= eps) continue;
+        ipcc_local_gather(p, fc->nv, fc->vertices, dp);
+        slip(fc->nv, fc->weights, fc->T, dp, du);
+        double dy = y > 0 ? (u[0] * du[0] + u[1] * du[1]) / y : sqrt(du[0] * du[0] + du[1] * du[1]);
+        // f1'(y) = 2 / eps - 2 y / eps^2
+        over += ipcc_friction_f1(y, eps) + (2 - 2 * y / eps) / eps * dy > 1;
+    }
+    return over == 0;
+}
+
 ipcc_status ipcc_friction_assemble(ipcc_friction *f, const ipcc_step_context *sc, const double *x,
                                    const double *lift, double *g, ipcc_triplets *T, double *energy) {
     int n = f->n;

@@ -44,6 +44,13 @@ typedef struct ipcc_objective {
     /// along p, |d(x + p) - d(x)| / d(x), over the active contacts at x (the
     /// state last evaluated).
     double (*gap_change)(void *ctx, const double *x, const double *p);
+    /// Optional (may be NULL): how far p leaves the region where the
+    /// objective's quadratic model holds: gap_change's figure, or INFINITY
+    /// when the model along p predicts a force that the term cannot give (a
+    /// sticking friction contact's force past Coulomb's bound). Used by the
+    /// contraction test (newton.c's preamble, "Contraction"), which falls
+    /// back on gap_change without it.
+    double (*model_change)(void *ctx, const double *x, const double *p);
 } ipcc_objective;
 
 typedef struct ipcc_newton_params {
@@ -56,6 +63,15 @@ typedef struct ipcc_newton_params {
     /// every contact gap is settled (objective.gap_change <= 1/2); or if the
     /// line search finds no decrease at all (newton.c's preamble).
     double residual_tolerance;
+    /// Converts a position error (metres) into the units of
+    /// objective.residual (1/h for a velocity): the contraction test's error
+    /// estimate is reported in result.accuracy in those units (0: as 1).
+    double accuracy_scale;
+    /// The contraction test's ratio before any is measured (newton.c's
+    /// preamble): 0 for none, or in (0, 1) when the start is already close
+    /// to a solution the iteration reached before (a friction lagging pass
+    /// after the first).
+    double prior_ratio;
     int max_iterations; ///< >= 1
 } ipcc_newton_params;
 
@@ -66,8 +82,13 @@ typedef struct ipcc_newton_result {
     int lift_iterations;   ///< iterations spent moving prescribed dofs to their targets
     double energy;         ///< at the returned x
     double residual;       ///< |p|_inf of the last direction
-    double accuracy;       ///< objective.residual at the returned x (0 without one; NAN if not evaluated)
+    /// objective.residual at the returned x (0 without one; NAN if not
+    /// evaluated); after the contraction test (`contracted`), its error
+    /// estimate times params.accuracy_scale instead
+    double accuracy;
     bool converged;
+    bool contracted; ///< converged by the contraction test: x is the last full step's end
+    bool final_step; ///< converged by the step and force tests, and x is x + p of the last direction
     bool rough;   ///< converged by the step test alone, the residual above its tolerance
     bool stalled; ///< stopped: the step filter allowed < 1e-10 of the direction 8 times in a row
     double time_assembly, time_factorization, time_solve, time_line_search; ///< wall seconds

@@ -384,6 +384,17 @@ static double gap_change(void *ctx, const double *x, const double *p) {
     return ipcc_contact_gap_change(w->contact, &sc, x, p);
 }
 
+// Newton's contraction test (newton.c): the gaps' change along p, or
+// INFINITY when a sticking friction contact's model passes its bound.
+static double model_change(void *ctx, const double *x, const double *p) {
+    ipcc_world *w = ctx;
+    if (w->friction) {
+        const ipcc_step_context sc = ipcc_world_step_context(w);
+        if (!ipcc_friction_within_bound(w->friction, &sc, x, p)) return INFINITY;
+    }
+    return gap_change(ctx, x, p);
+}
+
 // Accuracy (see the preamble): the largest velocity error h |g_i| / (s m_i)
 // over the free vertices, from the free components of g.
 static double residual(void *ctx, const double *g) {
@@ -405,6 +416,7 @@ ipcc_objective ipcc_incremental_potential(ipcc_world *w) {
                           .evaluate = evaluate,
                           .max_step = max_step,
                           .residual = residual,
-                          .gap_change = gap_change};
+                          .gap_change = gap_change,
+                          .model_change = model_change};
     return obj;
 }

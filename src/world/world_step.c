@@ -109,6 +109,7 @@ static ipcc_newton_params newton_params(const ipcc_world *w) {
     return (ipcc_newton_params){.tolerance = tol * w->bbox_diagonal * h,
                                 .residual_tolerance =
                                     w->def.newton_check_forces ? tol * w->bbox_diagonal : INFINITY,
+                                .accuracy_scale = 1 / h,
                                 .max_iterations = w->def.newton_max_iterations};
 }
 
@@ -132,7 +133,9 @@ static ipcc_status solve_lagged(ipcc_world *w, const ipcc_objective *obj, const 
         w->lag_friction = w->friction != NULL;
         w->lag_at_start = out->passes == 0 && w->def.contact.friction_iterations != -1;
         ipcc_newton_result rp;
-        ipcc_status sp = ipcc_newton_solve(w->newton, obj, params, ipcc_world_num_dofs(w), w->dof_map,
+        ipcc_newton_params pp = *params;
+        pp.prior_ratio = out->passes > 0 ? 0.5 : 0.0; // newton.h
+        ipcc_status sp = ipcc_newton_solve(w->newton, obj, &pp, ipcc_world_num_dofs(w), w->dof_map,
                                            w->num_unknowns, w->x_target, w->x, &rp);
         ipcc_newton_result_add(&out->r, &rp, out->passes == 0);
         out->passes++;

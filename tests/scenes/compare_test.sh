@@ -76,7 +76,9 @@ set_nan() {
     set_byte "$1" "$(double_byte_at "$1" "$2" 6)" 248
     set_byte "$1" "$(double_byte_at "$1" "$2" 7)" 127
 }
-fresh() { rm -rf "$2" && cp -r "$REFS/$1" "$2"; }
+# fresh REF DIR: a raw copy of reference REF (the references may be
+# zlib-compressed, ipcc's default; the edits below work on raw data).
+fresh() { rm -rf "$2" && python3 "$ZLIB_FRAMES" --raw "$REFS/$1" "$2"; }
 
 A=cubes_ground # bodies and obstacles (a half-space)
 B=twist_press  # bodies only, a different vertex count

@@ -3,10 +3,13 @@
 // slips (zero, below and above eps, at eps), PSD Hessians, and the Coulomb
 // force magnitude mu lambda when sliding.
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "contact/friction.h"
 #include "support.h"
+#include "world/world.h"
+#include "world_checks.h"
 
 typedef struct fctx {
     int nv;
@@ -135,11 +138,52 @@ static void test_coulomb_magnitude(void **state) {
     assert_true(g[0] * dx[0] + g[1] * dx[1] + g[2] * dx[2] > 0);
 }
 
+// ipcc_friction_within_bound (Newton's contraction test): a 0.1 m cube (one
+// cell) resting on the ground with mu = 0.5, eps = eps_v h = 1e-5 m, after a
+// step that lags its four bottom contacts in their creep region. A sideways
+// direction p moving the bottom by dy changes the model force's magnitude
+// by mu lambda f1'(y) dy ~ mu lambda 2 dy / eps: within the bound for
+// dy = 0.1 eps, past it for dy = 0.8 eps (and for a slip already near eps).
+static void test_within_bound(void **state) {
+    (void)state;
+    const char *text = "{\"time_step\": 0.01, \"steps\": 3, \"gravity\": [0, -9.81, 0],"
+                       " \"contact\": {\"friction\": 0.5, \"friction_epsv\": 1e-3, \"dhat\": 1e-4},"
+                       " \"bodies\": [{\"name\": \"cube\", \"mesh\": {\"box\": {\"size\": [0.1, 0.1, 0.1],"
+                       " \"cells\": [1, 1, 1]}}, \"translation\": [0, 5e-5, 0],"
+                       " \"material\": {\"model\": \"neo_hookean\", \"youngs_modulus\": 1e6}}],"
+                       " \"obstacles\": [{\"type\": \"half_space\", \"point\": [0, 0, 0], \"normal\": [0, 1, 0]}]}";
+    ipcc_world *w = ipcc_test_world_from_json(text, NULL);
+    assert_int_equal(ipcc_world_start(w), IPCC_OK);
+    for (int s = 0; s < 3; ++s) {
+        ipcc_step_stats st;
+        assert_true(ipcc_world_step(w, &st) >= 0);
+    }
+    assert_int_equal(ipcc_friction_count(w->friction), 4);
+    const ipcc_step_context sc = ipcc_world_step_context(w);
+    int n = ipcc_world_num_vertices(w);
+    double *p = calloc(3 * (size_t)n, sizeof(double));
+    assert_non_null(p);
+    const double eps = 1e-3 * 0.01;
+    assert_true(ipcc_friction_within_bound(w->friction, &sc, w->x, p)); // no motion
+    for (int i = 0; i < n; ++i)
+        p[3 * i] = 0.1 * eps; // the whole cube sideways: its bottom slips by 0.1 eps
+    assert_true(ipcc_friction_within_bound(w->friction, &sc, w->x, p));
+    for (int i = 0; i < n; ++i)
+        p[3 * i] = 0.8 * eps;
+    assert_false(ipcc_friction_within_bound(w->friction, &sc, w->x, p));
+    for (int i = 0; i < n; ++i)
+        p[3 * i] = -0.8 * eps; // either way
+    assert_false(ipcc_friction_within_bound(w->friction, &sc, w->x, p));
+    free(p);
+    ipcc_world_destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mollifier),
         cmocka_unit_test(test_derivatives_table),
         cmocka_unit_test(test_coulomb_magnitude),
+        cmocka_unit_test(test_within_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -485,6 +485,118 @@ static void test_unsettled_gaps_keep_iterating(void **state) {
     assert_true(r.converged && !r.rough && r.accuracy <= 1e-6 && r.iterations >= 45);
 }
 
+// The contraction test (newton.c's preamble, "Contraction"): a stiff term
+// whose Hessian is reported 2x too large (as a PSD projection can
+// overestimate) makes Newton contract by exactly 1/2 per iteration, and its
+// force k x stays far above a residual tolerance that asks for x <= 1e-14.
+// The force test alone iterates 47 times; the contraction test ends the
+// solve once theta / (1 - theta) |p| = |p| is within 1 % of the step
+// tolerance, at x + p, and its estimate is the error left there (exact for
+// a linear contraction).
+static const double stiff_k = 1e8;
+static ipcc_status stiff_energy(void *ctx, const double *x, double *e) {
+    (void)ctx;
+    *e = 0.5 * stiff_k * x[0] * x[0];
+    return IPCC_OK;
+}
+static ipcc_status stiff_evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T,
+                                  double *e) {
+    (void)lift;
+    g[0] = stiff_k * x[0];
+    ipcc_triplets_add(T, 0, 0, 2 * stiff_k);
+    return stiff_energy(ctx, x, e);
+}
+static double half_step = 1.0; // the step filter's bound, over_max_step's: 1 (whole steps) or less
+static ipcc_status stiff_max_step(void *ctx, const double *x, const double *p, double *alpha) {
+    (void)ctx, (void)x, (void)p;
+    *alpha = half_step;
+    return IPCC_OK;
+}
+static double stiff_residual(void *ctx, const double *g) {
+    (void)ctx;
+    return fabs(g[0]);
+}
+
+static void solve_stiff(double filter, ipcc_newton_result *r, double *x_end) {
+    half_step = filter;
+    ipcc_objective obj = {.ctx = NULL,
+                          .energy = stiff_energy,
+                          .evaluate = stiff_evaluate,
+                          .max_step = stiff_max_step,
+                          .residual = stiff_residual};
+    const int map[1] = {0};
+    ipcc_newton *nw = ipcc_newton_create();
+    ipcc_newton_params prm = {.tolerance = 1e-4, .residual_tolerance = 1e-6, .max_iterations = 200};
+    double x[1] = {1};
+    assert_int_equal(ipcc_newton_solve(nw, &obj, &prm, 1, map, 1, NULL, x, r), IPCC_OK);
+    ipcc_newton_destroy(nw);
+    *x_end = x[0];
+}
+
+static void test_contraction_ends_a_stiff_residual(void **state) {
+    (void)state;
+    ipcc_newton_result r;
+    double x;
+    solve_stiff(1.0, &r, &x);
+    print_message("contraction: %d iterations, x = %.3g, estimate %.3g, contracted %d\n", r.iterations, x,
+                  r.accuracy, r.contracted);
+    // |p_k| = 2^-k: the first k with |p_k| <= 1e-6 is 20; its step is taken.
+    assert_true(r.converged && r.contracted && !r.rough);
+    assert_int_equal(r.iterations, 20);
+    assert_true(x > 0 && x <= 1e-6);
+    assert_true(fabs(r.accuracy - x) <= 1e-12 * x); // the estimate is the error left
+    // The same solve with every step cut in half by the filter (as CCD cuts
+    // it) has no whole steps, so no measured contraction: the earlier exits
+    // decide, here the linear one (x falls by 3/4 per iteration, |p| = x / 4
+    // within 1 % of the tolerance after 47 iterations).
+    solve_stiff(0.5, &r, &x);
+    print_message("cut steps: %d iterations, x = %.3g, contracted %d\n", r.iterations, x, r.contracted);
+    assert_true(r.converged && !r.contracted && r.rough && r.iterations == 47);
+}
+
+// The final step (newton.c's preamble): E = (x - a)^2 / 2 from x = 0 with
+// a = 1e-3 within both tolerances passes the step and force tests at once;
+// the solved direction p = a is still taken, so x ends at a exactly (IPC's
+// test would end at 0). A step filter that allows only half of p leaves x
+// where it was.
+static const double final_a = 1e-3;
+static ipcc_status shifted_energy(void *ctx, const double *x, double *e) {
+    (void)ctx;
+    *e = 0.5 * (x[0] - final_a) * (x[0] - final_a);
+    return IPCC_OK;
+}
+static ipcc_status shifted_evaluate(void *ctx, const double *x, const double *lift, double *g,
+                                    ipcc_triplets *T, double *e) {
+    (void)lift;
+    g[0] = x[0] - final_a;
+    ipcc_triplets_add(T, 0, 0, 1.0);
+    return shifted_energy(ctx, x, e);
+}
+
+static void test_final_step(void **state) {
+    (void)state;
+    ipcc_objective obj = {.ctx = NULL,
+                          .energy = shifted_energy,
+                          .evaluate = shifted_evaluate,
+                          .max_step = stiff_max_step,
+                          .residual = stiff_residual};
+    const int map[1] = {0};
+    ipcc_newton *nw = ipcc_newton_create();
+    ipcc_newton_params prm = {.tolerance = 1e-2, .residual_tolerance = 1e-2, .max_iterations = 10};
+    ipcc_newton_result r;
+    double x[1] = {0};
+    half_step = 1.0;
+    assert_int_equal(ipcc_newton_solve(nw, &obj, &prm, 1, map, 1, NULL, x, &r), IPCC_OK);
+    assert_true(r.converged && r.final_step && r.iterations == 1);
+    assert_true(x[0] == final_a);
+    assert_true(r.energy == 0.0);
+    x[0] = 0;
+    half_step = 0.5;
+    assert_int_equal(ipcc_newton_solve(nw, &obj, &prm, 1, map, 1, NULL, x, &r), IPCC_OK);
+    assert_true(r.converged && !r.final_step && x[0] == 0.0);
+    ipcc_newton_destroy(nw);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quadratic_convergence),
@@ -496,6 +608,8 @@ int main(void) {
         cmocka_unit_test(test_stalled_filter),
         cmocka_unit_test(test_force_check),
         cmocka_unit_test(test_force_check_gives_way_when_linear),
+        cmocka_unit_test(test_contraction_ends_a_stiff_residual),
+        cmocka_unit_test(test_final_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
