@@ -50,12 +50,13 @@ ipcc_status ipcc_friction_lag(ipcc_friction *f, ipcc_contact *contact, const ipc
 /// Number of frozen contacts.
 int ipcc_friction_count(const ipcc_friction *f);
 
-/// Sum of the contacts' potentials at x (displacements from sc->x_start).
 /// Whether, for every contact in its creep region (|u| < eps) at x, the
 /// linear model of its friction force's magnitude along p stays within
 /// Coulomb's bound mu lambda (friction.c; Newton's contraction test).
 bool ipcc_friction_within_bound(const ipcc_friction *f, const ipcc_step_context *sc, const double *x,
                                 const double *p);
+
+/// Sum of the contacts' potentials at x (displacements from sc->x_start).
 double ipcc_friction_energy(ipcc_friction *f, const ipcc_step_context *sc, const double *x);
 
 /// Potential at x into *energy, gradient added into g (3n) and Hessian

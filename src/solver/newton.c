@@ -58,7 +58,8 @@
 // sticking contact in friction's creep region) a position error far below
 // the tolerance leaves a large unbalanced force, and the iterations that
 // drive it down buy no accuracy (a frictional stack of cubes spent 22
-// Newton iterations per step there, 18 of them below the step tolerance).
+// Newton iterations per step there, most of them with |p| far below the
+// step tolerance).
 // A second certificate measures the error itself, from the iterates: when
 // Newton contracts, x_{k+1} - x* ~ theta/(1 - theta) p_k with theta the
 // ratio |p_k| / |p_{k-1}| of consecutive full steps (Hairer & Wanner,
@@ -79,8 +80,9 @@
 //     contact's model force passed Coulomb's bound, which is where a block
 //     that must slide converges onto the edge of the creep region).
 // result.accuracy is then the estimate (times params.accuracy_scale), and
-// result.contracted says so. The test only ever ends a step earlier than
-// the force test would: no step takes more iterations for it.
+// result.contracted says so. From a given state the test only ever ends
+// a step earlier than the force test would (over a run the trajectory,
+// and so the count, can differ).
 //
 // Prescribed motion. Prescribed dofs (Dirichlet vertices, kinematic obstacles)
 // start the solve where the previous step left them and must reach `target`.
@@ -121,7 +123,6 @@
 
 #include <math.h>
 #include <string.h>
-#include <stdlib.h>
 
 #include "base/core.h"
 #include "solver/linear_solver.h"
@@ -428,8 +429,8 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         // The contraction test's parts known before the line search: the
         // ratio of this direction to the last (a contraction only if the last
         // was taken whole), the estimate, and the model along p.
-        double ratio = pending ? INFINITY
-                       : last_whole ? pmax / last_pmax
+        double ratio = pending             ? INFINITY
+                       : last_whole        ? pmax / last_pmax
                        : r.iterations == 1 ? prior
                                            : INFINITY;
         double theta = fmax(ratio, last_ratio);
@@ -468,7 +469,8 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         if (whole && contracting) {
             r.converged = r.contracted = true;
             r.rough = false;
-            r.accuracy = theta / (1 - theta) * pmax * (params->accuracy_scale > 0 ? params->accuracy_scale : 1.0);
+            r.accuracy =
+                theta / (1 - theta) * pmax * (params->accuracy_scale > 0 ? params->accuracy_scale : 1.0);
             break;
         }
         last_ratio = ratio;

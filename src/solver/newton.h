@@ -89,8 +89,8 @@ typedef struct ipcc_newton_result {
     bool converged;
     bool contracted; ///< converged by the contraction test: x is the last full step's end
     bool final_step; ///< converged by the step and force tests, and x is x + p of the last direction
-    bool rough;   ///< converged by the step test alone, the residual above its tolerance
-    bool stalled; ///< stopped: the step filter allowed < 1e-10 of the direction 8 times in a row
+    bool rough;      ///< converged by the step test alone, the residual above its tolerance
+    bool stalled;    ///< stopped: the step filter allowed < 1e-10 of the direction 8 times in a row
     double time_assembly, time_factorization, time_solve, time_line_search; ///< wall seconds
     double time_symbolic; ///< the part of time_factorization spent in symbolic analysis
     double time_energy;   ///< the part of time_line_search spent evaluating trial energies

@@ -146,12 +146,13 @@ static void test_coulomb_magnitude(void **state) {
 // dy = 0.1 eps, past it for dy = 0.8 eps (and for a slip already near eps).
 static void test_within_bound(void **state) {
     (void)state;
-    const char *text = "{\"time_step\": 0.01, \"steps\": 3, \"gravity\": [0, -9.81, 0],"
-                       " \"contact\": {\"friction\": 0.5, \"friction_epsv\": 1e-3, \"dhat\": 1e-4},"
-                       " \"bodies\": [{\"name\": \"cube\", \"mesh\": {\"box\": {\"size\": [0.1, 0.1, 0.1],"
-                       " \"cells\": [1, 1, 1]}}, \"translation\": [0, 5e-5, 0],"
-                       " \"material\": {\"model\": \"neo_hookean\", \"youngs_modulus\": 1e6}}],"
-                       " \"obstacles\": [{\"type\": \"half_space\", \"point\": [0, 0, 0], \"normal\": [0, 1, 0]}]}";
+    const char *text =
+        "{\"time_step\": 0.01, \"steps\": 3, \"gravity\": [0, -9.81, 0],"
+        " \"contact\": {\"friction\": 0.5, \"friction_epsv\": 1e-3, \"dhat\": 1e-4},"
+        " \"bodies\": [{\"name\": \"cube\", \"mesh\": {\"box\": {\"size\": [0.1, 0.1, 0.1],"
+        " \"cells\": [1, 1, 1]}}, \"translation\": [0, 5e-5, 0],"
+        " \"material\": {\"model\": \"neo_hookean\", \"youngs_modulus\": 1e6}}],"
+        " \"obstacles\": [{\"type\": \"half_space\", \"point\": [0, 0, 0], \"normal\": [0, 1, 0]}]}";
     ipcc_world *w = ipcc_test_world_from_json(text, NULL);
     assert_int_equal(ipcc_world_start(w), IPCC_OK);
     for (int s = 0; s < 3; ++s) {
