@@ -156,23 +156,26 @@ ipcc_status ipcc_test_scene_parse_quoted(const char *quoted, const char *base_di
     return st;
 }
 
-ipcc_world *ipcc_test_two_cubes(const ipcc_world_def *def, double gap) {
+ipcc_world *ipcc_test_two_boxes(const ipcc_world_def *def, ipcc_mesh *a, ipcc_mesh *b, const double t[3],
+                                double rotation_y) {
     ipcc_world *w = NULL;
     assert_int_equal(ipcc_world_create(def, &w), IPCC_OK);
-    ipcc_mesh *a = ipcc_test_box_mesh(2, 2, 2, 0.2, 0.2, 0.2),
-              *b = ipcc_test_box_mesh(2, 2, 2, 0.12, 0.12, 0.12);
     ipcc_body_def bd = ipcc_default_body_def();
     bd.mesh = a;
     bd.name = "lower";
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
     bd.mesh = b;
     bd.name = "upper";
-    bd.translation[0] = 0.031;
-    bd.translation[1] = 0.2 + gap;
-    bd.translation[2] = 0.017;
-    bd.rotation[1] = 20;
+    memcpy(bd.translation, t, sizeof bd.translation);
+    bd.rotation[1] = rotation_y;
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
     ipcc_mesh_destroy(a);
     ipcc_mesh_destroy(b);
     return w;
+}
+
+ipcc_world *ipcc_test_two_cubes(const ipcc_world_def *def, double gap) {
+    const double t[3] = {0.031, 0.2 + gap, 0.017}; // grids offset
+    return ipcc_test_two_boxes(def, ipcc_test_box_mesh(2, 2, 2, 0.2, 0.2, 0.2),
+                               ipcc_test_box_mesh(2, 2, 2, 0.12, 0.12, 0.12), t, 20);
 }

@@ -35,6 +35,11 @@ ipcc_world *ipcc_test_world_from_json(const char *text, const char *base_dir);
 /// quotes (so that scenes in C string literals stay readable), as the file
 /// "scene.json" with mesh paths relative to base_dir (may be NULL).
 ipcc_status ipcc_test_scene_parse_quoted(const char *quoted, const char *base_dir, ipcc_scene **out);
+/// A new world of `def` with box mesh a as body "lower" and b as body
+/// "upper", translated by t and turned by rotation_y degrees about the
+/// vertical; the meshes are destroyed. Not started.
+ipcc_world *ipcc_test_two_boxes(const ipcc_world_def *def, ipcc_mesh *a, ipcc_mesh *b, const double t[3],
+                                double rotation_y);
 /// A new world of `def` with two soft boxes: "lower" (0.2 m, 2 x 2 x 2
 /// cells, its corner at the origin) and "upper" (0.12 m) `gap` metres above
 /// it, turned 20 degrees about y with its grid offset, so that vertices meet

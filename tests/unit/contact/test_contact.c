@@ -124,35 +124,11 @@ static void test_constraint_barrier_derivatives(void **state) {
         assert_true(checked[k] >= 20);
 }
 
-// A world (def) with box a as body "lower" and box b as body "upper",
-// translated by t and turned by rotation_y degrees about the vertical; the
-// meshes are destroyed.
-static ipcc_world *two_boxes(const ipcc_world_def *def, ipcc_mesh *a, ipcc_mesh *b, const double t[3],
-                             double rotation_y) {
-    ipcc_world *w = NULL;
-    assert_int_equal(ipcc_world_create(def, &w), IPCC_OK);
-    ipcc_body_def bd = ipcc_default_body_def();
-    bd.mesh = a;
-    bd.name = "lower";
-    assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
-    bd.mesh = b;
-    bd.name = "upper";
-    memcpy(bd.translation, t, sizeof bd.translation);
-    bd.rotation[1] = rotation_y;
-    assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
-    ipcc_mesh_destroy(a);
-    ipcc_mesh_destroy(b);
-    return w;
-}
-
 static ipcc_world *two_cubes(double gap, double dhat) {
     ipcc_world_def def = ipcc_default_world_def();
     def.contact.dhat = dhat;
     def.gravity[1] = -9.81;
-    // grids offset, so vertices meet faces, edges and vertices
-    const double t[3] = {0.031, 0.2 + gap, 0.017};
-    ipcc_world *w = two_boxes(&def, ipcc_test_box_mesh(2, 2, 2, 0.2, 0.2, 0.2),
-                              ipcc_test_box_mesh(2, 2, 2, 0.12, 0.12, 0.12), t, 20);
+    ipcc_world *w = ipcc_test_two_cubes(&def, gap); // grids offset: vertices meet faces, edges and vertices
     ipcc_half_space_def hs = ipcc_default_half_space_def(); // normal +y
     hs.point[1] = -0.5 * dhat;
     hs.friction = 0;
@@ -290,8 +266,8 @@ static ipcc_world *stacked_boxes(double rotation_y) {
     def.contact.dhat = STACK_DHAT;
     def.gravity[1] = 0;
     const double h = 0.5 * STACK_L, t[3] = {0.5 * h, STACK_L + 0.5 * STACK_DHAT, 0.5 * h};
-    return two_boxes(&def, ipcc_test_box_mesh(4, 4, 4, STACK_L, STACK_L, STACK_L),
-                     ipcc_test_box_mesh(2, 2, 2, h, h, h), t, rotation_y);
+    return ipcc_test_two_boxes(&def, ipcc_test_box_mesh(4, 4, 4, STACK_L, STACK_L, STACK_L),
+                               ipcc_test_box_mesh(2, 2, 2, h, h, h), t, rotation_y);
 }
 
 // The stack, its contact state (kappa = 1) and buffers of 3n doubles.
