@@ -1,6 +1,7 @@
 // Fast impacts finish their steps (issue 18, item 3): a soft ball at 20 m/s
-// onto a mesh box obstacle and onto an analytic sphere, and a stiff cube at
-// 40 m/s into a soft slab pinned at two edges, every setting at its default.
+// onto a mesh box obstacle, an analytic sphere and an analytic cylinder
+// (issue 33), and a stiff cube at 40 m/s into a soft slab pinned at two
+// edges, every setting at its default.
 //
 // What can fail. Each impact step needs one to three hundred Newton
 // iterations: the contact patch grows by about a ring of vertices per
@@ -130,6 +131,27 @@ static void test_ball_onto_sphere(void **state) {
     assert_true(impact_vs_tight("ball onto sphere", text, 12, 5e-3) > 0);
 }
 
+// The issue 33 cylinder impact (bench/scenes/impact_ball_cylinder.json) at
+// a step the bounce can be resolved in: a ball of half the size
+// (r = 0.05 m) at 20 m/s onto an analytic cylinder (r = 0.08 m) lying along
+// x, whose curved surface the ball's face and edge samples feel, at
+// h = 0.005 (one ball diameter per step). Six steps: the impact and the
+// rebound. At h = 0.01 the whole bounce is shorter than a step and the
+// first step runs to the iteration cap (README, Limits).
+static void test_ball_onto_cylinder(void **state) {
+    (void)state;
+    SKIP_UNDER_SANITIZERS();
+    const char *text =
+        "{\"time_step\": 0.005, \"duration\": 0.03, \"gravity\": [0, -9.81, 0], \"bodies\": ["
+        "{\"name\": \"ball\", \"mesh\": \"tests/ipc_scenes/input/tetMeshes/sphere1K.msh\","
+        " \"scale\": 0.1, \"translation\": [0, 0.1806, 0], \"velocity\": [0, -20, 0],"
+        " \"material\": {\"model\": \"neo_hookean\", \"density\": 1000, \"youngs_modulus\": 1e5,"
+        " \"poisson_ratio\": 0.4}}],"
+        " \"obstacles\": [{\"type\": \"cylinder\", \"center\": [0, 0, 0], \"axis\": [1, 0, 0],"
+        " \"radius\": 0.08, \"half_length\": 0.2}]}";
+    assert_true(impact_vs_tight("ball onto cylinder", text, 6, 5e-3) > 0);
+}
+
 // A 0.1 m cube (E = 1e7) at 40 m/s into a 0.5 m x 2 cm slab (E = 1e6)
 // pinned along its two x edges, h = 0.02 s.
 static void test_cube_into_slab(void **state) {
@@ -155,6 +177,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ball_onto_mesh_box),
         cmocka_unit_test(test_ball_onto_sphere),
+        cmocka_unit_test(test_ball_onto_cylinder),
         cmocka_unit_test(test_cube_into_slab),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
