@@ -378,6 +378,16 @@ static double block_residual(void *ctx, const double *g) {
     return fabs(g[0]) / ((const stuck_block *)ctx)->m;
 }
 
+// Solve a one-dof objective from x (all of it unknown), expecting IPCC_OK.
+static void solve_1d(const ipcc_objective *obj, const ipcc_newton_params *prm, double *x,
+                     ipcc_newton_result *r) {
+    const int map[1] = {0};
+    ipcc_newton *nw = ipcc_newton_create();
+    assert_non_null(nw);
+    assert_int_equal(ipcc_newton_solve(nw, obj, prm, 1, map, 1, NULL, x, r), IPCC_OK);
+    ipcc_newton_destroy(nw);
+}
+
 static void test_force_check(void **state) {
     (void)state;
     stuck_block b = {.m = 1, .xhat = 0, .mu_n = 0.9, .F = 1, .e = 1e-6};
@@ -386,26 +396,23 @@ static void test_force_check(void **state) {
                           .evaluate = block_evaluate,
                           .max_step = block_max_step,
                           .residual = block_residual};
-    const int map[1] = {0};
-    ipcc_newton *nw = ipcc_newton_create();
     // The step test alone (tolerance 1e-4, far above e): converged at once, stuck.
     ipcc_newton_params step_only = {.tolerance = 1e-4, .residual_tolerance = INFINITY, .max_iterations = 50};
     double x[1] = {0};
     ipcc_newton_result r;
-    assert_int_equal(ipcc_newton_solve(nw, &obj, &step_only, 1, map, 1, NULL, x, &r), IPCC_OK);
+    solve_1d(&obj, &step_only, x, &r);
     print_message("step test alone: x = %.3g after %d iterations, residual %.3g\n", x[0], r.iterations,
                   r.accuracy);
     assert_true(r.converged && x[0] < b.e && r.accuracy > 0.5);
     // With the force check: the true minimizer, within the residual tolerance.
     ipcc_newton_params both = {.tolerance = 1e-4, .residual_tolerance = 1e-6, .max_iterations = 50};
     x[0] = 0;
-    assert_int_equal(ipcc_newton_solve(nw, &obj, &both, 1, map, 1, NULL, x, &r), IPCC_OK);
+    solve_1d(&obj, &both, x, &r);
     double x_star = b.xhat + (b.F - b.mu_n) / b.m;
     print_message("force check: x = %.6g (x* = %.6g) after %d iterations, residual %.3g\n", x[0], x_star,
                   r.iterations, r.accuracy);
     assert_true(r.converged && !r.rough && r.accuracy <= 1e-6);
     assert_near(x[0], x_star, 1e-6, 0);
-    ipcc_newton_destroy(nw);
 }
 
 // Projected Newton's linear regime: E = x^2 / 2 with a Hessian reported 4x
@@ -445,13 +452,10 @@ static void solve_linear_regime(double (*gap_change)(void *, const double *, con
                           .max_step = over_max_step,
                           .residual = over_residual,
                           .gap_change = gap_change};
-    const int map[1] = {0};
-    ipcc_newton *nw = ipcc_newton_create();
     ipcc_newton_params prm = {
         .tolerance = 1e-2, .residual_tolerance = residual_tolerance, .max_iterations = 100};
     double x[1] = {1};
-    assert_int_equal(ipcc_newton_solve(nw, &obj, &prm, 1, map, 1, NULL, x, r), IPCC_OK);
-    ipcc_newton_destroy(nw);
+    solve_1d(&obj, &prm, x, r);
 }
 
 static void test_force_check_gives_way_when_linear(void **state) {
@@ -524,12 +528,9 @@ static void solve_stiff(double filter, ipcc_newton_result *r, double *x_end) {
                           .evaluate = stiff_evaluate,
                           .max_step = stiff_max_step,
                           .residual = stiff_residual};
-    const int map[1] = {0};
-    ipcc_newton *nw = ipcc_newton_create();
     ipcc_newton_params prm = {.tolerance = 1e-4, .residual_tolerance = 1e-6, .max_iterations = 200};
     double x[1] = {1};
-    assert_int_equal(ipcc_newton_solve(nw, &obj, &prm, 1, map, 1, NULL, x, r), IPCC_OK);
-    ipcc_newton_destroy(nw);
+    solve_1d(&obj, &prm, x, r);
     *x_end = x[0];
 }
 
@@ -580,21 +581,18 @@ static void test_final_step(void **state) {
                           .evaluate = shifted_evaluate,
                           .max_step = stiff_max_step,
                           .residual = stiff_residual};
-    const int map[1] = {0};
-    ipcc_newton *nw = ipcc_newton_create();
     ipcc_newton_params prm = {.tolerance = 1e-2, .residual_tolerance = 1e-2, .max_iterations = 10};
     ipcc_newton_result r;
     double x[1] = {0};
     half_step = 1.0;
-    assert_int_equal(ipcc_newton_solve(nw, &obj, &prm, 1, map, 1, NULL, x, &r), IPCC_OK);
+    solve_1d(&obj, &prm, x, &r);
     assert_true(r.converged && r.final_step && r.iterations == 1);
     assert_true(x[0] == final_a);
     assert_true(r.energy == 0.0);
     x[0] = 0;
     half_step = 0.5;
-    assert_int_equal(ipcc_newton_solve(nw, &obj, &prm, 1, map, 1, NULL, x, &r), IPCC_OK);
+    solve_1d(&obj, &prm, x, &r);
     assert_true(r.converged && !r.final_step && x[0] == 0.0);
-    ipcc_newton_destroy(nw);
 }
 
 int main(void) {
