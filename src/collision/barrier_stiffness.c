@@ -17,7 +17,21 @@
 //
 // Within a step. When the smallest distance is below 1e-8 L and still
 // decreasing between evaluations, kappa doubles (up to kappa_max): the
-// barrier is too soft to stop the approach.
+// barrier is too soft to stop the approach (IPC's rule). ipcc doubles it
+// also when the smallest distance is below d̂/10 and still decreasing after
+// the CCD step bound cut the direction that led there (the locking rule).
+// That is TOI locking (Zheng, Luo, Li 2026, arXiv 2512.12151, Sec. 1): near
+// zero gap the squared-distance barrier pushes back with about
+// 2 kappa d̂^4 / d, far less than the momentum a fast impact brings, so each
+// Newton direction drives the closest points many times their gap into the
+// obstacle, CCD allows a few percent of it, and the gap never gets below
+// IPC's 1e-8 L (a 20 m/s ball on a cylinder: gaps near 1e-3 d̂, alpha about
+// 0.03, 1000 iterations). Doubling kappa there makes the barrier carry the
+// load within a few iterations; the step converged in 363. Without the cut
+// condition kappa's history depended on the tolerance (2_matKnives at
+// tolerance 1e-4 ended 5.4e-4 L from its 1e-5 run; with it, every
+// tolerance sees nearly the same kappa). bench/results/
+// 2026-11-29-issue33-kappa.md has the measurements of both variants.
 //
 // The incremental potential (incremental_potential.c) calls these at their
 // places: the balance once per step, at its first evaluation, after the rest
@@ -28,6 +42,9 @@
 #include <math.h>
 
 #include "geometry/barrier.h"
+
+/// The locking rule's distance, relative to d̂ (the preamble).
+#define IPCC_KAPPA_GAP 0.1
 
 void ipcc_barrier_stiffness_bounds(double average_mass, double bbox_diagonal, double dhat2, double *kappa_min,
                                    double *kappa_max) {
@@ -52,8 +69,10 @@ double ipcc_barrier_stiffness_initial(double kappa, double kappa_min, double kap
 }
 
 double ipcc_barrier_stiffness_update(double kappa, double kappa_max, double prev_min_d2, double min_d2,
-                                     double bbox_diagonal) {
+                                     double bbox_diagonal, double dhat2, bool ccd_cut) {
+    if (!(min_d2 < prev_min_d2)) return kappa;
     double eps2 = 1e-16 * bbox_diagonal * bbox_diagonal;
-    if (prev_min_d2 < eps2 && min_d2 < eps2 && min_d2 < prev_min_d2) return fmin(kappa_max, 2 * kappa);
-    return kappa;
+    bool tiny = prev_min_d2 < eps2 && min_d2 < eps2;
+    bool locked = ccd_cut && prev_min_d2 < IPCC_KAPPA_GAP * IPCC_KAPPA_GAP * dhat2;
+    return tiny || locked ? fmin(kappa_max, 2 * kappa) : kappa;
 }

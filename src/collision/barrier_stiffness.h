@@ -6,6 +6,8 @@
 #ifndef IPCC_BARRIER_STIFFNESS_H
 #define IPCC_BARRIER_STIFFNESS_H
 
+#include <stdbool.h>
+
 /// The bounds [kappa_min, kappa_max] for vertices of average mass
 /// `average_mass` (kg), a scene of bounding-box diagonal L (m) and
 /// d̂² = dhat2 (m²).
@@ -21,9 +23,12 @@ double ipcc_barrier_stiffness_initial(double kappa, double kappa_min, double kap
                                       const int *dof_map, const double *g_rest, const double *g_barrier);
 
 /// kappa within a step: doubled (up to kappa_max) when the smallest squared
-/// distance min_d2 is below (1e-8 L)^2 and still decreasing from the
-/// previous evaluation's prev_min_d2; else unchanged.
+/// distance min_d2 is still decreasing from the previous evaluation's
+/// prev_min_d2 and either both are below (1e-8 L)^2 (IPC's rule) or
+/// prev_min_d2 is below (d̂/10)^2 = dhat2/100 and the step filter's CCD cut
+/// the direction that led here (ccd_cut: the locking rule,
+/// barrier_stiffness.c); else unchanged.
 double ipcc_barrier_stiffness_update(double kappa, double kappa_max, double prev_min_d2, double min_d2,
-                                     double bbox_diagonal);
+                                     double bbox_diagonal, double dhat2, bool ccd_cut);
 
 #endif

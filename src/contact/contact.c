@@ -198,6 +198,7 @@ ipcc_status ipcc_contact_create(const ipcc_contact_setup *def, ipcc_contact **ou
 void ipcc_contact_begin_step(ipcc_contact *c) {
     c->cand_valid = false;
     c->prev_min_d2 = INFINITY;
+    c->ccd_cut = false;
     c->time_ccd = c->time_broad_phase = c->time_constraint_search = 0;
 }
 
@@ -262,7 +263,8 @@ ipcc_status ipcc_contact_balance_stiffness(ipcc_contact *c, const ipcc_step_cont
 void ipcc_contact_update_stiffness(ipcc_contact *c) {
     if (c->kappa_fixed) return;
     double dmin2 = ipcc_barrier_potential_min_distance2(&c->set, &c->obstacles, c->xc);
-    c->kappa = ipcc_barrier_stiffness_update(c->kappa, c->kappa_max, c->prev_min_d2, dmin2, c->L);
+    c->kappa = ipcc_barrier_stiffness_update(c->kappa, c->kappa_max, c->prev_min_d2, dmin2, c->L, c->dhat2,
+                                             c->ccd_cut);
     c->prev_min_d2 = dmin2;
 }
 

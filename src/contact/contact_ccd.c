@@ -209,6 +209,7 @@ ipcc_status ipcc_contact_max_step(ipcc_contact *c, const ipcc_step_context *sc, 
         t = fmin(t, shapes_toi(c, sc, s0, s1));
     }
     c->time_ccd += ipcc_now() - t_ccd0;
+    c->ccd_cut = t < 1.0;
     *alpha = t < 1.0 ? CCD_SAFETY * t * alpha_max : alpha_max;
     return IPCC_OK;
 }

@@ -30,6 +30,7 @@ struct ipcc_contact {
     double kappa, kappa_min, kappa_max;
     bool kappa_fixed;
     double prev_min_d2; ///< smallest squared distance at the previous evaluation of this step
+    bool ccd_cut;       ///< the last ipcc_contact_max_step cut the direction (t < 1)
     double time_ccd, time_broad_phase, time_constraint_search;
 
     ipcc_broad_phase *bp;

@@ -56,12 +56,11 @@ typedef struct ipcc_objective {
 typedef struct ipcc_newton_params {
     double tolerance; ///< absolute: converged when |p|_inf <= tolerance (metres)
     /// Converged only when objective.residual(g) <= this too (INFINITY: off),
-    /// as long as Newton's quadratic model holds: once the step test holds,
-    /// the step test alone decides (result.rough) if the last three line
-    /// searches each had to backtrack by 8x or more, or if the residual did not halve over
-    /// the last iteration and |p| is within 1 % of the tolerance, provided
-    /// every contact gap is settled (objective.gap_change <= 1/2); or if the
-    /// line search finds no decrease at all (newton.c's preamble).
+    /// except at a kink of the energy: once the step test holds, the step
+    /// test alone decides (result.rough) if the last three line searches
+    /// each had to backtrack by 8x or more and every contact gap is settled
+    /// (objective.gap_change <= 1/2), or if the line search finds no
+    /// decrease at all (newton.c's preamble).
     double residual_tolerance;
     /// Converts a position error (metres) into the units of
     /// objective.residual (1/h for a velocity): the contraction test's error

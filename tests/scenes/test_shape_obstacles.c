@@ -247,10 +247,10 @@ static void test_plate_does_not_tunnel_through_sphere(void **state) {
 // valley there: the edge-shape key counts -1 (contact_multiplicity.c), whose
 // Hessian is projected away, so Newton's Hessian overestimates the
 // curvature and IPC's step test alone stopped with the plate held by 66.9 N
-// of its 70.6 N. With the force check (default settings, issue 18) it holds
-// 71.33 N: Newton converges only linearly there, and the check gives way to
-// the step test once the residual stops halving (newton.c), 1 % from the
-// weight; at tolerance 1e-5 it held 70.65 N.
+// of its 70.6 N. With the force check (default settings, issue 18) it held
+// 71.33 N while a slow residual could end the step (1 % from the weight);
+// since that exit is gone (issue 33, newton.c) Newton converges there by
+// the force or contraction test, and it holds 70.632 N.
 static void test_plate_rests_on_sphere(void **state) {
     (void)state;
     ipcc_world *w = new_world(9.81, 1e-3);

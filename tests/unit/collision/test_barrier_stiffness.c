@@ -158,32 +158,58 @@ static void test_initial_without_constraints(void **state) {
     assert_true(ipcc_barrier_stiffness_initial(1.0, 2.5, 250.0, 3, dof_map, gE, NULL) == 1.0);
 }
 
+// d̂ = 1e-3: far above the 1e-8 L threshold of IPC's rule at L = 1 or 10,
+// so with no CCD cut only IPC's rule acts.
+#define DHAT2 1e-6
+
 static void test_update(void **state) {
     (void)state;
     const double kmax = 1000.0;
     // L = 1: the threshold is (1e-8)^2 = 1e-16.
-    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 5e-17, 4e-17, 1.0) == 20.0);
-    assert_true(ipcc_barrier_stiffness_update(600.0, kmax, 5e-17, 4e-17, 1.0) == kmax); // capped
-    assert_true(ipcc_barrier_stiffness_update(kmax, kmax, 5e-17, 4e-17, 1.0) == kmax);
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 5e-17, 4e-17, 1.0, DHAT2, false) == 20.0);
+    assert_true(ipcc_barrier_stiffness_update(600.0, kmax, 5e-17, 4e-17, 1.0, DHAT2, false) ==
+                kmax); // capped
+    assert_true(ipcc_barrier_stiffness_update(kmax, kmax, 5e-17, 4e-17, 1.0, DHAT2, false) == kmax);
     // Unchanged: equal distances, increasing, either one above the threshold.
-    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 4e-17, 4e-17, 1.0) == 10.0);
-    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 4e-17, 5e-17, 1.0) == 10.0);
-    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 2e-16, 4e-17, 1.0) == 10.0);
-    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 3e-16, 2e-16, 1.0) == 10.0);
-    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 1e-16, 0.5e-16, 1.0) == 10.0); // prev at it
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 4e-17, 4e-17, 1.0, DHAT2, false) == 10.0);
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 4e-17, 5e-17, 1.0, DHAT2, false) == 10.0);
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 2e-16, 4e-17, 1.0, DHAT2, false) == 10.0);
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 3e-16, 2e-16, 1.0, DHAT2, false) == 10.0);
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 1e-16, 0.5e-16, 1.0, DHAT2, false) ==
+                10.0); // prev at it
     // No previous evaluation (+inf): no doubling.
-    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, INFINITY, 4e-17, 1.0) == 10.0);
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, INFINITY, 4e-17, 1.0, DHAT2, false) == 10.0);
     // The threshold scales with L^2: L = 10 gives 1e-14.
-    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 5e-15, 4e-15, 10.0) == 20.0);
-    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 5e-15, 4e-15, 1.0) == 10.0);
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 5e-15, 4e-15, 10.0, DHAT2, false) == 20.0);
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 5e-15, 4e-15, 1.0, DHAT2, false) == 10.0);
     // Repeated doubling reaches kappa_max and stays there.
     double k = 1.0, prev = 9e-17;
     for (int i = 0; i < 20; ++i) {
         double d = prev * 0.9;
-        k = ipcc_barrier_stiffness_update(k, kmax, prev, d, 1.0);
+        k = ipcc_barrier_stiffness_update(k, kmax, prev, d, 1.0, DHAT2, false);
         prev = d;
     }
     assert_true(k == kmax);
+}
+
+// The locking rule: after a CCD cut, a smallest distance below d̂/10 that
+// is still shrinking doubles kappa, whatever L (here 1, so IPC's rule is
+// out of reach); (d̂/10)^2 = 1e-8 with DHAT2.
+static void test_update_after_ccd_cut(void **state) {
+    (void)state;
+    const double kmax = 1000.0;
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 9e-9, 8e-9, 1.0, DHAT2, true) == 20.0);
+    assert_true(ipcc_barrier_stiffness_update(600.0, kmax, 9e-9, 8e-9, 1.0, DHAT2, true) == kmax); // capped
+    // Unchanged: no cut; the previous distance at or above d̂/10; not shrinking.
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 9e-9, 8e-9, 1.0, DHAT2, false) == 10.0);
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 1.1e-8, 8e-9, 1.0, DHAT2, true) == 10.0);
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 2e-8, 1e-9, 1.0, DHAT2, true) == 10.0);
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 8e-9, 8e-9, 1.0, DHAT2, true) == 10.0);
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 8e-9, 9e-9, 1.0, DHAT2, true) == 10.0);
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, INFINITY, 8e-9, 1.0, DHAT2, true) == 10.0);
+    // The threshold follows d̂, not L: d̂ = 1e-2 puts 9e-7 below it.
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 9e-7, 8e-7, 1.0, 1e-4, true) == 20.0);
+    assert_true(ipcc_barrier_stiffness_update(10.0, kmax, 9e-7, 8e-7, 1.0, DHAT2, true) == 10.0);
 }
 
 int main(void) {
@@ -194,6 +220,7 @@ int main(void) {
         cmocka_unit_test(test_initial_recovers_balance),
         cmocka_unit_test(test_initial_without_constraints),
         cmocka_unit_test(test_update),
+        cmocka_unit_test(test_update_after_ccd_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
