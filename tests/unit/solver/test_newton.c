@@ -500,10 +500,11 @@ static void test_unsettled_gaps_keep_iterating(void **state) {
 // minimizer at the kink x = 0. The Newton direction -(a sign(x) + x) jumps
 // over it by about a, within the step tolerance 1e-2, and the force
 // |g| >= a never falls to the residual tolerance: the line searches
-// backtrack by more and more (4x, 16x, 64x, ...), and after three of 8x
-// or more the step test alone ends the solve (result.rough). With gaps
-// that never settle that exit is closed, and the solve goes on until the
-// line search finds no decrease at all.
+// backtrack by more and more (4x, 16x, 64x, ...), and after three in a row
+// that backtracked 8x or more and moved x by at most 1 % of the step
+// tolerance (stuck at the kink) the step test alone ends the solve
+// (result.rough). With gaps that never settle that exit is closed, and the
+// solve goes on until the line search finds no decrease at all.
 static const double kink_a = 5e-3;
 static ipcc_status kink_energy(void *ctx, const double *x, double *e) {
     (void)ctx;
@@ -539,7 +540,7 @@ static void test_kink_ends_on_the_step_test(void **state) {
     print_message("kink: %d iterations, x = %.3g, residual %.3g, rough %d\n", r.iterations, x, r.accuracy,
                   r.rough);
     assert_true(r.converged && r.rough && !r.contracted && !r.final_step);
-    assert_true(r.iterations <= 6 && fabs(x) < 1e-3 && r.accuracy >= kink_a);
+    assert_true(r.iterations <= 10 && fabs(x) <= 1e-4 && r.accuracy >= kink_a);
     x = solve_kink(unsettled, &r);
     print_message("kink, unsettled gaps: %d iterations, x = %.3g, rough %d\n", r.iterations, x, r.rough);
     assert_true(r.converged && r.rough && r.iterations > 20 && fabs(x) < 1e-12);
