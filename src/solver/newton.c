@@ -28,7 +28,7 @@
 //     happen on the way through a 20 m/s impact, far from its solution;
 //     iterates that still move 1/8 of |p| per iteration are not stuck:
 //     ending there left the 40 m/s cube 2.1e-2 L from its converged run,
-//     the card house 9.5e-4 L, against 3.4e-3 and 2e-6 when stuck), with
+//     the card house 9.5e-4 L, against 3.4e-3 and 7.2e-6 when stuck), with
 //     every contact gap settled: the direction changes no active contact's
 //     distance by more than NEWTON_GAP_SETTLED of itself
 //     (objective.gap_change). A gap that CCD closes by 5x per iteration, or
