@@ -136,8 +136,9 @@ static void test_ball_onto_sphere(void **state) {
 // (r = 0.05 m) at 20 m/s onto an analytic cylinder (r = 0.08 m) lying along
 // x, whose curved surface the ball's face and edge samples feel, at
 // h = 0.005 (one ball diameter per step). Six steps: the impact and the
-// rebound. At h = 0.01 the whole bounce is shorter than a step and the
-// first step runs to the iteration cap (README, Limits).
+// rebound. At h = 0.01 the ball travels more than the cylinder's diameter
+// in one step, and the first step converges to the far side (README,
+// Limits).
 static void test_ball_onto_cylinder(void **state) {
     (void)state;
     SKIP_UNDER_SANITIZERS();

@@ -149,18 +149,25 @@ static double run(ipcc_world *w, int steps, const char *what, double allowed) {
 
 static const double axis_x[9] = {0, 0, 1, 0, 1, 0, -1, 0, 0}; // local z along world x
 
-// A tilted 0.1 m cube of 2 x 2 x 2 cells (surface edges 5 cm, diagonals 7
-// cm) at 20 m/s along +x, its centre starting 0.25 m before x = 0 at height
-// y and depth z, into shape (kind, sizes s, centred at (0, cy, 0), rotation
-// R or none), for 8 steps with run()'s checks: against a sphere nothing may
-// enter, against the sampled shapes no more than DEPTH.
-static void cube_into(ipcc_shape_kind kind, const double s[3], double cy, const double *R, double y, double z,
-                      const double rot[3], const char *what) {
+// A world with a tilted 0.1 m cube of 2 x 2 x 2 cells (surface edges 5 cm,
+// diagonals 7 cm, turned by rot) at 20 m/s along +x, its centre starting
+// 0.25 m before x = 0 at height y and depth z, and the shape `name` (kind,
+// sizes s, centred at (0, cy, 0), rotation R or none).
+static ipcc_world *cube_world(ipcc_shape_kind kind, const double s[3], double cy, const double *R, double y,
+                              double z, const double rot[3], const char *name) {
     ipcc_world *w = new_world();
     int cells[3] = {2, 2, 2};
     double size[3] = {0.1, 0.1, 0.1}, at[3] = {-0.25, y, z}, v[3] = {20, 0, 0};
     add_box(w, cells, size, at, rot, v, 2e5);
-    add_shape(w, kind, what, s[0], s[1], s[2], cy, R);
+    add_shape(w, kind, name, s[0], s[1], s[2], cy, R);
+    return w;
+}
+
+// cube_world's cube into its shape for 8 steps with run()'s checks: against
+// a sphere nothing may enter, against the sampled shapes no more than DEPTH.
+static void cube_into(ipcc_shape_kind kind, const double s[3], double cy, const double *R, double y, double z,
+                      const double rot[3], const char *what) {
+    ipcc_world *w = cube_world(kind, s, cy, R, y, z, rot, what);
     assert_true(run(w, 8, what, kind == IPCC_SHAPE_SPHERE ? 0 : DEPTH) < 1e-3);
     ipcc_world_destroy(w);
 }
@@ -209,11 +216,8 @@ static void test_plate_hits_cylinder_side(void **state) {
 // locking rule, barrier_stiffness.c.)
 static void test_set_state_keeps_the_depth_budget(void **state) {
     (void)state;
-    ipcc_world *w = new_world();
-    int cells[3] = {2, 2, 2};
-    double size[3] = {0.1, 0.1, 0.1}, at[3] = {-0.25, 0.012, 0.013}, rot[3] = {10, 35, 5}, v[3] = {20, 0, 0};
-    add_box(w, cells, size, at, rot, v, 2e5);
-    add_shape(w, IPCC_SHAPE_CYLINDER, "cylinder", cylinder[0], cylinder[1], 0, 0, NULL);
+    const double rot[3] = {10, 35, 5};
+    ipcc_world *w = cube_world(IPCC_SHAPE_CYLINDER, cylinder, 0, NULL, 0.012, 0.013, rot, "cylinder");
     double depth = 0; // the deepest face point now: step until the impact presses faces in
     for (int k = 0; k < 8 && depth <= 0; ++k) {
         run(w, 1, "cube on cylinder side, then set", DEPTH);
