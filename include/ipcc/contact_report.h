@@ -54,7 +54,11 @@ typedef struct ipcc_contact_record {
     double point_a[3];      ///< closest point on the first primitive, m
     double point_b[3];      ///< closest point on the second primitive (on a shape's exact surface), m
     double position[3];     ///< midpoint of point_a and point_b, m
-    double normal[3];       ///< unit, from the second primitive towards the first
+    double normal[3];       ///< unit, from the second primitive towards the first: (point_a - point_b) /
+                            ///< distance, but for a nearly parallel edge pair (within 1.8 degrees) the
+                            ///< direction of its barrier force, which blends its ends' normals and need
+                            ///< not be exactly along point_a - point_b (docs/design.md, "Nearly parallel
+                            ///< edges")
     double distance;        ///< |point_a - point_b|, m
     double normal_force;    ///< barrier force, N: a is pushed along +normal, b along -normal (< 0 only for a
                             ///< key counting -1, in a concave valley: docs/design.md, "Multiplicities")
@@ -84,7 +88,7 @@ IPCC_API void ipcc_contact_report_destroy(ipcc_contact_report *report);
 /// may still be 0 (normal forces 0). The sum of normal_force * normal over
 /// the records of a body equals its barrier force (ipcc_world_contact_forces
 /// summed over its vertices), nearly parallel edge-edge pairs included
-/// (ipcc has no edge-edge mollifier, so every barrier force is normal).
+/// (whose force is along their normal by its definition above).
 IPCC_API ipcc_status ipcc_world_contacts(const ipcc_world *world, ipcc_contact_report *report,
                                          const ipcc_contact_record **records, int *count);
 

@@ -3,8 +3,8 @@
 // One constraint. Its squared distance d over the 1 to 4 vertices of its
 // closest features (distance.c; half-spaces and analytic shapes here and in
 // shape.c), and its barrier b(d, d̂²), the clamped log barrier on squared
-// distances (barrier.c). Nearly parallel edge pairs are not mollified (IPC
-// Sec. 4.3 is; constraint_set.c says why). Gradient and Hessian:
+// distances (barrier.c); a nearly parallel edge pair (EP) has its own term,
+// not b of one distance (parallel_edges.c). Gradient and Hessian:
 //   grad b = b' grad d,
 //   H b    = b'' grad d grad d^T + b' H_d.
 // A key stands for n_k terms (its multiplicity, contact_multiplicity.c):
@@ -34,6 +34,7 @@
 
 #include "geometry/barrier.h"
 #include "collision/contact_samples.h"
+#include "collision/parallel_edges.h"
 #include "base/core.h"
 #include "geometry/distance.h"
 #include "fem/local_to_global.h"
@@ -119,6 +120,12 @@ double ipcc_contact_distance(ipcc_contact_kind kind, const double *x, const void
     }
     case IPCC_CONTACT_ST:
     case IPCC_CONTACT_SE: return sphere_distance(kind, x, obstacle, g, H);
+    case IPCC_CONTACT_EP: { // the segments' distance (parallel_edges.c)
+        ipcc_edge_edge_distance_type t = ipcc_edge_edge_distance_type_of(a, b, d2, d3);
+        if (g) ipcc_edge_edge_distance_gradient(a, b, d2, d3, t, g);
+        if (H) ipcc_edge_edge_distance_hessian(a, b, d2, d3, t, H);
+        return ipcc_edge_edge_distance(a, b, d2, d3, t);
+    }
     case IPCC_CONTACT_QE:
     case IPCC_CONTACT_QT: break; // a sample's point needs its pair (sample_barrier)
     }
@@ -191,7 +198,7 @@ void ipcc_project_psd_translation_free(int k, double *H) {
 
 static bool translation_free(ipcc_contact_kind kind) {
     return kind == IPCC_CONTACT_PP || kind == IPCC_CONTACT_PE || kind == IPCC_CONTACT_PT ||
-           kind == IPCC_CONTACT_EE;
+           ipcc_contact_kind_edge_edge(kind);
 }
 
 // The PSD projection of the barrier Hessian of a constraint of this kind.
@@ -205,6 +212,11 @@ static void project_barrier(ipcc_contact_kind kind, double *H) {
 double ipcc_contact_barrier(ipcc_contact_kind kind, const double *x, const void *obstacle, double dhat2,
                             double *g, double *H, bool project) {
     int n = 3 * ipcc_contact_kind_vertices(kind);
+    if (kind == IPCC_CONTACT_EP) { // not b of one distance (parallel_edges.c)
+        double e = ipcc_parallel_edges_barrier(x, dhat2, g, H);
+        if (H && project && isfinite(e)) project_barrier(kind, H);
+        return e;
+    }
     double gd[12], Hd[144];
     double d = ipcc_contact_distance(kind, x, obstacle, g ? gd : NULL, H ? Hd : NULL);
     double b = ipcc_barrier(d, dhat2);

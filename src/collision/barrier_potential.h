@@ -14,7 +14,7 @@
 /// Squared distance of one constraint over its local positions x
 /// (3 * vertices, in the order of ipcc_contact_kind); with g/H (may be NULL)
 /// also its gradient and Hessian. EE is the distance between the edges'
-/// lines (EE keys are interior-interior, constraint_set.c); `obstacle` is used by PH
+/// lines (EE keys are interior-interior, constraint_set.c), EP the segments'; `obstacle` is used by PH
 /// (6 doubles: point, unit normal), PS, ST and SE (an ipcc_shape; a sphere
 /// for ST and SE, whose distance is (sqrt(d) - r)^2 with d the squared
 /// distance from its centre to the triangle's plane or the edge's line).
@@ -27,8 +27,8 @@ double ipcc_contact_distance(ipcc_contact_kind kind, const double *x, const void
 /// as ipcc_project_psd on H, to rounding). Used for PP, PE, PT and EE.
 void ipcc_project_psd_translation_free(int k, double *H);
 
-/// One constraint's barrier b(d(x), dhat2) (no edge-edge mollifier,
-/// constraint_set.c); with g/H (may be NULL) its gradient and Hessian,
+/// One constraint's barrier b(d(x), dhat2) (for EP the term of
+/// parallel_edges.c); with g/H (may be NULL) its gradient and Hessian,
 /// projected to PSD when `project`. +inf at d <= 0.
 double ipcc_contact_barrier(ipcc_contact_kind kind, const double *x, const void *obstacle, double dhat2,
                             double *g, double *H, bool project);

@@ -21,21 +21,19 @@
 // Edges and vertices inside planar regions of obstacles (collision_mesh.c)
 // give no edge-edge or point terms.
 //
-// No edge-edge mollifier. IPC (Sec. 4.3, eq. 19-20) multiplies the barrier
-// of nearly parallel edge pairs by a mollifier m that goes to 0 as the edges
-// become parallel; ipcc deliberately does not. In the inclusion-exclusion
-// (contact_multiplicity.c) the edge-edge terms that land on a point-edge or
-// point-point key cancel against its coefficients 1 - E(v): a mollified term
-// m b leaves -(1 - m) b uncancelled, and two meshes whose edges lie exactly
-// over each other (stacked boxes with aligned grids) feel an energy
-// unbounded below. Mollifying only interior-interior pairs instead makes the
-// energy jump by (1 - m) b when a nearly parallel pair's closest points
-// leave the interiors, and the line search stalls at the jump. Unmollified,
-// the energy is bounded below and continuous, and the ill-conditioned
-// line-line distance the mollifier guarded is never used for (nearly)
+// Nearly parallel edge pairs (sin^2 of their angle below 1e-3) are keyed on
+// their own, EP (ea0, ea1, eb0, eb1), and land on no point-edge or
+// point-point key: where parallel edges overlap, the segment distance's
+// closest point jumps from one end to the other and b of it kinks, which
+// stalls Newton's line search. Their term (parallel_edges.c) is C1 there,
+// equals b of the segment distance with its gradient where the band ends,
+// and is never below the end barriers whose keys it no longer adds to, so
+// the inclusion-exclusion (contact_multiplicity.c) keeps the energy
+// bounded below (IPC's mollifier, Sec. 4.3, would leave -(1 - m) b
+// uncancelled there: stacked boxes with aligned grids would attract without
+// bound). The ill-conditioned line-line distance is never used for (nearly)
 // parallel edges: ipcc_edge_edge_distance_type_of (distance.c) gives them an
-// end type below sin^2 = IPCC_DISTANCE_DEGENERATE_SIN2 (switching there
-// moves d by at most 2.5e-13 L^2).
+// end type below sin^2 = IPCC_DISTANCE_DEGENERATE_SIN2.
 //
 // Obstacles that are no mesh. Half-spaces give PH (v, plane) with
 // d = ((x - p) . n)^2. Analytic shapes (world_shapes.c, shape.c) give PS
@@ -192,6 +190,8 @@ static ipcc_contact_pair ee_pair(const set_input *c, const double *xc, int ea, i
     const double *pa0 = xc + 3 * a0, *pa1 = xc + 3 * a1, *pb0 = xc + 3 * b0, *pb1 = xc + 3 * b1;
     ipcc_edge_edge_distance_type type = ipcc_edge_pair_type(xc, ia, ib);
     if (!(ipcc_edge_edge_distance(pa0, pa1, pb0, pb1, type) < c->dhat2)) return none;
+    if (ipcc_edge_pair_parallel(xc, ia, ib)) // its own key (parallel_edges.c)
+        return (ipcc_contact_pair){.kind = IPCC_CONTACT_EP, .v = {a0, a1, b0, b1}};
     switch (type) {
     case IPCC_EE_EA0_EB0: return make_pp(a0, b0);
     case IPCC_EE_EA0_EB1: return make_pp(a0, b1);

@@ -67,14 +67,18 @@
 // soft mats). Which key a term lands on comes from one classification of
 // each pair, in a fixed order of its two edges (ipcc_edge_pair_type), so
 // the constraint set and the multiplicities agree where parallel edges
-// have no unique closest points. An edge-edge interior key counts 1; a
+// have no unique closest points. A nearly parallel pair (sin^2 of the angle
+// below 1e-3) is keyed on its own (EP, parallel_edges.c) and lands on no
+// key here: its term is C1 where its closest point jumps between ends. An
+// edge-edge interior key counts 1, an EP key 1; a
 // point-edge key (u, b) adds the edges at u whose closest points are u and
 // b's interior, plus 1 - E(u) when b's closest point to u is inside it (so 1
 // at a convex vertex u, whose edges all reach b at u); a point-point key
 // (u, w) the products likewise (1 at two convex vertices). Vertices of
-// point sets have no edges and no terms of (2). Nearly parallel pairs count
-// like any other: there is no edge-edge mollifier, which would leave
-// -(1 - m) b of such a term uncancelled (constraint_set.c). Half-spaces and
+// point sets have no edges and no terms of (2). An EP term is never below
+// the end barriers it no longer adds to (parallel_edges.c), so no term is
+// left uncancelled (IPC's mollifier would leave -(1 - m) b,
+// constraint_set.c). Half-spaces and
 // analytic shapes count once. A key with multiplicity 0 is dropped; a
 // negative one (a concave valley) is kept: its energy and gradient enter
 // with their sign, its Hessian is projected to PSD after the sign is
@@ -167,8 +171,13 @@ static bool skeleton_edge(const ipcc_collision_mesh *c, int e, int x, int y) {
 }
 
 // The vertices of edges a and b (as stored) that the closest-feature type
-// of their distance names (-1 for an interior).
+// of their distance names (-1 for an interior; both -1 for a nearly
+// parallel pair, whose term has its own key and lands on no other).
 static void ee_ends(const double *xc, const int *a, const int *b, int *ta, int *tb) {
+    if (ipcc_edge_pair_parallel(xc, a, b)) {
+        *ta = *tb = -1;
+        return;
+    }
     ipcc_edge_edge_distance_type t = ipcc_edge_pair_type(xc, a, b);
     switch (t) {
     case IPCC_EE_EA0_EB0: *ta = a[0], *tb = b[0]; return;

@@ -24,7 +24,15 @@ typedef enum ipcc_contact_kind {
     IPCC_CONTACT_QE, ///< edge sample-shape [e0, e1]: a fixed point of the edge (pair.sample) to a curved
                      ///< shape
     IPCC_CONTACT_QT, ///< face sample-shape [t0, t1, t2]: a fixed point inside the face (pair.sample) likewise
+    IPCC_CONTACT_EP, ///< nearly parallel edge-edge [ea0, ea1, eb0, eb1]: the segments' distance, the term of
+                     ///< parallel_edges.c
 } ipcc_contact_kind;
+
+/// Whether a constraint of this kind is between two edges (EE, EP), whose
+/// second primitive starts at v[2].
+static inline bool ipcc_contact_kind_edge_edge(int kind) {
+    return kind == IPCC_CONTACT_EE || kind == IPCC_CONTACT_EP;
+}
 
 /// Whether a constraint of this kind is against an analytic shape (PS, ST,
 /// SE, QE, QT), whose index follows its vertices in v.
@@ -50,7 +58,8 @@ static inline int ipcc_contact_kind_vertices(ipcc_contact_kind kind) {
 
 /// One constraint: a key (kind and vertices) and what its barrier needs.
 typedef struct ipcc_contact_pair {
-    int kind;   ///< an ipcc_contact_kind, or -1 for "no constraint"; EE keys are always interior-interior
+    int kind;   ///< an ipcc_contact_kind, or -1 for "no constraint"; EE keys are always interior-interior,
+                ///< EP keys nearly parallel pairs
     int v[4];   ///< collision vertices; PH / PS: v[0] vertex, v[1] half-space / shape; ST / SE / QT / QE:
                 ///< the triangle's or edge's vertices, then the shape's index
     int sample; ///< QE / QT: the sample's code (contact_samples.h), part of the key; else 0

@@ -8,8 +8,14 @@
 // in the constraint set and on another in the multiplicities. So every
 // caller classifies a pair here, always with the edge of the lower vertex
 // first, and swaps the type back when it named the edges the other way
-// round. No arithmetic of its own: the classification is distance.c's.
+// round. Likewise whether the pair is nearly parallel (keyed on its own,
+// parallel_edges.c). No arithmetic of its own: the classification is
+// distance.c's, the angle parallel_edges.c's.
 #include "collision/edge_pair.h"
+
+#include <string.h>
+
+#include "collision/parallel_edges.h"
 
 // The type of edge-edge pair (b, a) as a type of (a, b).
 static ipcc_edge_edge_distance_type swap_edge_pair_type(ipcc_edge_edge_distance_type t) {
@@ -29,4 +35,18 @@ ipcc_edge_edge_distance_type ipcc_edge_pair_type(const double *xc, const int a[2
         return ipcc_edge_edge_distance_type_of(xc + 3 * a[0], xc + 3 * a[1], xc + 3 * b[0], xc + 3 * b[1]);
     return swap_edge_pair_type(
         ipcc_edge_edge_distance_type_of(xc + 3 * b[0], xc + 3 * b[1], xc + 3 * a[0], xc + 3 * a[1]));
+}
+
+bool ipcc_edge_pair_parallel(const double *xc, const int a[2], const int b[2]) {
+    if (!ipcc_edge_pair_first(a, b)) {
+        const int *t = a;
+        a = b;
+        b = t;
+    }
+    double x[12];
+    memcpy(x, xc + 3 * a[0], 3 * sizeof(double));
+    memcpy(x + 3, xc + 3 * a[1], 3 * sizeof(double));
+    memcpy(x + 6, xc + 3 * b[0], 3 * sizeof(double));
+    memcpy(x + 9, xc + 3 * b[1], 3 * sizeof(double));
+    return ipcc_parallel_edges(x);
 }

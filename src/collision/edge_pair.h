@@ -1,6 +1,6 @@
-/// The fixed order of two edges and the closest-feature type of their
-/// distance in that order (edge_pair.c): what every place that keys an
-/// edge-edge term shares (the constraint set's edge-edge keys,
+/// The fixed order of two edges, the closest-feature type of their distance
+/// in that order and whether they are nearly parallel (edge_pair.c): what
+/// every place that keys an edge-edge term shares (the constraint set's edge-edge keys,
 /// constraint_set.c, and the multiplicities, contact_multiplicity.c).
 /// Private to the library.
 #ifndef IPCC_EDGE_PAIR_H
@@ -27,5 +27,10 @@ static inline bool ipcc_edge_pair_first(const int a[2], const int b[2]) {
 /// first, so ties (parallel edges, whose closest points are not unique)
 /// land the term on one key and the energy is continuous across them.
 ipcc_edge_edge_distance_type ipcc_edge_pair_type(const double *xc, const int a[2], const int b[2]);
+
+/// Edges a and b are nearly parallel (parallel_edges.h), tested in the
+/// fixed order: the pair is then keyed on its own (IPCC_CONTACT_EP) and
+/// its term lands on no closest-feature key.
+bool ipcc_edge_pair_parallel(const double *xc, const int a[2], const int b[2]);
 
 #endif

@@ -357,6 +357,15 @@ static void pair_weights(const ipcc_contact_pair *p, const double *xc, double w[
         w[3] = -t;
         return;
     }
+    case IPCC_CONTACT_EP: { // the segments' closest points (an end of one, for nearly parallel edges)
+        double st[2];
+        ipcc_segment_segment_closest_parameters(x0, x1, xc + 3 * p->v[2], xc + 3 * p->v[3], st);
+        w[0] = 1 - st[0];
+        w[1] = st[0];
+        w[2] = -(1 - st[1]);
+        w[3] = -st[1];
+        return;
+    }
     case IPCC_CONTACT_PH:
     case IPCC_CONTACT_PS: w[0] = 1; return;
     case IPCC_CONTACT_QE:
@@ -412,6 +421,23 @@ static void sphere_info(const ipcc_contact *c, const ipcc_contact_pair *p, ipcc_
     in->obstacle = i;
 }
 
+// A nearly parallel edge pair's term is no function of one distance
+// (parallel_edges.c): its force on edge a, -kappa n (g_a0 + g_a1) with g
+// the term's gradient, is the normal force and its direction the normal
+// (within the edges' angle of the closest points' direction where one end
+// dominates), so the reports' forces still add up to the barrier force.
+static void parallel_force(const ipcc_contact *c, const ipcc_contact_pair *p, ipcc_contact_info *in) {
+    double g[12], f[3];
+    ipcc_contact_pair_barrier(&c->obstacles, p, c->xc, c->dhat2, g, NULL);
+    for (int k = 0; k < 3; ++k)
+        f[k] = -c->kappa * (g[k] + g[3 + k]);
+    double len = sqrt(dot3(f, f));
+    if (!(len > 0) || !isfinite(len)) return;
+    for (int k = 0; k < 3; ++k)
+        in->normal[k] = f[k] / len;
+    in->normal_force = len;
+}
+
 // Constraint p at c->xc as friction sees it.
 static void pair_info(const ipcc_contact *c, const ipcc_contact_pair *p, ipcc_contact_info *in) {
     const ipcc_collision_mesh *m = &c->mesh;
@@ -440,7 +466,7 @@ static void pair_info(const ipcc_contact *c, const ipcc_contact_pair *p, ipcc_co
         ipcc_shape_distance(&c->pose[p->v[1]], c->xc + 3 * p->v[0], in->point, in->normal);
     } else {
         pair_weights(p, c->xc, in->weights);
-        int first = p->kind == IPCC_CONTACT_EE ? 2 : 1; // the second primitive's first vertex
+        int first = ipcc_contact_kind_edge_edge(p->kind) ? 2 : 1; // the second primitive's first vertex
         in->body[1] = m->group[p->v[first]];
         // normal = (difference of the closest points) / its length
         double dvec[3] = {0, 0, 0};
@@ -460,6 +486,7 @@ static void pair_info(const ipcc_contact *c, const ipcc_contact_pair *p, ipcc_co
     double d = ipcc_contact_pair_distance(&c->obstacles, p, c->xc);
     in->normal_force = c->kappa * p->mult * fabs(ipcc_barrier_first_derivative(d, c->dhat2)) * 2 * sqrt(d);
     in->distance = sqrt(d);
+    if (p->kind == IPCC_CONTACT_EP) parallel_force(c, p, in);
 }
 
 ipcc_status ipcc_contact_active(ipcc_contact *c, const ipcc_step_context *sc, const double *x,

@@ -326,10 +326,11 @@ ipcc_status ipcc_contact_check_state(ipcc_contact *c, const ipcc_contact_setup *
         if (ipcc_contact_pair_distance(&c->obstacles, p, c->xc) > 0) continue;
         // Half-spaces and shapes (PH, PS, ST, SE) were refused by (1) and (1b).
         if (p->kind != IPCC_CONTACT_PP && p->kind != IPCC_CONTACT_PE && p->kind != IPCC_CONTACT_PT &&
-            p->kind != IPCC_CONTACT_EE)
+            !ipcc_contact_kind_edge_edge(p->kind))
             continue;
         describe_vertex(w, c, p->v[0], va, sizeof va);
-        int other = p->kind == IPCC_CONTACT_EE ? p->v[2] : p->v[1]; // the second primitive's first vertex
+        int other =
+            ipcc_contact_kind_edge_edge(p->kind) ? p->v[2] : p->v[1]; // the second primitive's first vertex
         return ipcc_fail(IPCC_ERR_INFEASIBLE,
                          "%s: bodies \"%s\" and \"%s\" touch (zero distance) at vertex %s of \"%s\"", what,
                          body_name(w, c->mesh.group[p->v[0]]), body_name(w, c->mesh.group[other]), va,

@@ -391,7 +391,7 @@ void ipcc_friction_contact_force(const ipcc_friction *f, const ipcc_step_context
     // vertex 0 (weight 1), for EE the vertices 0 and 1 of edge a, for ST,
     // SE, QE and QT (a shape against a triangle or an edge) all of them.
     double s = sc->potential_scale;
-    int na = fc->kind == IPCC_CONTACT_EE ? 2 : (ipcc_contact_kind_on_shape(fc->kind) ? fc->nv : 1);
+    int na = ipcc_contact_kind_edge_edge(fc->kind) ? 2 : (ipcc_contact_kind_on_shape(fc->kind) ? fc->nv : 1);
     for (int d = 0; d < 3; ++d) {
         force[d] = 0;
         for (int a = 0; a < na; ++a)

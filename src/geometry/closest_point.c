@@ -74,8 +74,8 @@ void ipcc_edge_edge_closest_point(const double ea0[3], const double ea1[3], cons
     st[1] = dot3(n, q) / nn;
 }
 
-void ipcc_segment_segment_closest_points(const double p0[3], const double p1[3], const double q0[3],
-                                         const double q1[3], double a[3], double b[3]) {
+void ipcc_segment_segment_closest_parameters(const double p0[3], const double p1[3], const double q0[3],
+                                             const double q1[3], double st_out[2]) {
     double d1[3], d2[3], r[3];
     sub3(p1, p0, d1);
     sub3(q1, q0, d2);
@@ -105,8 +105,16 @@ void ipcc_segment_segment_closest_points(const double p0[3], const double p1[3],
             }
         }
     }
+    st_out[0] = s;
+    st_out[1] = t;
+}
+
+void ipcc_segment_segment_closest_points(const double p0[3], const double p1[3], const double q0[3],
+                                         const double q1[3], double a[3], double b[3]) {
+    double st[2];
+    ipcc_segment_segment_closest_parameters(p0, p1, q0, q1, st);
     for (int k = 0; k < 3; ++k) {
-        a[k] = p0[k] + s * d1[k];
-        b[k] = q0[k] + t * d2[k];
+        a[k] = p0[k] + st[0] * (p1[k] - p0[k]);
+        b[k] = q0[k] + st[1] * (q1[k] - q0[k]);
     }
 }

@@ -21,8 +21,13 @@ void ipcc_point_triangle_closest_point(const double p[3], const double t0[3], co
 void ipcc_edge_edge_closest_point(const double ea0[3], const double ea1[3], const double eb0[3],
                                   const double eb1[3], double st[2]);
 
+/// (s, t) in [0, 1]^2 such that p0 + s (p1 - p0) and q0 + t (q1 - q0) are
+/// closest points of two SEGMENTS (clamped; zero-length segments included).
+void ipcc_segment_segment_closest_parameters(const double p0[3], const double p1[3], const double q0[3],
+                                             const double q1[3], double st[2]);
+
 /// The closest points a on [p0, p1] and b on [q0, q1] of two SEGMENTS
-/// (clamped; zero-length segments included).
+/// (ipcc_segment_segment_closest_parameters).
 void ipcc_segment_segment_closest_points(const double p0[3], const double p1[3], const double q0[3],
                                          const double q1[3], double a[3], double b[3]);
 

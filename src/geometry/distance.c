@@ -5,9 +5,10 @@
 // (Li, Ferguson, Schneider, Langlois, Zorin, Panozzo, Jiang, Kaufman 2020,
 // "Incremental Potential Contact", ACM TOG 39(4) 49), Sec. 4: distances are
 // piecewise smooth functions whose pieces are the distances between the
-// closest features. IPC's edge-edge mollifier (Sec. 4.3) is left out on
-// purpose (constraint_set.c says why); the classification below keeps
-// nearly parallel edges off the ill-conditioned line-line piece instead.
+// closest features. IPC's edge-edge mollifier (Sec. 4.3) is not here:
+// nearly parallel edge pairs get their own term (collision/parallel_edges.c),
+// and the classification below keeps them off the ill-conditioned
+// line-line piece.
 //
 // Conventions. Every distance is SQUARED (IPC's barrier is written on d^2).
 // DOF order: point-edge [p, e0, e1] (9), point-triangle [p, t0, t1, t2] (12),

@@ -1,7 +1,7 @@
 /// Contact distance kernels (IPC, Li et al. 2020, Sec. 4 and supplement):
 /// point-point, point-edge, point-triangle and edge-edge SQUARED distances,
 /// their gradients and closed-form Hessians, and closest-feature
-/// classification (no edge-edge mollifier: constraint_set.c).
+/// classification (nearly parallel edge pairs: collision/parallel_edges.c).
 ///
 /// Every distance here is squared (IPC's convention: d = |x - y|^2, barrier
 /// thresholds are squared too). DOF order: point-edge [p, e0, e1] (9),

@@ -56,12 +56,9 @@ typedef struct ipcc_objective {
 typedef struct ipcc_newton_params {
     double tolerance; ///< absolute: converged when |p|_inf <= tolerance (metres)
     /// Converged only when objective.residual(g) <= this too (INFINITY: off),
-    /// except at a kink of the energy: once the step test holds, the step
-    /// test alone decides (result.rough) if the last three line searches
-    /// each had to backtrack by 8x or more and moved x by at most 1 % of
-    /// the tolerance (stuck at a kink), and every contact gap is settled
-    /// (objective.gap_change <= 1/2), or if the line search finds no
-    /// decrease at all (newton.c's preamble).
+    /// except where rounding leaves no decrease: once the step test holds,
+    /// the step test alone decides (result.rough) if the line search finds
+    /// no decrease at all (newton.c's preamble).
     double residual_tolerance;
     /// Converts a position error (metres) into the units of
     /// objective.residual (1/h for a velocity): the contraction test's error

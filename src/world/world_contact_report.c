@@ -96,7 +96,8 @@ static ipcc_contact_type public_type(ipcc_contact_kind kind) {
     case IPCC_CONTACT_PP: return IPCC_CONTACT_POINT_POINT;
     case IPCC_CONTACT_PE: return IPCC_CONTACT_POINT_EDGE;
     case IPCC_CONTACT_PT: return IPCC_CONTACT_POINT_TRIANGLE;
-    case IPCC_CONTACT_EE: return IPCC_CONTACT_EDGE_EDGE;
+    case IPCC_CONTACT_EE:
+    case IPCC_CONTACT_EP: return IPCC_CONTACT_EDGE_EDGE;
     case IPCC_CONTACT_PH: return IPCC_CONTACT_POINT_HALF_SPACE;
     case IPCC_CONTACT_PS: return IPCC_CONTACT_POINT_SHAPE;
     case IPCC_CONTACT_ST: return IPCC_CONTACT_TRIANGLE_SHAPE;
@@ -155,7 +156,7 @@ static int object_b(const ipcc_world *w, ipcc_contact_kind kind, const int *vert
     if (kind == IPCC_CONTACT_PH) return ipcc_world_contact_object_of_half_space(w, obstacle);
     if (ipcc_contact_kind_on_shape(kind)) return ipcc_world_contact_object_of_shape(w, obstacle);
     return ipcc_world_contact_object_of_body(
-        w, ipcc_world_body_of_vertex(w, vertices[kind == IPCC_CONTACT_EE ? 2 : 1]));
+        w, ipcc_world_body_of_vertex(w, vertices[ipcc_contact_kind_edge_edge(kind) ? 2 : 1]));
 }
 
 // Sort key of a constraint: kind, its vertices, obstacle.
@@ -241,6 +242,7 @@ static void measure_features(const ipcc_world *w, ipcc_contact_kind kind, const 
     case IPCC_CONTACT_PE: line_foot(p, x + 3 * v[1], x + 3 * v[2], r->point_b); break;
     case IPCC_CONTACT_PT: plane_foot(p, x + 3 * v[1], x + 3 * v[2], x + 3 * v[3], r->point_b); break;
     case IPCC_CONTACT_EE:
+    case IPCC_CONTACT_EP:
         ipcc_segment_segment_closest_points(p, x + 3 * v[1], x + 3 * v[2], x + 3 * v[3], r->point_a,
                                             r->point_b);
         break;
@@ -278,7 +280,7 @@ static void active_record(const ipcc_world *w, const ipcc_contact_info *in, doub
                           ipcc_contact_record *r) {
     const double *x = w->x;
     const int nv = ipcc_contact_kind_vertices(in->kind);
-    const int na = in->kind == IPCC_CONTACT_EE
+    const int na = ipcc_contact_kind_edge_edge(in->kind)
                        ? 2
                        : (ipcc_contact_kind_on_shape(in->kind) && in->kind != IPCC_CONTACT_PS ? nv : 1);
     memset(r, 0, sizeof *r);

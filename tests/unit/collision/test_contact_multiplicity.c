@@ -38,17 +38,21 @@ static void add_body(ipcc_world *w, const ipcc_mesh *m) {
     assert_int_equal(ipcc_world_add_body(w, &bd, NULL), IPCC_OK);
 }
 
-// A point-set obstacle at p; its vertex index in the world.
-static int add_probe(ipcc_world *w, const double p[3]) {
+// A segment-set obstacle of nv points x and ns segments seg; the world
+// index of its first vertex.
+static int add_segments(ipcc_world *w, int nv, const double *x, int ns, const int *seg, const char *name) {
     int index = w->n;
     ipcc_trimesh *m = NULL;
-    assert_int_equal(ipcc_trimesh_create_segments(1, p, 0, NULL, "probe", &m), IPCC_OK);
+    assert_int_equal(ipcc_trimesh_create_segments(nv, x, ns, seg, name, &m), IPCC_OK);
     ipcc_obstacle_def od = ipcc_default_obstacle_def();
     od.mesh = m;
     assert_int_equal(ipcc_world_add_obstacle(w, &od, NULL), IPCC_OK);
     ipcc_trimesh_destroy(m);
     return index;
 }
+
+// A point-set obstacle at p; its vertex index in the world.
+static int add_probe(ipcc_world *w, const double p[3]) { return add_segments(w, 1, p, 0, NULL, "probe"); }
 
 static ipcc_contact *new_contact(ipcc_world *w) {
     ipcc_contact *c = NULL;
@@ -340,6 +344,18 @@ static void test_flat_obstacle_features(void **state) {
     ipcc_trimesh_destroy(roof);
 }
 
+// The L (owned) and a bar from x[0..2] to x[3..5] (a segment-set
+// obstacle: an edge without faces), with its contact state; probe is the
+// bar's first vertex.
+static rig bar_rig_open(const double x[6]) {
+    const int seg[2] = {0, 1};
+    rig r = {.w = new_world(), .m = l_shape()};
+    add_body(r.w, r.m);
+    r.probe = add_segments(r.w, 2, x, 1, seg, "bar");
+    r.c = new_contact(r.w);
+    return r;
+}
+
 // A segment (a segment-set obstacle: an edge without faces) sliding low
 // over the L's top and around its convex edge: its edge-edge terms with the
 // body's edges switch to point-edge and point-point ones as its closest
@@ -352,19 +368,11 @@ static void test_flat_obstacle_features(void **state) {
 // is test_edge_pair.c's test_edge_pair_type_is_symmetric).
 static void bar_path(bool parallel) {
     const char *what = parallel ? "parallel bar" : "bar";
-    ipcc_world *w = new_world();
-    ipcc_mesh *m = l_shape();
-    add_body(w, m);
     const double x[6] = {1.2, 1.5, 0.3, 1.5, 1.5, 0.4};
-    const int seg[2] = {0, 1};
-    int first = w->n;
-    ipcc_trimesh *bar = NULL;
-    assert_int_equal(ipcc_trimesh_create_segments(2, x, 1, seg, "bar", &bar), IPCC_OK);
-    ipcc_obstacle_def od = ipcc_default_obstacle_def();
-    od.mesh = bar;
-    assert_int_equal(ipcc_world_add_obstacle(w, &od, NULL), IPCC_OK);
-    ipcc_trimesh_destroy(bar);
-    ipcc_contact *c = new_contact(w);
+    rig r = bar_rig_open(x);
+    ipcc_world *w = r.w;
+    ipcc_contact *c = r.c;
+    int first = r.probe;
     // The bar from (x, 1 + 0.003, 0.35) to (x + 0.3, 1 + 0.006, 0.42), x from 1.05 to 1.75: over the
     // internal edges x = 1.5 and the diagonals, its upper end beyond the convex edge x = 2 at the end.
     int n = (int)(0.7 / 2e-5);
@@ -382,15 +390,46 @@ static void bar_path(bool parallel) {
     print_message("%s: %d samples, largest energy %.3g, largest relative change between neighbours %.3g\n",
                   what, n, emax, pc.worst);
     assert_true(emax > 0);
-    ipcc_contact_destroy(c);
-    ipcc_world_destroy(w);
-    ipcc_mesh_destroy(m);
+    rig_close(&r);
 }
 
 static void test_edge_terms_are_continuous(void **state) {
     (void)state;
     bar_path(false);
     bar_path(true);
+}
+
+// A bar lying exactly over the grid line z = 0.5 of the L's top (y = 1),
+// across the grid vertex x = 1.5, tilted by theta about the horizontal axis
+// through its middle. Against each grid edge it overlaps, the segment
+// distance is the least of its ends' distances, and which end is closest
+// changes at theta = 0: b of it has a kink there (its slope jumps by about
+// |b'(d)| 2 h l, h the height, l the bar's half-length), on both edges at
+// once. Nearly parallel pairs have their own C1 term (parallel_edges.c),
+// so the total energy's one-sided slopes at theta = 0 agree.
+static double tilted_bar_energy(ipcc_contact *c, ipcc_world *w, int first, double theta) {
+    double *p = w->x + 3 * first;
+    p[0] = 1.5 - 0.2 * cos(theta), p[1] = 1.003 - 0.2 * sin(theta), p[2] = 0.5;
+    p[3] = 1.5 + 0.2 * cos(theta), p[4] = 1.003 + 0.2 * sin(theta), p[5] = 0.5;
+    return energy(c, w);
+}
+
+static void test_parallel_edges_are_smooth(void **state) {
+    (void)state;
+    const double x[6] = {1.3, 1.003, 0.5, 1.7, 1.003, 0.5};
+    rig r = bar_rig_open(x);
+    ipcc_world *w = r.w;
+    ipcc_contact *c = r.c;
+    int first = r.probe;
+    const double h = 1e-7;
+    double e0 = tilted_bar_energy(c, w, first, 0), ef = tilted_bar_energy(c, w, first, h),
+           eb = tilted_bar_energy(c, w, first, -h);
+    double fwd = (ef - e0) / h, bwd = (e0 - eb) / h;
+    double kink = fabs(ipcc_barrier_first_derivative(0.003 * 0.003, dhat * dhat)) * 2 * 0.003 * 0.2;
+    print_message("tilted bar: energy %.6g, slopes %.4g | %.4g, a kink's jump %.4g\n", e0, bwd, fwd, kink);
+    assert_true(e0 > 0 && isfinite(e0));
+    assert_true(fabs(fwd - bwd) <= 1e-3 * kink);
+    rig_close(&r);
 }
 
 // Self-contact: a vertex u of the slab's top, folded over to hover above
@@ -494,6 +533,7 @@ int main(void) {
         cmocka_unit_test(test_energy_is_continuous),
         cmocka_unit_test(test_flat_obstacle_features),
         cmocka_unit_test(test_edge_terms_are_continuous),
+        cmocka_unit_test(test_parallel_edges_are_smooth),
         cmocka_unit_test(test_sphere_over_flat_mesh),
         cmocka_unit_test(test_self_contact_terms_are_continuous),
     };

@@ -427,10 +427,17 @@ static void assert_on_segment(const double x[3], const double s0[3], const doubl
 }
 
 // The returned pair is on the segments, no farther apart than a 101 x 101
-// sampling of them finds, and as close as the ternary-search reference.
+// sampling of them finds, and as close as the ternary-search reference;
+// the parameters (friction's weights) name the same points, in [0, 1].
 static void check_segments(const double p0[3], const double p1[3], const double q0[3], const double q1[3]) {
-    double a[3], b[3];
+    double a[3], b[3], st[2];
     ipcc_segment_segment_closest_points(p0, p1, q0, q1, a, b);
+    ipcc_segment_segment_closest_parameters(p0, p1, q0, q1, st);
+    assert_true(st[0] >= 0 && st[0] <= 1 && st[1] >= 0 && st[1] <= 1);
+    for (int k = 0; k < 3; ++k) {
+        assert_true(a[k] == p0[k] + st[0] * (p1[k] - p0[k]));
+        assert_true(b[k] == q0[k] + st[1] * (q1[k] - q0[k]));
+    }
     assert_on_segment(a, p0, p1);
     assert_on_segment(b, q0, q1);
     double d = dist3(a, b), sampled = INFINITY;
