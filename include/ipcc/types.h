@@ -191,7 +191,7 @@ typedef enum ipcc_shape_kind {
 
 /// An analytic kinematic obstacle: a rigid shape moving with constant linear
 /// and angular velocity. Bodies' surface vertices feel a barrier on their
-/// exact distance to it (docs/design.md, "Analytic obstacles").
+/// exact distance to it (docs/analytic-obstacles.md).
 /// Initialise with ipcc_default_shape_def().
 typedef struct ipcc_shape_def {
     const char *name;           ///< used in messages; copied (may be NULL: "shape <i>")
@@ -209,8 +209,8 @@ typedef struct ipcc_shape_def {
     int rows, cols;    ///< IPCC_SHAPE_HEIGHT_FIELD: grid size (0, 0)
     double spacing[2]; ///< IPCC_SHAPE_HEIGHT_FIELD: sample spacing along local x and y, m, > 0 ({1, 1})
     /// Sample points of the bodies' edges and faces against this shape, so
-    /// that faces do not sink into it between their vertices (docs/design.md,
-    /// "Analytic obstacles"): -1 the kind's default, on for a cylinder,
+    /// that faces do not sink into it between their vertices
+    /// (docs/analytic-obstacles.md): -1 the kind's default, on for a cylinder,
     /// ellipsoid or torus and off for a height field; 0 off (body vertices
     /// only); 1 on. Spheres, boxes and planes are exact against whole faces
     /// and take only -1. (-1)

@@ -17,8 +17,8 @@
 // the segment to the other: the least distance has a kink there, and a
 // barrier on it makes Newton alternate between the two ends (measured:
 // a mat draped over a cylinder took 8448 Newton iterations in one step,
-// against 1977 for the whole run on vertices; docs/design.md, "Analytic
-// obstacles"). Samples feel a line contact all along it, smoothly.
+// against 1977 for the whole run on vertices; docs/analytic-obstacles.md).
+// Samples feel a line contact all along it, smoothly.
 //
 // What holds. The line search's CCD keeps vertices and samples out of the
 // shape, and whole faces out of the shape inset by the depth budget

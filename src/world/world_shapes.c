@@ -47,7 +47,7 @@
 // so that the surface rises at most 0.1 d̂ between them; the CCD keeps
 // whole faces within 0.5 d̂ of a cylinder, ellipsoid or torus, and a height
 // field's faces at their vertices and samples (contact_samples.c;
-// docs/design.md, "Analytic obstacles"; README, Limits).
+// docs/analytic-obstacles.md; README, Limits).
 
 #include <math.h>
 #include <stdio.h>
@@ -285,7 +285,7 @@ static void warn_coarse_bodies(const ipcc_world *w, double dhat) {
                         "body \"%s\": its longest surface edge (%.3g m) lets %s \"%s\" (least radius of "
                         "curvature %.3g m) indent a face by up to %.3g m between its vertices, more than d̂ = "
                         "%.3g m: set \"face_samples\": true on the shape, or keep the edges below %.3g m "
-                        "(docs/design.md, \"Analytic obstacles\")",
+                        "(docs/analytic-obstacles.md)",
                         body->name, l, kind, name, rho, l2 / (8 * rho), dhat, sqrt(8 * rho * dhat));
                 continue;
             }
@@ -300,7 +300,7 @@ static void warn_coarse_bodies(const ipcc_world *w, double dhat) {
                 IPCC_LOG_WARNING,
                 "body \"%s\": its longest surface edge (%.3g m) needs more than %d sample subdivisions "
                 "against %s \"%s\" (least radius of curvature %.3g m): its faces may sag by up to %.3g m "
-                "between them%s%s (docs/design.md, \"Analytic obstacles\"); edges below %.3g m avoid it",
+                "between them%s%s (docs/analytic-obstacles.md); edges below %.3g m avoid it",
                 body->name, l, IPCC_SAMPLE_MAX_DIVISIONS, kind, name, rho, depth > 0 ? fmin(sag, depth) : sag,
                 bound, depth > 0 ? " and Newton may slow down where they touch" : "", n * spacing);
         }
