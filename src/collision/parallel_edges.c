@@ -83,12 +83,19 @@ bool ipcc_parallel_edges(const double x[12]) {
     return ipcc_parallel_edges_sin2(x) < IPCC_PARALLEL_EDGES_SIN2;
 }
 
-// sin^2's gradient (12) and Hessian (144) over the four vertices.
+// sin^2's gradient (12) and Hessian (144) over the four vertices (0 for
+// a zero-length edge, whose sin^2 is taken as 0).
 static void sin2_derivatives(const double x[12], double g[12], double H[144]) {
     double a[3], b[3];
     sub3(x + 3, x, a);
     sub3(x + 9, x + 6, b);
-    double la = dot3(a, a), lb = dot3(b, b), p = dot3(a, b), w = 1 / (la * lb);
+    double la = dot3(a, a), lb = dot3(b, b), p = dot3(a, b);
+    if (!(la * lb > 0)) {
+        memset(g, 0, 12 * sizeof(double));
+        memset(H, 0, 144 * sizeof(double));
+        return;
+    }
+    double w = 1 / (la * lb);
     // Over y = (a, b), 6 dofs.
     double gp[6], gw[6], gq[6], Hq[36];
     for (int k = 0; k < 3; ++k) {

@@ -177,7 +177,13 @@ static void test_bounds_activity_and_contact(void **state) {
             assert_true(T <= bmax * (1 + IPCC_PARALLEL_EDGES_BAND / 2) * (1 + IPCC_PARALLEL_EDGES_BAND / 2) *
                                  (1 + 1e-6));
     }
-    double x[12];
+    double x[12], g[12], H[144];
+    pair(0, 0, 0.3, 0.0, 0.05, 0, x); // b has zero length, 0.05 over a: a point, finite derivatives
+    assert_true(ipcc_parallel_edges(x));
+    double T = ipcc_parallel_edges_barrier(x, DHAT2, g, H);
+    assert_true(T > 0 && isfinite(T));
+    for (int i = 0; i < 144; ++i)
+        assert_true(isfinite(H[i]) && (i >= 12 || isfinite(g[i])));
     pair(0, 0, 0.3, 0.4, 0, 0, x); // b lies on a
     assert_true(isinf(ipcc_parallel_edges_barrier(x, DHAT2, NULL, NULL)));
     pair(1e-3, 0.5, 0.2, 0.6, 0, 0, x); // b starts on a
