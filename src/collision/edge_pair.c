@@ -13,9 +13,8 @@
 // distance.c's, the angle parallel_edges.c's.
 #include "collision/edge_pair.h"
 
-#include <string.h>
-
 #include "collision/parallel_edges.h"
+#include "fem/local_to_global.h"
 
 // The type of edge-edge pair (b, a) as a type of (a, b).
 static ipcc_edge_edge_distance_type swap_edge_pair_type(ipcc_edge_edge_distance_type t) {
@@ -43,10 +42,8 @@ bool ipcc_edge_pair_parallel(const double *xc, const int a[2], const int b[2]) {
         a = b;
         b = t;
     }
+    const int v[4] = {a[0], a[1], b[0], b[1]};
     double x[12];
-    memcpy(x, xc + 3 * a[0], 3 * sizeof(double));
-    memcpy(x + 3, xc + 3 * a[1], 3 * sizeof(double));
-    memcpy(x + 6, xc + 3 * b[0], 3 * sizeof(double));
-    memcpy(x + 9, xc + 3 * b[1], 3 * sizeof(double));
+    ipcc_local_gather(xc, 4, v, x);
     return ipcc_parallel_edges(x);
 }

@@ -344,22 +344,18 @@ static void pair_weights(const ipcc_contact_pair *p, const double *xc, double w[
         w[3] = -b[1];
         return;
     }
-    case IPCC_CONTACT_EE: {
-        // pa = ea0 + s (ea1 - ea0), pb = eb0 + t (eb1 - eb0): the closest points
-        // of the two lines (EE keys are interior-interior, constraint_set.c)
+    case IPCC_CONTACT_EE:
+    case IPCC_CONTACT_EP: {
+        // pa = ea0 + s (ea1 - ea0), pb = eb0 + t (eb1 - eb0): for EE the closest
+        // points of the two lines (EE keys are interior-interior,
+        // constraint_set.c), for EP of the two segments (an end of one, for
+        // nearly parallel edges)
         const double *b0 = xc + 3 * p->v[2], *b1 = xc + 3 * p->v[3];
         double st[2];
-        ipcc_edge_edge_closest_point(x0, x1, b0, b1, st);
-        double s = st[0], t = st[1];
-        w[0] = 1 - s;
-        w[1] = s;
-        w[2] = -(1 - t);
-        w[3] = -t;
-        return;
-    }
-    case IPCC_CONTACT_EP: { // the segments' closest points (an end of one, for nearly parallel edges)
-        double st[2];
-        ipcc_segment_segment_closest_parameters(x0, x1, xc + 3 * p->v[2], xc + 3 * p->v[3], st);
+        if (p->kind == IPCC_CONTACT_EE)
+            ipcc_edge_edge_closest_point(x0, x1, b0, b1, st);
+        else
+            ipcc_segment_segment_closest_parameters(x0, x1, b0, b1, st);
         w[0] = 1 - st[0];
         w[1] = st[0];
         w[2] = -(1 - st[1]);
