@@ -43,6 +43,7 @@
     X(x_hat, double, 3, 0)                                                                                   \
     X(x_target, double, 3, 0)                                                                                \
     X(warm, double, 3, 0)                                                                                    \
+    X(x_pass, double, 3, 0)                                                                                  \
     X(contact_force, double, 3, 0)                                                                           \
     X(friction_force, double, 3, 0)                                                                          \
     X(load, double, 3, 0)                                                                                    \

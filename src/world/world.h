@@ -83,6 +83,7 @@ struct ipcc_world {
     double *x_start;  ///< positions at the start of the step (3n)
     double *x_hat;    ///< inertial target of the step (3n)
     double *warm;     ///< scratch: the warm start's direction (3n)
+    double *x_pass;   ///< the last friction lagging pass's solution (3n, world_step.c)
     double *x_target; ///< end-of-step positions of prescribed vertices (3n)
     int *prescribed;  ///< per vertex: index of the active Dirichlet condition, or -1
     int *dof_map;     ///< per dof: unknown index or -1 (3n)
