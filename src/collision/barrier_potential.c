@@ -310,6 +310,7 @@ void ipcc_barrier_potential_free(ipcc_barrier_potential *bp) {
     IPCC_FREE(bp->pair_grad);
     IPCC_FREE(bp->pair_slot);
     bp->cap = 0;
+    ipcc_negative_keys_free(&bp->negative);
 }
 
 // Room for the slots of np pairs; 0, or -1 when out of memory.
@@ -389,6 +390,57 @@ static void shape_lift(const ipcc_contact_obstacles *o, const ipcc_contact_pair 
             le[3 * a + k] -= ds * sc->time_step * v[k];
 }
 
+// Adds share times key q's (unprojected) barrier Hessian into H, the block of
+// key p, whose vertices contain q's (negative_keys.c).
+static void fold_hessian(const ipcc_contact_obstacles *o, const ipcc_contact_pair *p,
+                         const ipcc_contact_pair *q, double share, const double *xc, double dhat2,
+                         double *H) {
+    int np = ipcc_contact_kind_vertices(p->kind), nq = ipcc_contact_kind_vertices(q->kind), at[4] = {0};
+    for (int a = 0; a < nq; ++a)
+        for (int b = 0; b < np; ++b)
+            if (p->v[b] == q->v[a]) at[a] = b;
+    double x[12], g[12], Hq[144];
+    ipcc_contact_pair_positions(q, xc, x);
+    if (!isfinite(ipcc_contact_barrier(q->kind, x, ipcc_contact_pair_obstacle(o, q), dhat2, g, Hq, false)))
+        return;
+    int n = 3 * np, m = 3 * nq;
+    for (int a = 0; a < nq; ++a)
+        for (int b = 0; b < nq; ++b)
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 3; ++j)
+                    H[n * (3 * at[a] + i) + 3 * at[b] + j] += share * Hq[m * (3 * a + i) + 3 * b + j];
+}
+
+// Key k's barrier (kappa = 1) times its multiplicity, with g and its
+// projected Hessian block H, the negative keys' Hessians folded in
+// (negative_keys.c): a folded key's own block is 0, a key that takes folds
+// projects its block minus theirs.
+static double pair_block(const ipcc_negative_keys *nk, const ipcc_constraint_set *s,
+                         const ipcc_contact_obstacles *o, int k, const double *xc, double dhat2, double *g,
+                         double *H) {
+    const ipcc_contact_pair *p = &s->pairs[k];
+    int n = 3 * ipcc_contact_kind_vertices(p->kind);
+    bool folded = nk->any && nk->partners[k] > 0,
+         takes = nk->any && nk->fold_start[k + 1] > nk->fold_start[k];
+    if (!folded && !takes) return ipcc_contact_pair_barrier(o, p, xc, dhat2, g, H);
+    if (folded) {
+        memset(H, 0, sizeof(double) * (size_t)(n * n));
+        return ipcc_contact_pair_barrier(o, p, xc, dhat2, g, NULL);
+    }
+    double x[12];
+    ipcc_contact_pair_positions(p, xc, x);
+    double e = ipcc_contact_barrier(p->kind, x, ipcc_contact_pair_obstacle(o, p), dhat2, g, H, false);
+    if (!isfinite(e)) return e;
+    for (int i = 0; i < n; ++i)
+        g[i] *= p->mult;
+    for (int i = 0; i < n * n; ++i)
+        H[i] *= p->mult;
+    for (int t = nk->fold_start[k]; t < nk->fold_start[k + 1]; ++t)
+        fold_hessian(o, p, &s->pairs[nk->fold_key[t]], nk->fold_mult[t], xc, dhat2, H);
+    project_barrier(p->kind, H);
+    return p->mult * e;
+}
+
 ipcc_status ipcc_barrier_potential_assemble(ipcc_barrier_potential *bp, const ipcc_constraint_set *s,
                                             const ipcc_collision_mesh *m, const ipcc_contact_obstacles *o,
                                             const double *xc, double dhat2, double kappa,
@@ -407,6 +459,8 @@ ipcc_status ipcc_barrier_potential_assemble(ipcc_barrier_potential *bp, const ip
     if (ipcc_triplets_reserve(T, T->count + bp->pair_slot[np]) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory for %d Hessian entries",
                          bp->pair_slot[np]);
+    ipcc_status sn = ipcc_negative_keys_build(&bp->negative, s, m->nc);
+    if (sn != IPCC_OK) return sn;
     int base = T->count;
     int *rows = T->row + base, *cols = T->col + base;
     double *vals = T->val + base, *pe = bp->pair_energy, *pg = bp->pair_grad;
@@ -417,7 +471,7 @@ ipcc_status ipcc_barrier_potential_assemble(ipcc_barrier_potential *bp, const ip
         double H[144], *gk = pg + 12 * k;
         int vertices[4], dofs[12], nv = ipcc_contact_pair_world_vertices(m, p, vertices), n = 3 * nv;
         ipcc_local_dofs(sc->dof_map, nv, vertices, dofs);
-        pe[k] = ipcc_contact_pair_barrier(o, p, xc, dhat2, gk, H);
+        pe[k] = pair_block(&bp->negative, s, o, k, xc, dhat2, gk, H);
         if (!isfinite(pe[k])) continue;
         if (lift) {
             double le[12];

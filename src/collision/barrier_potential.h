@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "collision/constraint_set.h"
+#include "collision/negative_keys.h"
 #include "solver/sparse.h"
 #include "collision/step_context.h"
 
@@ -49,10 +50,11 @@ double ipcc_contact_pair_barrier(const ipcc_contact_obstacles *o, const ipcc_con
 
 /// Per-pair scratch of the sums (grow-only).
 typedef struct ipcc_barrier_potential {
-    double *pair_energy; ///< per pair
-    double *pair_grad;   ///< 12 per pair
-    int *pair_slot;      ///< triplet offsets (prefix sum), pairs + 1
-    int cap;             ///< pairs the arrays hold
+    double *pair_energy;         ///< per pair
+    double *pair_grad;           ///< 12 per pair
+    int *pair_slot;              ///< triplet offsets (prefix sum), pairs + 1
+    int cap;                     ///< pairs the arrays hold
+    ipcc_negative_keys negative; ///< the fold of the negative keys' Hessians (negative_keys.h)
 } ipcc_barrier_potential;
 
 void ipcc_barrier_potential_free(ipcc_barrier_potential *bp);

@@ -245,8 +245,9 @@ static void test_plate_does_not_tunnel_through_sphere(void **state) {
 // normal forces add up to the barrier force on the plate, which holds its
 // weight. The plate sags around the sphere, so its bottom is a shallow
 // valley there: the edge-shape key counts -1 (contact_multiplicity.c), whose
-// Hessian is projected away, so Newton's Hessian overestimates the
-// curvature and IPC's step test alone stopped with the plate held by 66.9 N
+// Hessian was projected away (it is folded into the triangle-shape keys
+// since issue 33 part 5, negative_keys.c), so Newton's Hessian overestimated
+// the curvature and IPC's step test alone stopped with the plate held by 66.9 N
 // of its 70.6 N. With the force check (default settings, issue 18) it held
 // 71.33 N while a slow residual could end the step (1 % from the weight);
 // since that exit is gone (issue 33, newton.c) Newton converges there by
