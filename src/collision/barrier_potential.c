@@ -196,14 +196,9 @@ void ipcc_project_psd_translation_free(int k, double *H) {
             }
 }
 
-static bool translation_free(ipcc_contact_kind kind) {
-    return kind == IPCC_CONTACT_PP || kind == IPCC_CONTACT_PE || kind == IPCC_CONTACT_PT ||
-           ipcc_contact_kind_edge_edge(kind);
-}
-
 // The PSD projection of the barrier Hessian of a constraint of this kind.
 static void project_barrier(ipcc_contact_kind kind, double *H) {
-    if (translation_free(kind))
+    if (ipcc_contact_kind_mesh(kind))
         ipcc_project_psd_translation_free(ipcc_contact_kind_vertices(kind), H);
     else
         ipcc_project_psd(3 * ipcc_contact_kind_vertices(kind), H);

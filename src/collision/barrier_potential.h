@@ -25,7 +25,7 @@ double ipcc_contact_distance(ipcc_contact_kind kind, const double *x, const void
 /// The PSD projection of a symmetric 3k x 3k Hessian (row-major) over k = 2
 /// to 4 points that maps every common translation of the points to 0 (a
 /// distance between them): through a 3(k - 1) eigenproblem, exact (the same
-/// as ipcc_project_psd on H, to rounding). Used for PP, PE, PT and EE.
+/// as ipcc_project_psd on H, to rounding). Used for the mesh kinds (ipcc_contact_kind_mesh).
 void ipcc_project_psd_translation_free(int k, double *H);
 
 /// One constraint's barrier b(d(x), dhat2) (for EP the term of

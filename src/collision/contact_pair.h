@@ -34,6 +34,13 @@ static inline bool ipcc_contact_kind_edge_edge(int kind) {
     return kind == IPCC_CONTACT_EE || kind == IPCC_CONTACT_EP;
 }
 
+/// Whether a constraint of this kind is between two body surfaces (PP, PE,
+/// PT, EE, EP): a distance between points of the meshes, so translation
+/// free, and the keys the inclusion-exclusion weighs (contact_multiplicity.c).
+static inline bool ipcc_contact_kind_mesh(int kind) {
+    return kind == IPCC_CONTACT_PP || kind == IPCC_CONTACT_PE || kind == IPCC_CONTACT_PT ||
+           ipcc_contact_kind_edge_edge(kind);
+}
 /// Whether a constraint of this kind is against an analytic shape (PS, ST,
 /// SE, QE, QT), whose index follows its vertices in v.
 static inline bool ipcc_contact_kind_on_shape(int kind) {

@@ -60,16 +60,10 @@ void ipcc_negative_keys_free(ipcc_negative_keys *nk) {
 // The kind family of a key whose Hessian can be folded: 0 between body
 // surfaces, 1 + the shape against a sphere shape (ST, SE); -1 for the rest.
 static int family(const ipcc_contact_pair *p) {
-    switch (p->kind) {
-    case IPCC_CONTACT_PP:
-    case IPCC_CONTACT_PE:
-    case IPCC_CONTACT_PT:
-    case IPCC_CONTACT_EE:
-    case IPCC_CONTACT_EP: return 0;
-    case IPCC_CONTACT_ST:
-    case IPCC_CONTACT_SE: return 1 + p->v[ipcc_contact_kind_vertices(p->kind)];
-    default: return -1;
-    }
+    if (ipcc_contact_kind_mesh(p->kind)) return 0;
+    if (p->kind == IPCC_CONTACT_ST || p->kind == IPCC_CONTACT_SE)
+        return 1 + p->v[ipcc_contact_kind_vertices(p->kind)];
+    return -1;
 }
 
 // Whether positive key p can take negative key q: the same family, more

@@ -259,13 +259,6 @@ static void shape_offset(const ipcc_step_context *sc, int i, const double *x_lag
         out[k] = ye[k] - ys[k];
 }
 
-// Whether a key of this kind is between two body surfaces (the keys that
-// the multiplicities weigh: contact_multiplicity.c).
-static bool mesh_key(ipcc_contact_kind kind) {
-    return kind == IPCC_CONTACT_PP || kind == IPCC_CONTACT_PE || kind == IPCC_CONTACT_PT ||
-           ipcc_contact_kind_edge_edge(kind);
-}
-
 // Scales the lagged contacts' mu lambda so that at each vertex they add up
 // to the net normal force of its mesh-mesh keys, negative multiplicities
 // included ("Normal forces net of the multiplicities", above). Serial, in
@@ -274,22 +267,17 @@ static ipcc_status net_normal_forces(ipcc_friction *f, const ipcc_contact_info *
                                      int num_vertices) {
     bool negative = false;
     for (int k = 0; k < m && !negative; ++k)
-        negative = mesh_key(info[k].kind) && info[k].normal_force < 0;
+        negative = ipcc_contact_kind_mesh(info[k].kind) && info[k].normal_force < 0;
     if (!negative) return IPCC_OK;
-    if (num_vertices > f->cap_vertices) {
-        double *net = realloc(f->net, sizeof(double) * (size_t)num_vertices);
-        if (net) f->net = net;
-        double *pos = net ? realloc(f->positive, sizeof(double) * (size_t)num_vertices) : NULL;
-        if (!pos)
-            return ipcc_fail(IPCC_ERR_NO_MEMORY, "friction: out of memory for %d vertices", num_vertices);
-        f->positive = pos;
-        f->cap_vertices = num_vertices;
-    }
+    int cap = f->cap_vertices;
+    if (ipcc_reserve((void **)&f->net, &cap, num_vertices, sizeof(double)) != 0 ||
+        ipcc_reserve((void **)&f->positive, &f->cap_vertices, num_vertices, sizeof(double)) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "friction: out of memory for %d vertices", num_vertices);
     for (int i = 0; i < num_vertices; ++i)
         f->net[i] = f->positive[i] = 0;
     for (int k = 0; k < m; ++k) {
         const ipcc_contact_info *in = &info[k];
-        if (!mesh_key(in->kind)) continue;
+        if (!ipcc_contact_kind_mesh(in->kind)) continue;
         for (int a = 0; a < ipcc_contact_kind_vertices(in->kind); ++a) {
             double t = in->normal_force * fabs(in->weights[a]);
             f->net[in->vertices[a]] += t;
@@ -298,7 +286,7 @@ static ipcc_status net_normal_forces(ipcc_friction *f, const ipcc_contact_info *
     }
     for (int k = 0; k < f->n; ++k) {
         friction_contact *fc = &f->c[k];
-        if (!mesh_key(fc->kind)) continue;
+        if (!ipcc_contact_kind_mesh(fc->kind)) continue;
         double weight = 0, share = 0;
         for (int a = 0; a < fc->nv; ++a) {
             int v = fc->vertices[a];

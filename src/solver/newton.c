@@ -169,7 +169,7 @@
 #define NEWTON_ROUNDING_RUN 3
 #define NEWTON_ROUNDING_MOVE 1e-6
 /// The energy's rounding noise, relative to |E|, within which a whole
-/// direction that passes the step test is taken (the preamble, "Rounding").
+/// direction that passes the step test is taken (the preamble, "Energy noise").
 #define NEWTON_ENERGY_NOISE 1e-11
 /// The rounding exit and the contraction test need Newton's model to hold
 /// along the direction: every active contact's distance (or the model's)

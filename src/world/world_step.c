@@ -175,10 +175,8 @@ static ipcc_status solve_lagged(ipcc_world *w, const ipcc_objective *obj, const 
         if (sp < 0 || !w->friction) break;
         out->friction_contacts = ipcc_friction_count(w->friction);
         ipcc_friction_forces(w->friction, &sc, w->x, w->friction_force, &out->dissipation);
-        if (out->passes >= max_passes || !fixed_point) {
-            if (out->passes >= max_passes) break;
-            continue;
-        }
+        if (out->passes >= max_passes) break;
+        if (!fixed_point) continue;
         double moved = out->passes > 1 ? largest_move(w) : INFINITY;
         memcpy(w->x_pass, w->x, sizeof(double) * 3 * (size_t)w->n);
         if (out->passes > 1 && rp.converged &&

@@ -241,11 +241,7 @@ static void stacked_cube(double shift_x, double shift_z, double *accel, double *
              " \"obstacles\": [{\"type\": \"half_space\", \"point\": [0, 0, 0], \"normal\": [0, 1, 0], "
              "\"friction\": 2.0}]}",
              -0.05 + shift_x, -0.05 + shift_z);
-    ipcc_scene *scene = NULL;
-    if (ipcc_scene_parse(text, "<stacked cube>", NULL, &scene) != IPCC_OK) fail_msg("%s", ipcc_last_error());
-    ipcc_world *w = NULL;
-    if (ipcc_scene_create_world(scene, &w) != IPCC_OK) fail_msg("%s", ipcc_last_error());
-    ipcc_scene_destroy(scene);
+    ipcc_world *w = ipcc_test_world_from_json(text, NULL);
     if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
     int first, count;
     ipcc_world_body_vertices(w, 1, &first, &count);
