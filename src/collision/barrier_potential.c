@@ -409,16 +409,24 @@ static void fold_hessian(const ipcc_contact_obstacles *o, const ipcc_contact_pai
 // Key k's barrier (kappa = 1) times its multiplicity, with g and its
 // projected Hessian block H, the negative keys' Hessians folded in
 // (negative_keys.c): a folded key's own block is 0, a key that takes folds
-// projects its block minus theirs.
+// projects its block minus theirs. Hx (NULL: not wanted) gets the key's
+// exact block, its multiplicity times its barrier's Hessian, unprojected
+// and unfolded (their sum over the keys is the contact energy's Hessian);
+// for a sample of a curved shape, its projected block.
 static double pair_block(const ipcc_negative_keys *nk, const ipcc_constraint_set *s,
                          const ipcc_contact_obstacles *o, int k, const double *xc, double dhat2, double *g,
-                         double *H) {
+                         double *H, double *Hx) {
     const ipcc_contact_pair *p = &s->pairs[k];
     int n = 3 * ipcc_contact_kind_vertices(p->kind);
     bool folded = nk->any && nk->partners[k] > 0,
          takes = nk->any && nk->fold_start[k + 1] > nk->fold_start[k];
-    if (!folded && !takes) return ipcc_contact_pair_barrier(o, p, xc, dhat2, g, H);
-    if (folded) {
+    bool sample = p->kind == IPCC_CONTACT_QE || p->kind == IPCC_CONTACT_QT;
+    if (sample || (!folded && !takes && !Hx)) {
+        double e = ipcc_contact_pair_barrier(o, p, xc, dhat2, g, H);
+        if (Hx) memcpy(Hx, H, sizeof(double) * (size_t)(n * n));
+        return e;
+    }
+    if (folded && !Hx) {
         memset(H, 0, sizeof(double) * (size_t)(n * n));
         return ipcc_contact_pair_barrier(o, p, xc, dhat2, g, NULL);
     }
@@ -426,11 +434,16 @@ static double pair_block(const ipcc_negative_keys *nk, const ipcc_constraint_set
     ipcc_contact_pair_positions(p, xc, x);
     double e = ipcc_contact_barrier(p->kind, x, ipcc_contact_pair_obstacle(o, p), dhat2, g, H, false);
     if (!isfinite(e)) return e;
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; p->mult != 1 && i < n; ++i)
         g[i] *= p->mult;
-    for (int i = 0; i < n * n; ++i)
+    for (int i = 0; p->mult != 1 && i < n * n; ++i)
         H[i] *= p->mult;
-    for (int t = nk->fold_start[k]; t < nk->fold_start[k + 1]; ++t)
+    if (Hx) memcpy(Hx, H, sizeof(double) * (size_t)(n * n));
+    if (folded) {
+        memset(H, 0, sizeof(double) * (size_t)(n * n));
+        return p->mult * e;
+    }
+    for (int t = takes ? nk->fold_start[k] : 0; takes && t < nk->fold_start[k + 1]; ++t)
         fold_hessian(o, p, &s->pairs[nk->fold_key[t]], nk->fold_mult[t], xc, dhat2, H);
     project_barrier(p->kind, H);
     return p->mult * e;
@@ -457,16 +470,23 @@ ipcc_status ipcc_barrier_potential_assemble(ipcc_barrier_potential *bp, const ip
     ipcc_status sn = ipcc_negative_keys_build(&bp->negative, s, m->nc);
     if (sn != IPCC_OK) return sn;
     int base = T->count;
+    // The exact blocks too, when asked and no prescribed motion is pending
+    // (whose g + H lift takes the projected blocks).
+    bool exact = T->want_exact && !lift;
+    if (exact && ipcc_triplets_reserve_exact(T, base, base + bp->pair_slot[np]) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: out of memory for %d Hessian entries",
+                         bp->pair_slot[np]);
     int *rows = T->row + base, *cols = T->col + base;
     double *vals = T->val + base, *pe = bp->pair_energy, *pg = bp->pair_grad;
+    double *exact_vals = exact ? T->exact : NULL;
     const int *slot = bp->pair_slot;
 #pragma omp parallel for schedule(dynamic, 64)
     for (int k = 0; k < np; ++k) {
         const ipcc_contact_pair *p = &s->pairs[k];
-        double H[144], *gk = pg + 12 * k;
+        double H[144], Hx[144], *gk = pg + 12 * k;
         int vertices[4], dofs[12], nv = ipcc_contact_pair_world_vertices(m, p, vertices), n = 3 * nv;
         ipcc_local_dofs(sc->dof_map, nv, vertices, dofs);
-        pe[k] = pair_block(&bp->negative, s, o, k, xc, dhat2, gk, H);
+        pe[k] = pair_block(&bp->negative, s, o, k, xc, dhat2, gk, H, exact_vals ? Hx : NULL);
         if (!isfinite(pe[k])) continue;
         if (lift) {
             double le[12];
@@ -475,6 +495,9 @@ ipcc_status ipcc_barrier_potential_assemble(ipcc_barrier_potential *bp, const ip
             ipcc_block_add_product(n, H, le, gk);
         }
         ipcc_block_triplets_write(n, dofs, H, kappa, rows + slot[k], cols + slot[k], vals + slot[k]);
+        if (exact_vals) // the same rows and columns again
+            ipcc_block_triplets_write(n, dofs, Hx, kappa, rows + slot[k], cols + slot[k],
+                                      exact_vals + slot[k]);
     }
     T->count = base + slot[np];
     double e = 0;

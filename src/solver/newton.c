@@ -118,6 +118,75 @@
 // a step earlier than the force test would (over a run the trajectory,
 // and so the count, can differ).
 //
+// Exact contact curvature. Each contact key's barrier block is projected to
+// PSD on its own (IPC's per-constraint projection), which drops the
+// negative curvature a contact really has: the barrier of a point-point
+// distance has the Hessian b'' n n^T + (b'/d)(I - n n^T) with b' < 0, a
+// tangential curvature of minus the contact force over the gap, and
+// point-edge and edge-edge keys alike. Inertia, elasticity and friction
+// usually hold it, so the whole Hessian is positive definite with it, but
+// without it Newton's model is stiffer than the energy and the iteration
+// converges linearly, at the ratio of the dropped curvature to the kept:
+// 0.89 per iteration on the landing of examples/contact_cubes.json (mu
+// 0.5), |p| 100x below the step tolerance while the force residual held
+// the step for 40 iterations; 2_matKnives' blades on the mats alike. So in
+// Newton's tail, after a whole step (alpha = 1) no longer than
+// NEWTON_EXACT_TAIL (10) step tolerances, an iteration first factorizes the
+// Hessian with the contact blocks exact (each key's multiplicity times its
+// barrier's Hessian, unprojected and unfolded: their sum is the contact
+// energy's Hessian; elasticity and friction still projected per block),
+// which the barrier writes beside the projected values (sparse.h, the
+// triplets' exact values). Where CHOLMOD finds it positive definite, its
+// direction is a descent direction and goes through the step filter and
+// the line search like any other; where it does not, the projected blocks
+// are swapped in and the iteration goes on as IPC's (the failed try cost a
+// numeric factorization). Not while a prescribed motion is pending (its
+// g + H lift takes the projected blocks). The energy, the step filter and
+// the convergence tests do not change, only the directions.
+// Where the exact direction is not a good step: far from the solution the
+// exact Hessian can be positive definite yet nearly singular, its
+// direction long along the nearly flat mode and into a contact. So a
+// direction on it is taken only whole: when the step filter (CCD,
+// inversion) cuts it, the projected blocks are swapped in for that
+// iteration instead (the try cost a factorization and a CCD query). And
+// it is tried only in the tail. Two impacts show why both: a 40 m/s cube
+// leaving a soft mat (bench/scenes/impact_shot_cube_mat.json), with exact
+// directions tried after every whole step, took directions cut to 3 to 8 %
+// by CCD in its release step; they broke the scene's symmetry by 3e-5 m,
+// and the run at tolerance 1e-3 ended 1.3e-3 L from its converged run
+// (projected Newton: 2.6e-6 L). Tried within 10 or 100 step tolerances it
+// ends within 1e-5 L; within 1000, 1.3e-3 L again. A 40 m/s cube into a
+// slab pinned at two sides (tests/scenes/test_fast_impacts.c), tried within
+// 10 step tolerances, took a direction 40 times the last one's length, cut
+// to 6 % by CCD, in its impact step, and ended 1.1e-2 L from its run at
+// 1e-4 (projected: 4.1e-5 L); whole directions only: 2.6e-5 L. A bound on
+// the direction's growth instead (2, 4 or 10 times the last direction)
+// lost 2_matKnives' gain (40.3 to 40.8 iterations per step), whose useful
+// exact directions are long and whole (106 of 114 whole).
+// Measured, one thread, default tolerance, Newton it/step and wall
+// (projected only -> exact in the tail): 2_matKnives 47.5 -> 24.3 (17.6 ->
+// 10.3 s), shot_cube_mat 24.6 -> 19.7 (8.3 -> 6.5 s), the frictional stack
+// 4.20 -> 2.92 with the check below (2.29 -> 1.88 s).
+//
+// Check on the last factorization. A friction lagging pass after the first
+// (params.reuse_factor) starts where the previous pass converged, with
+// friction frozen anew there; the pass ends at once (IPC's fixed point,
+// world_step.c) when that start passes the convergence test. That test
+// needs a direction, and a fresh one costs a factorization for a state
+// that mostly does not move (a resting stack: every step's second pass,
+// half of its factorizations). So the first direction is solved first on
+// the factorization the previous pass left, the Hessian of the same state
+// under the previous pass's friction: when the force test holds exactly (g
+// is fresh) and that direction is within NEWTON_CHECK_MARGIN (half) of the
+// step tolerance, the solve ends converged there, with x unchanged and no
+// iteration counted (result.checked). The two Hessians differ only in
+// friction's lagged terms (the normal forces and tangent planes, frozen a
+// pass apart) and in a kappa update, so at the fixed point the two
+// directions agree to that relative change, which the margin covers;
+// otherwise the check costs one back-substitution and the iteration goes
+// on with the evaluation it already made. Only within a step: the
+// factorization of the step before is not one a resumed run would have.
+//
 // Prescribed motion. Prescribed dofs (Dirichlet vertices, kinematic obstacles)
 // start the solve where the previous step left them and must reach `target`.
 // Jumping them there would skip the step filter: an obstacle could pass
@@ -178,6 +247,14 @@
 /// The contraction test's bound on its error estimate, relative to the step
 /// tolerance (the preamble, "Contraction").
 #define NEWTON_CONTRACTION 0.01
+/// Directions on the exact contact curvature are tried in Newton's tail
+/// only: after a whole step no longer than this many step tolerances (the
+/// preamble, "Exact contact curvature").
+#define NEWTON_EXACT_TAIL 10.0
+/// The check on the last factorization passes a state whose direction on
+/// that factorization is within this fraction of the step tolerance (the
+/// preamble, "Check on the last factorization").
+#define NEWTON_CHECK_MARGIN 0.5
 
 struct ipcc_newton {
     ipcc_triplets triplets;
@@ -185,6 +262,11 @@ struct ipcc_newton {
     ipcc_linear_solver *solver;
     double *gradient, *p, *x_trial, *lift, *rhs, *p_unknowns, *history;
     int cap_dofs, cap_unknowns, cap_history;
+    /// The solver holds the factorization of the last direction's Hessian
+    /// (no diagonal shift, no fallback), of factor_unknowns unknowns: what
+    /// params.reuse_factor's check solves on ("Check on the last factorization").
+    bool factor_reusable;
+    int factor_unknowns;
 };
 
 ipcc_newton *ipcc_newton_create(void) {
@@ -265,6 +347,8 @@ static ipcc_status solve_direction(ipcc_newton *nw, ipcc_newton_result *r) {
     ipcc_csc *A = &nw->hessian;
     double t0 = ipcc_now(), analyze0 = ipcc_linear_solver_get_stats(nw->solver).time_analyze;
     int rc = ipcc_linear_solver_factorize(nw->solver, A, 0.0);
+    nw->factor_reusable = rc == 0; // H itself, not H + shift I
+    nw->factor_unknowns = A->n;
     double shift = 1e-10 * fmax(max_abs_diagonal(A), 1e-300);
     for (int attempt = 0; rc == 1 && attempt < 8; ++attempt, shift *= 100) {
         r->fallbacks++;
@@ -285,6 +369,59 @@ static ipcc_status solve_direction(ipcc_newton *nw, ipcc_newton_result *r) {
     return IPCC_OK;
 }
 
+// The direction on the Hessian with the exact contact blocks, assembled in
+// nw->hessian (the preamble, "Exact contact curvature"): *used is set when
+// that Hessian is positive definite and the direction solved on it; else
+// the projected blocks are swapped back and assembled, and the caller
+// solves on them.
+static ipcc_status solve_exact(ipcc_newton *nw, int num_unknowns, ipcc_newton_result *r, bool *used) {
+    double t0 = ipcc_now(), analyze0 = ipcc_linear_solver_get_stats(nw->solver).time_analyze;
+    int rc = ipcc_linear_solver_factorize(nw->solver, &nw->hessian, 0.0);
+    double t1 = ipcc_now();
+    r->time_factorization += t1 - t0;
+    r->time_symbolic += ipcc_linear_solver_get_stats(nw->solver).time_analyze - analyze0;
+    if (rc < 0) return ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD factorization failed (out of memory?)");
+    *used = rc == 0;
+    nw->factor_reusable = *used;
+    nw->factor_unknowns = num_unknowns;
+    if (*used) {
+        r->exact_directions++;
+        if (ipcc_linear_solver_solve(nw->solver, nw->rhs, nw->p_unknowns) != 0)
+            return ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD solve failed");
+        r->time_solve += ipcc_now() - t1;
+        return IPCC_OK;
+    }
+    r->exact_failures++;
+    ipcc_triplets_swap_exact(&nw->triplets);
+    if (ipcc_csc_assemble(&nw->hessian, &nw->triplets, num_unknowns) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "Hessian assembly failed: %s", ipcc_last_error());
+    r->time_assembly += ipcc_now() - t1;
+    return IPCC_OK;
+}
+
+// The exact direction in nw->p_unknowns is taken only if the step filter
+// allows all of it (the preamble, "Exact contact curvature"): else *used
+// is cleared and the projected blocks are swapped back and assembled.
+// Runs without a pending lift (p is 0 on prescribed dofs).
+static ipcc_status filter_exact(ipcc_newton *nw, const ipcc_objective *obj, int num_dofs, const int *dof_map,
+                                const double *x, ipcc_newton_result *r, bool *used) {
+    double t0 = ipcc_now(), alpha = 0;
+    for (int d = 0; d < num_dofs; ++d)
+        nw->p[d] = dof_map[d] >= 0 ? nw->p_unknowns[dof_map[d]] : 0.0;
+    ipcc_status st = obj->max_step(obj->ctx, x, nw->p, &alpha);
+    double t1 = ipcc_now();
+    r->time_line_search += t1 - t0;
+    if (st != IPCC_OK || alpha >= 1) return st;
+    *used = false;
+    r->exact_directions--;
+    r->exact_failures++;
+    ipcc_triplets_swap_exact(&nw->triplets);
+    if (ipcc_csc_assemble(&nw->hessian, &nw->triplets, nw->hessian.n) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "Hessian assembly failed: %s", ipcc_last_error());
+    r->time_assembly += ipcc_now() - t1;
+    return IPCC_OK;
+}
+
 void ipcc_newton_result_add(ipcc_newton_result *sum, const ipcc_newton_result *r, bool first) {
     if (first) {
         *sum = *r;
@@ -293,6 +430,8 @@ void ipcc_newton_result_add(ipcc_newton_result *sum, const ipcc_newton_result *r
     sum->iterations += r->iterations;
     sum->line_search_steps += r->line_search_steps;
     sum->fallbacks += r->fallbacks;
+    sum->exact_directions += r->exact_directions;
+    sum->exact_failures += r->exact_failures;
     sum->lift_iterations += r->lift_iterations;
     sum->energy = r->energy;
     sum->residual = r->residual;
@@ -302,6 +441,7 @@ void ipcc_newton_result_add(ipcc_newton_result *sum, const ipcc_newton_result *r
     sum->final_step = r->final_step;
     sum->stalled |= r->stalled;
     sum->rough = r->rough;
+    sum->checked = r->checked;
     sum->time_assembly += r->time_assembly;
     sum->time_factorization += r->time_factorization;
     sum->time_solve += r->time_solve;
@@ -372,9 +512,12 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
             lift[d] = target && dof_map[d] < 0 ? target[d] - x[d] : 0.0;
             pending |= lift[d] != 0;
         }
-        // 1. Energy, gradient (+ H lift) and projected Hessian.
+        // 1. Energy, gradient (+ H lift) and projected Hessian (with the
+        // exact contact blocks too: the preamble, "Exact contact curvature").
         double t0 = ipcc_now();
         ipcc_triplets_clear(&nw->triplets);
+        nw->triplets.want_exact =
+            !pending && last_whole && last_pmax <= NEWTON_EXACT_TAIL * params->tolerance;
         status = obj->evaluate(obj->ctx, x, pending ? lift : NULL, g, &nw->triplets, &energy);
         if (status != IPCC_OK) break;
         if (isnan(energy)) {
@@ -388,6 +531,8 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
                          : ipcc_fail(IPCC_ERR_SOLVER, "energy became non-finite during Newton");
             break;
         }
+        bool exact = nw->triplets.exact_end > nw->triplets.exact_begin;
+        if (exact) ipcc_triplets_swap_exact(&nw->triplets);
         if (ipcc_csc_assemble(&nw->hessian, &nw->triplets, num_unknowns) != 0) {
             status = ipcc_fail(IPCC_ERR_NO_MEMORY, "Hessian assembly failed: %s", ipcc_last_error());
             break;
@@ -403,9 +548,30 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
             break;
         }
 
+        // 1b. A later friction lagging pass: the check on the last
+        // factorization (the preamble, "Check on the last factorization").
+        if (r.iterations == 0 && params->reuse_factor && !pending && nw->factor_reusable &&
+            nw->factor_unknowns == num_unknowns && r.accuracy <= params->residual_tolerance) {
+            double t1 = ipcc_now(), pmax = 0;
+            if (ipcc_linear_solver_solve(nw->solver, nw->rhs, nw->p_unknowns) != 0) {
+                status = ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD solve failed");
+                break;
+            }
+            r.time_solve += ipcc_now() - t1;
+            for (int j = 0; j < num_unknowns; ++j)
+                pmax = fmax(pmax, fabs(nw->p_unknowns[j]));
+            if (pmax <= NEWTON_CHECK_MARGIN * params->tolerance) {
+                r.converged = r.checked = true;
+                r.residual = pmax;
+                break;
+            }
+        }
+
         // 2. Direction: solved for the unknowns, the lift for prescribed dofs.
         if (num_unknowns > 0) {
-            status = solve_direction(nw, &r);
+            status = exact ? solve_exact(nw, num_unknowns, &r, &exact) : IPCC_OK;
+            if (status == IPCC_OK && exact) status = filter_exact(nw, obj, num_dofs, dof_map, x, &r, &exact);
+            if (status == IPCC_OK && !exact) status = solve_direction(nw, &r);
             if (status != IPCC_OK) break;
         }
         double pmax = 0;
@@ -442,8 +608,8 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         // 4-5. Filtered backtracking line search. Every trial point lies on
         // the segment that max_step certified, so every accepted x is feasible.
         t0 = ipcc_now();
-        double alpha;
-        status = obj->max_step(obj->ctx, x, p, &alpha);
+        double alpha = 1; // an exact direction: certified whole by filter_exact
+        status = exact ? IPCC_OK : obj->max_step(obj->ctx, x, p, &alpha);
         if (status != IPCC_OK) {
             r.time_line_search += ipcc_now() - t0;
             break;

@@ -69,6 +69,11 @@ typedef struct ipcc_newton_params {
     /// to a solution the iteration reached before (a friction lagging pass
     /// after the first).
     double prior_ratio;
+    /// The start may pass the convergence test on the factorization of the
+    /// previous solve's last direction (a friction lagging pass after the
+    /// first: newton.c's preamble, "Check on the last factorization"); the
+    /// caller guarantees the same objective, unknowns and step.
+    bool reuse_factor;
     int max_iterations; ///< >= 1
 } ipcc_newton_params;
 
@@ -76,6 +81,8 @@ typedef struct ipcc_newton_result {
     int iterations;        ///< Newton directions computed
     int line_search_steps; ///< energy evaluations in line searches
     int fallbacks;         ///< factorizations retried with a diagonal shift
+    int exact_directions;  ///< directions solved with the exact contact curvature (newton.c)
+    int exact_failures;    ///< tries of it that were not positive definite
     int lift_iterations;   ///< iterations spent moving prescribed dofs to their targets
     double energy;         ///< at the returned x
     double residual;       ///< |p|_inf of the last direction
@@ -87,7 +94,10 @@ typedef struct ipcc_newton_result {
     bool contracted; ///< converged by the contraction test: x is the last full step's end
     bool final_step; ///< converged by the step and force tests, and x is x + p of the last direction
     bool rough;      ///< converged by the step test alone, the residual above its tolerance
-    bool stalled;    ///< stopped: the step filter allowed < 1e-10 of the direction 8 times in a row
+    /// converged at the start on the check of params.reuse_factor, without
+    /// an iteration (iterations 0, x unchanged)
+    bool checked;
+    bool stalled; ///< stopped: the step filter allowed < 1e-10 of the direction 8 times in a row
     double time_assembly, time_factorization, time_solve, time_line_search; ///< wall seconds
     double time_symbolic; ///< the part of time_factorization spent in symbolic analysis
     double time_energy;   ///< the part of time_line_search spent evaluating trial energies

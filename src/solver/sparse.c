@@ -49,6 +49,7 @@ static long next_pattern_version(void) { return atomic_fetch_add(&pattern_counte
 void ipcc_triplets_clear(ipcc_triplets *t) {
     t->count = 0;
     t->failed = false;
+    t->exact_begin = t->exact_end = 0;
 }
 
 // Grow the three parallel arrays together to at least `count` entries. On OOM
@@ -100,8 +101,29 @@ void ipcc_triplets_free(ipcc_triplets *t) {
     IPCC_FREE(t->row);
     IPCC_FREE(t->col);
     IPCC_FREE(t->val);
-    t->count = t->capacity = 0;
+    IPCC_FREE(t->exact);
+    t->count = t->capacity = t->exact_capacity = 0;
+    t->exact_begin = t->exact_end = 0;
     t->failed = false;
+}
+
+int ipcc_triplets_reserve_exact(ipcc_triplets *t, int begin, int end) {
+    IPCC_ASSERT(t && 0 <= begin && begin <= end);
+    if (ipcc_reserve((void **)&t->exact, &t->exact_capacity, end - begin, sizeof(double)) != 0) {
+        t->failed = true;
+        return -1;
+    }
+    t->exact_begin = begin;
+    t->exact_end = end;
+    return 0;
+}
+
+void ipcc_triplets_swap_exact(ipcc_triplets *t) {
+    for (int k = t->exact_begin; k < t->exact_end; ++k) {
+        double v = t->val[k];
+        t->val[k] = t->exact[k - t->exact_begin];
+        t->exact[k - t->exact_begin] = v;
+    }
 }
 
 // Grow map, prev_row and prev_col (which share map_capacity) to `count`.

@@ -121,7 +121,9 @@ static ipcc_newton_params newton_params(const ipcc_world *w) {
 // The fixed point (friction_iterations -1) ends a step's passes when
 //   - a pass's first state, with friction lagged at itself, already passes
 //     the convergence test (IPC's rule, docs/ipc-script-format.md 8.9,
-//     with ipcc's test), or
+//     with ipcc's test; the passes after the first check it on the last
+//     factorization before they factorize: newton.c, "Check on the last
+//     factorization"), or
 //   - a converged pass moved no vertex by more than the step tolerance
 //     (|p|_inf's, tol L h) from the previous pass's solution: a further
 //     pass would lag at a state the tolerance cannot tell apart, or
@@ -167,6 +169,7 @@ static ipcc_status solve_lagged(ipcc_world *w, const ipcc_objective *obj, const 
         ipcc_newton_result rp;
         ipcc_newton_params pp = *params;
         pp.prior_ratio = out->passes > 0 ? 0.5 : 0.0; // newton.h
+        pp.reuse_factor = out->passes > 0;
         ipcc_status sp = ipcc_newton_solve(w->newton, obj, &pp, ipcc_world_num_dofs(w), w->dof_map,
                                            w->num_unknowns, w->x_target, w->x, &rp);
         ipcc_newton_result_add(&out->r, &rp, out->passes == 0);
@@ -180,7 +183,7 @@ static ipcc_status solve_lagged(ipcc_world *w, const ipcc_objective *obj, const 
         double moved = out->passes > 1 ? largest_move(w) : INFINITY;
         memcpy(w->x_pass, w->x, sizeof(double) * 3 * (size_t)w->n);
         if (out->passes > 1 && rp.converged &&
-            (rp.iterations == 1 || moved <= params->tolerance ||
+            (rp.iterations == 1 || rp.checked || moved <= params->tolerance ||
              (out->passes > 2 && moved > LAG_CONTRACTION * moved_before)))
             break;
         moved_before = moved;

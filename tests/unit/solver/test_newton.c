@@ -655,8 +655,151 @@ static void test_final_step(void **state) {
     assert_true(r.converged && !r.final_step && x[0] == 0.0);
 }
 
+// A later lagging pass checks its start on the previous solve's
+// factorization (newton.c, "Check on the last factorization"): at the
+// solution of an unchanged objective it ends with no iteration and x
+// unchanged; after a change the step test can see, it iterates.
+static void test_check_on_last_factorization(void **state) {
+    (void)state;
+    chain c;
+    int map[64];
+    setup_chain(&c, map, 0);
+    double x[64], x0[64];
+    for (int i = 0; i < c.n; ++i)
+        x[i] = 0.5;
+    ipcc_newton *nw = ipcc_newton_create();
+    ipcc_objective o = chain_objective(&c);
+    ipcc_newton_params prm = {.tolerance = 1e-8, .residual_tolerance = INFINITY, .max_iterations = 50};
+    ipcc_newton_result r;
+    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n, NULL, x, &r), IPCC_OK);
+    assert_true(r.converged && !r.checked && r.iterations > 2);
+    memcpy(x0, x, sizeof x);
+    // Unchanged: the check passes.
+    prm.reuse_factor = true;
+    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n, NULL, x, &r), IPCC_OK);
+    assert_true(r.converged && r.checked && r.iterations == 0);
+    assert_memory_equal(x, x0, sizeof x);
+    // Without reuse_factor the same start costs an iteration (IPC's test).
+    prm.reuse_factor = false;
+    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n, NULL, x, &r), IPCC_OK);
+    assert_true(r.converged && !r.checked && r.iterations == 1);
+    // A changed load whose step the test sees (|p| ~ 1e-3 >> 1e-8): iterates.
+    memcpy(x, x0, sizeof x);
+    c.b[7] += 1e-3;
+    prm.reuse_factor = true;
+    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n, NULL, x, &r), IPCC_OK);
+    assert_true(r.converged && !r.checked && r.iterations >= 2);
+    // A change within the margin (|p| well below half the tolerance): checked.
+    memcpy(x0, x, sizeof x);
+    c.b[7] += 1e-12;
+    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, c.n, map, c.n, NULL, x, &r), IPCC_OK);
+    assert_true(r.converged && r.checked && r.iterations == 0);
+    assert_memory_equal(x, x0, sizeof x);
+    ipcc_newton_destroy(nw);
+}
+
+// One unknown y: E = (k/2) y^2 + y^4 / 4 - F y (its Hessian written as is)
+// plus a "contact" term -(q/2) y^2 whose block is written projected (0)
+// and, when asked and offered, exact (-q), as the barrier does (sparse.h).
+// The projected model is stiffer than E by q, so projected Newton
+// contracts by about q / (k + 3 y^2) per iteration. The force test (|g|)
+// is far tighter than the step test, so the solve runs on in the tail.
+typedef struct soft_term {
+    double k, q, F;
+    bool offer_exact;
+    /// A filter that cuts any direction longer than twice the last one it
+    /// saw (last: that length, INFINITY before the first), or none.
+    bool cut_growth;
+    double last;
+} soft_term;
+
+static ipcc_status soft_energy(void *ctx, const double *x, double *e) {
+    const soft_term *t = ctx;
+    double y = x[0];
+    *e = 0.5 * t->k * y * y + 0.25 * y * y * y * y - t->F * y - 0.5 * t->q * y * y;
+    return IPCC_OK;
+}
+
+static ipcc_status soft_evaluate(void *ctx, const double *x, const double *lift, double *g, ipcc_triplets *T,
+                                 double *e) {
+    (void)lift;
+    const soft_term *t = ctx;
+    double y = x[0];
+    g[0] = t->k * y + y * y * y - t->F - t->q * y;
+    ipcc_triplets_add(T, 0, 0, t->k + 3 * y * y);
+    int begin = T->count;
+    ipcc_triplets_add(T, 0, 0, 0.0); // the projection of -q
+    if (t->offer_exact && T->want_exact && ipcc_triplets_reserve_exact(T, begin, T->count) == 0)
+        T->exact[0] = -t->q;
+    return soft_energy(ctx, x, e);
+}
+
+static ipcc_status soft_max_step(void *ctx, const double *x, const double *p, double *alpha) {
+    (void)x;
+    soft_term *t = ctx;
+    double len = fabs(p[0]), cap = 2 * t->last;
+    *alpha = !t->cut_growth || len <= cap ? 1.0 : cap / len;
+    t->last = len;
+    return IPCC_OK;
+}
+
+static double soft_residual(void *ctx, const double *g) {
+    (void)ctx;
+    return fabs(g[0]);
+}
+
+static void soft_solve(soft_term *t, double y0, double *y, ipcc_newton_result *r) {
+    ipcc_objective o = {.ctx = t,
+                        .energy = soft_energy,
+                        .evaluate = soft_evaluate,
+                        .max_step = soft_max_step,
+                        .residual = soft_residual};
+    ipcc_newton_params prm = {.tolerance = 1e-3, .residual_tolerance = 1e-9, .max_iterations = 1000};
+    int map[1] = {0};
+    ipcc_newton *nw = ipcc_newton_create();
+    y[0] = y0;
+    assert_int_equal(ipcc_newton_solve(nw, &o, &prm, 1, map, 1, NULL, y, r), IPCC_OK);
+    ipcc_newton_destroy(nw);
+}
+
+static void test_exact_curvature_in_the_tail(void **state) {
+    (void)state;
+    // Exact curvature k - q + 3 y^2 > 0 near the solution (y* ~ 2.45),
+    // projected Newton's contraction there q / (k + 3 y*^2) = 0.82.
+    soft_term t = {.k = 100, .q = 95, .F = 27, .offer_exact = false};
+    double y[1], yp;
+    ipcc_newton_result r, rp;
+    soft_solve(&t, 0.0, y, &rp);
+    yp = y[0];
+    t.offer_exact = true;
+    soft_solve(&t, 0.0, y, &r);
+    print_message(
+        "projected: %d iterations; exact in the tail: %d iterations, %d exact, %d refused; y = %.15g, "
+        "%.15g\n",
+        rp.iterations, r.iterations, r.exact_directions, r.exact_failures, yp, y[0]);
+    assert_true(rp.converged && rp.exact_directions == 0 && r.converged && r.exact_directions >= 1);
+    assert_true(2 * r.iterations <= rp.iterations);
+    // Both at the solution: the exact run balanced (|g| within the force
+    // test), the projected one ended by the contraction test (newton.c),
+    // whose estimate is within 1 % of the step tolerance.
+    assert_true(fabs(t.k * y[0] + y[0] * y[0] * y[0] - t.F - t.q * y[0]) <= 1e-9);
+    assert_true(fabs(y[0] - yp) <= 2e-5);
+    // A filter that cuts the exact directions (about 1 / (1 - 0.82) times
+    // the projected ones in the tail) but never the shrinking projected
+    // ones: every exact direction is refused, and the solve is the
+    // projected one, to the bit.
+    soft_term s = {.k = 100, .q = 95, .F = 27, .offer_exact = true, .cut_growth = true, .last = INFINITY};
+    soft_solve(&s, 0.0, y, &r);
+    print_message("filtered: %d iterations, %d exact, %d refused, y = %.15g\n", r.iterations,
+                  r.exact_directions, r.exact_failures, y[0]);
+    assert_true(r.converged && r.exact_directions == 0 && r.exact_failures >= 1);
+    assert_true(r.iterations == rp.iterations && y[0] == yp);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_check_on_last_factorization),
+        cmocka_unit_test(test_exact_curvature_in_the_tail),
         cmocka_unit_test(test_quadratic_convergence),
         cmocka_unit_test(test_unsettled_gaps_keep_iterating),
         cmocka_unit_test(test_step_filter_and_not_converged),
