@@ -478,7 +478,7 @@ ipcc_status ipcc_barrier_potential_assemble(ipcc_barrier_potential *bp, const ip
                          bp->pair_slot[np]);
     int *rows = T->row + base, *cols = T->col + base;
     double *vals = T->val + base, *pe = bp->pair_energy, *pg = bp->pair_grad;
-    double *exact_vals = exact ? T->exact : NULL;
+    double *exact_vals = exact ? T->exact + (base - T->exact_begin) : NULL;
     const int *slot = bp->pair_slot;
 #pragma omp parallel for schedule(dynamic, 64)
     for (int k = 0; k < np; ++k) {

@@ -118,55 +118,60 @@
 // a step earlier than the force test would (over a run the trajectory,
 // and so the count, can differ).
 //
-// Exact contact curvature. Each contact key's barrier block is projected to
-// PSD on its own (IPC's per-constraint projection), which drops the
-// negative curvature a contact really has: the barrier of a point-point
-// distance has the Hessian b'' n n^T + (b'/d)(I - n n^T) with b' < 0, a
-// tangential curvature of minus the contact force over the gap, and
-// point-edge and edge-edge keys alike. Inertia, elasticity and friction
-// usually hold it, so the whole Hessian is positive definite with it, but
-// without it Newton's model is stiffer than the energy and the iteration
-// converges linearly, at the ratio of the dropped curvature to the kept:
-// 0.89 per iteration on the landing of examples/contact_cubes.json (mu
-// 0.5), |p| 100x below the step tolerance while the force residual held
-// the step for 40 iterations; 2_matKnives' blades on the mats alike. So in
-// Newton's tail, after a whole step (alpha = 1) no longer than
-// NEWTON_EXACT_TAIL (10) step tolerances, an iteration first factorizes the
-// Hessian with the contact blocks exact (each key's multiplicity times its
-// barrier's Hessian, unprojected and unfolded: their sum is the contact
-// energy's Hessian; elasticity and friction still projected per block),
-// which the barrier writes beside the projected values (sparse.h, the
-// triplets' exact values). Where CHOLMOD finds it positive definite, its
-// direction is a descent direction and goes through the step filter and
-// the line search like any other; where it does not, the projected blocks
-// are swapped in and the iteration goes on as IPC's (the failed try cost a
-// numeric factorization). Not while a prescribed motion is pending (its
-// g + H lift takes the projected blocks). The energy, the step filter and
-// the convergence tests do not change, only the directions.
-// Where the exact direction is not a good step: far from the solution the
-// exact Hessian can be positive definite yet nearly singular, its
-// direction long along the nearly flat mode and into a contact. So a
-// direction on it is taken only whole: when the step filter (CCD,
-// inversion) cuts it, the projected blocks are swapped in for that
-// iteration instead (the try cost a factorization and a CCD query). And
-// it is tried only in the tail. Two impacts show why both: a 40 m/s cube
-// leaving a soft mat (bench/scenes/impact_shot_cube_mat.json), with exact
-// directions tried after every whole step, took directions cut to 3 to 8 %
+// Exact curvature in the tail. Each contact key's barrier block and each
+// tet's elastic block is projected to PSD on its own (IPC's per-block
+// projection), which drops negative curvature the energy really has: the
+// barrier of a point-point distance has the Hessian
+// b'' n n^T + (b'/d)(I - n n^T) with b' < 0, a tangential curvature of minus
+// the contact force over the gap (point-edge and edge-edge keys alike), and
+// a compressed Neo-Hookean element has negative eigenvalues. Inertia and
+// the other terms usually hold them, so the whole Hessian is positive
+// definite with them, but without them Newton's model is stiffer than the
+// energy and the iteration converges linearly, at the ratio of the dropped
+// curvature to the kept: 0.89 per iteration on the landing of
+// examples/contact_cubes.json (mu 0.5; the barrier's), |p| 100x below the
+// step tolerance while the force residual held the step for 40
+// iterations; 0.7 in the tail of a 40 m/s cube's impact on a slab
+// (elasticity's). So in Newton's tail, after a whole step (alpha = 1) no
+// longer than NEWTON_EXACT_TAIL (10) step tolerances, an iteration first
+// factorizes the Hessian with the elastic and contact blocks exact
+// (unprojected; each contact key's multiplicity times its barrier's
+// Hessian, unfolded: their sum is the contact energy's Hessian; friction's
+// is PSD as it is), which the terms write beside the projected values
+// (sparse.h, the triplets' exact values). That Hessian is the energy's
+// own (but for the samples of curved shapes, whose blocks stay projected),
+// positive definite near every strict minimum. Where CHOLMOD finds it positive definite and the
+// step filter (CCD, inversion) allows all of its direction, that direction
+// is taken, a descent direction, through the line search like any other;
+// otherwise the projected blocks are swapped in and the iteration goes on
+// as IPC's (the try cost a factorization, and a CCD query when the filter
+// refused it). Not while a prescribed motion is pending (its g + H lift
+// takes the projected blocks). The energy, the step filter and the
+// convergence tests do not change, only the directions.
+// Why only whole, and only in the tail: far from the solution the exact
+// Hessian can be positive definite yet nearly singular, its direction long
+// along the nearly flat mode and into a contact. With exact contact blocks
+// tried after every whole step, a 40 m/s cube leaving a soft mat
+// (bench/scenes/impact_shot_cube_mat.json) took directions cut to 3 to 8 %
 // by CCD in its release step; they broke the scene's symmetry by 3e-5 m,
 // and the run at tolerance 1e-3 ended 1.3e-3 L from its converged run
-// (projected Newton: 2.6e-6 L). Tried within 10 or 100 step tolerances it
-// ends within 1e-5 L; within 1000, 1.3e-3 L again. A 40 m/s cube into a
-// slab pinned at two sides (tests/scenes/test_fast_impacts.c), tried within
-// 10 step tolerances, took a direction 40 times the last one's length, cut
-// to 6 % by CCD, in its impact step, and ended 1.1e-2 L from its run at
-// 1e-4 (projected: 4.1e-5 L); whole directions only: 2.6e-5 L. A bound on
-// the direction's growth instead (2, 4 or 10 times the last direction)
-// lost 2_matKnives' gain (40.3 to 40.8 iterations per step), whose useful
-// exact directions are long and whole (106 of 114 whole).
+// (projected Newton: 2.6e-6 L); tried within 10 or 100 step tolerances it
+// ended within 1e-5 L, within 1000 at 1.3e-3 L again. Tried within 10 step
+// tolerances but taken even when cut, a 40 m/s cube into a slab pinned at
+// two sides (tests/scenes/test_fast_impacts.c) took a direction 40 times
+// the last one's length, cut to 6 % by CCD, in its impact step, and ended
+// 1.1e-2 L from its run at 1e-4 (projected: 4.1e-5 L); taken only whole,
+// 2.6e-5 L. A bound on the direction's growth instead (2, 4 or 10 times the
+// last direction) lost 2_matKnives' gain (40.3 to 40.8 iterations per
+// step, against 24.3), whose useful exact directions are long and whole.
+// Elasticity exact everywhere (newton.project_hessian false) sent
+// shot_cube_mat 0.49 L off, with 68 shifted factorizations.
 // Measured, one thread, default tolerance, Newton it/step and wall
-// (projected only -> exact in the tail): 2_matKnives 47.5 -> 24.3 (17.6 ->
-// 10.3 s), shot_cube_mat 24.6 -> 19.7 (8.3 -> 6.5 s), the frictional stack
-// 4.20 -> 2.92 with the check below (2.29 -> 1.88 s).
+// (projected only -> exact contact blocks in the tail -> exact elastic
+// blocks too): 2_matKnives 47.5 -> 24.3 -> 19.6 (10.6 -> 9.4 s for the
+// last two), shot_cube_mat 24.6 -> 19.7 -> 15.6 (6.8 -> 6.0 s), the
+// frictional stack 4.20 -> 2.92 -> 2.92 with the check below
+// (bench/results/2026-11-29-issue33-part6.md).
 //
 // Check on the last factorization. A friction lagging pass after the first
 // (params.reuse_factor) starts where the previous pass converged, with
@@ -247,9 +252,9 @@
 /// The contraction test's bound on its error estimate, relative to the step
 /// tolerance (the preamble, "Contraction").
 #define NEWTON_CONTRACTION 0.01
-/// Directions on the exact contact curvature are tried in Newton's tail
-/// only: after a whole step no longer than this many step tolerances (the
-/// preamble, "Exact contact curvature").
+/// Directions on the exact curvature are tried in Newton's tail only: after
+/// a whole step no longer than this many step tolerances (the preamble,
+/// "Exact curvature in the tail").
 #define NEWTON_EXACT_TAIL 10.0
 /// The check on the last factorization passes a state whose direction on
 /// that factorization is within this fraction of the step tolerance (the
@@ -369,8 +374,8 @@ static ipcc_status solve_direction(ipcc_newton *nw, ipcc_newton_result *r) {
     return IPCC_OK;
 }
 
-// The direction on the Hessian with the exact contact blocks, assembled in
-// nw->hessian (the preamble, "Exact contact curvature"): *used is set when
+// The direction on the Hessian with the exact blocks, assembled in
+// nw->hessian (the preamble, "Exact curvature in the tail"): *used is set when
 // that Hessian is positive definite and the direction solved on it; else
 // the projected blocks are swapped back and assembled, and the caller
 // solves on them.
@@ -400,7 +405,7 @@ static ipcc_status solve_exact(ipcc_newton *nw, int num_unknowns, ipcc_newton_re
 }
 
 // The exact direction in nw->p_unknowns is taken only if the step filter
-// allows all of it (the preamble, "Exact contact curvature"): else *used
+// allows all of it (the preamble, "Exact curvature in the tail"): else *used
 // is cleared and the projected blocks are swapped back and assembled.
 // Runs without a pending lift (p is 0 on prescribed dofs).
 static ipcc_status filter_exact(ipcc_newton *nw, const ipcc_objective *obj, int num_dofs, const int *dof_map,
@@ -513,7 +518,7 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
             pending |= lift[d] != 0;
         }
         // 1. Energy, gradient (+ H lift) and projected Hessian (with the
-        // exact contact blocks too: the preamble, "Exact contact curvature").
+        // exact blocks too: the preamble, "Exact curvature in the tail").
         double t0 = ipcc_now();
         ipcc_triplets_clear(&nw->triplets);
         nw->triplets.want_exact =

@@ -81,7 +81,7 @@ typedef struct ipcc_newton_result {
     int iterations;        ///< Newton directions computed
     int line_search_steps; ///< energy evaluations in line searches
     int fallbacks;         ///< factorizations retried with a diagonal shift
-    int exact_directions;  ///< directions solved with the exact contact curvature (newton.c)
+    int exact_directions;  ///< directions solved with the exact curvature (newton.c)
     int exact_failures;    ///< tries of it that were not positive definite
     int lift_iterations;   ///< iterations spent moving prescribed dofs to their targets
     double energy;         ///< at the returned x

@@ -109,6 +109,7 @@ void ipcc_triplets_free(ipcc_triplets *t) {
 
 int ipcc_triplets_reserve_exact(ipcc_triplets *t, int begin, int end) {
     IPCC_ASSERT(t && 0 <= begin && begin <= end);
+    if (t->exact_end > t->exact_begin && t->exact_end == begin) begin = t->exact_begin; // extends the range
     if (ipcc_reserve((void **)&t->exact, &t->exact_capacity, end - begin, sizeof(double)) != 0) {
         t->failed = true;
         return -1;

@@ -24,8 +24,9 @@ typedef struct ipcc_triplets {
     /// Exact values. With want_exact set (by the caller of the assembly), a
     /// term that projects its blocks to PSD may also write its unprojected
     /// values of entries [exact_begin, exact_end) into exact[k - exact_begin]
-    /// (one term: the contact barrier); ipcc_triplets_swap_exact exchanges
-    /// them with val. Cleared ranges are empty.
+    /// (elasticity, then the contact barrier, whose entries follow);
+    /// ipcc_triplets_swap_exact exchanges them with val. Cleared ranges are
+    /// empty.
     bool want_exact;
     int exact_begin, exact_end, exact_capacity;
     double *exact;
@@ -51,8 +52,9 @@ void ipcc_triplets_add(ipcc_triplets *t, int row, int col, double value);
 /// Make room for `count` more entries; returns 0 or -1 on OOM.
 int ipcc_triplets_reserve(ipcc_triplets *t, int count);
 void ipcc_triplets_free(ipcc_triplets *t);
-/// Make room for the exact values of entries [begin, end) and set the range;
-/// returns 0 or -1 on OOM (t->failed set).
+/// Make room for the exact values of entries [begin, end) and set the range
+/// (or extend it, keeping its values, when it ends at `begin`); returns 0
+/// or -1 on OOM (t->failed set).
 int ipcc_triplets_reserve_exact(ipcc_triplets *t, int begin, int end);
 /// Exchange val and exact over the exact range (twice: back as before).
 void ipcc_triplets_swap_exact(ipcc_triplets *t);

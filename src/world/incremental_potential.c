@@ -276,13 +276,18 @@ static ipcc_status smooth_terms(ipcc_world *w, const double *x, const double *li
                               (dynamic ? w->mass[d / 3] : 0.0) +
                                   (penalty ? ipcc_dirichlet_penalty_stiffness(w, d / 3) : 0.0));
 
-    // Elasticity, scaled by s: each tet fills its own slots.
+    // Elasticity, scaled by s: each tet fills its own slots (and, when Newton
+    // asks and no lift is pending, its unprojected block's: newton.c,
+    // "Exact curvature in the tail").
     int base = T->count;
+    bool exact = project && T->want_exact && !lift;
+    if (exact && ipcc_triplets_reserve_exact(T, base, base + w->tet_slot[w->nt]) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory for %d tets' Hessian entries", w->nt);
     int *rows = T->row + base, *cols = T->col + base;
-    double *vals = T->val + base;
+    double *vals = T->val + base, *exact_vals = exact ? T->exact + (base - T->exact_begin) : NULL;
 #pragma omp parallel for schedule(static)
     for (int e = 0; e < w->nt; ++e) {
-        double xe[12], He[144];
+        double xe[12], He[144], Hx[144];
         int dofs[12];
         gather_tet(w, e, x, xe);
         tet_dofs(w, e, dofs);
@@ -296,6 +301,10 @@ static ipcc_status smooth_terms(ipcc_world *w, const double *x, const double *li
         ipcc_world_tet_law(w, e, &model, &mu, &lambda);
         w->tet_energy[e] = ipcc_elastic_tet_evaluate(model, mu, lambda, w->volume[e], w->Dm_inv + 9 * e, xe,
                                                      project, ge, He);
+        if (exact_vals) {
+            double gx[12];
+            ipcc_elastic_tet_evaluate(model, mu, lambda, w->volume[e], w->Dm_inv + 9 * e, xe, false, gx, Hx);
+        }
         if (cd > 0) {
             // Damping: energy cd/2 dx^T K dx, gradient cd K dx, Hessian cd K (all later times s).
             const double *Ke = w->damp_H + 144 * e;
@@ -305,6 +314,8 @@ static ipcc_status smooth_terms(ipcc_world *w, const double *x, const double *li
             w->tet_energy[e] += 0.5 * cd * q;
             for (int k = 0; k < 144; ++k)
                 He[k] += cd * Ke[k];
+            for (int k = 0; exact_vals && k < 144; ++k)
+                Hx[k] += cd * Ke[k];
         }
         if (lift) {
             // Pending prescribed motion: g += He lift_e (newton.c, "Prescribed motion").
@@ -314,6 +325,7 @@ static ipcc_status smooth_terms(ipcc_world *w, const double *x, const double *li
         }
         int k = w->tet_slot[e];
         ipcc_block_triplets_write(12, dofs, He, s, rows + k, cols + k, vals + k);
+        if (exact_vals) ipcc_block_triplets_write(12, dofs, Hx, s, rows + k, cols + k, exact_vals + k);
     }
     T->count = base + w->tet_slot[w->nt];
     if (T->failed) return ipcc_fail(IPCC_ERR_NO_MEMORY, "Hessian triplets: out of memory");
