@@ -347,83 +347,77 @@ static void diagonal_direction(const ipcc_csc *A, const double *rhs, double *p) 
     }
 }
 
+// Factorize the assembled Hessian + shift I, timed into r. A factorization
+// of H itself (shift 0, positive definite) is one that the check on the
+// last factorization can reuse. Returns as ipcc_linear_solver_factorize.
+static int factorize(ipcc_newton *nw, double shift, ipcc_newton_result *r) {
+    double t0 = ipcc_now(), analyze0 = ipcc_linear_solver_get_stats(nw->solver).time_analyze;
+    int rc = ipcc_linear_solver_factorize(nw->solver, &nw->hessian, shift);
+    r->time_factorization += ipcc_now() - t0;
+    r->time_symbolic += ipcc_linear_solver_get_stats(nw->solver).time_analyze - analyze0;
+    nw->factor_reusable = rc == 0 && shift == 0;
+    nw->factor_unknowns = nw->hessian.n;
+    return rc;
+}
+
+// p_unknowns = the last factorization's solve of rhs, timed into r.
+static ipcc_status solve_factored(ipcc_newton *nw, ipcc_newton_result *r) {
+    double t0 = ipcc_now();
+    if (ipcc_linear_solver_solve(nw->solver, nw->rhs, nw->p_unknowns) != 0)
+        return ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD solve failed");
+    r->time_solve += ipcc_now() - t0;
+    return IPCC_OK;
+}
+
 // Solve H p = rhs, shifting the diagonal if H is not positive definite.
 static ipcc_status solve_direction(ipcc_newton *nw, ipcc_newton_result *r) {
-    ipcc_csc *A = &nw->hessian;
-    double t0 = ipcc_now(), analyze0 = ipcc_linear_solver_get_stats(nw->solver).time_analyze;
-    int rc = ipcc_linear_solver_factorize(nw->solver, A, 0.0);
-    nw->factor_reusable = rc == 0; // H itself, not H + shift I
-    nw->factor_unknowns = A->n;
-    double shift = 1e-10 * fmax(max_abs_diagonal(A), 1e-300);
+    int rc = factorize(nw, 0.0, r);
+    double shift = 1e-10 * fmax(max_abs_diagonal(&nw->hessian), 1e-300);
     for (int attempt = 0; rc == 1 && attempt < 8; ++attempt, shift *= 100) {
         r->fallbacks++;
-        rc = ipcc_linear_solver_factorize(nw->solver, A, shift);
+        rc = factorize(nw, shift, r);
     }
-    double t1 = ipcc_now();
-    r->time_factorization += t1 - t0;
-    r->time_symbolic += ipcc_linear_solver_get_stats(nw->solver).time_analyze - analyze0;
     if (rc < 0) return ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD factorization failed (out of memory?)");
     if (rc == 1) {
         r->fallbacks++;
-        diagonal_direction(A, nw->rhs, nw->p_unknowns);
+        diagonal_direction(&nw->hessian, nw->rhs, nw->p_unknowns);
         return IPCC_OK;
     }
-    if (ipcc_linear_solver_solve(nw->solver, nw->rhs, nw->p_unknowns) != 0)
-        return ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD solve failed");
-    r->time_solve += ipcc_now() - t1;
-    return IPCC_OK;
+    return solve_factored(nw, r);
 }
 
 // The direction on the Hessian with the exact blocks, assembled in
-// nw->hessian (the preamble, "Exact curvature in the tail"): *used is set when
-// that Hessian is positive definite and the direction solved on it; else
-// the projected blocks are swapped back and assembled, and the caller
-// solves on them.
-static ipcc_status solve_exact(ipcc_newton *nw, int num_unknowns, ipcc_newton_result *r, bool *used) {
-    double t0 = ipcc_now(), analyze0 = ipcc_linear_solver_get_stats(nw->solver).time_analyze;
-    int rc = ipcc_linear_solver_factorize(nw->solver, &nw->hessian, 0.0);
-    double t1 = ipcc_now();
-    r->time_factorization += t1 - t0;
-    r->time_symbolic += ipcc_linear_solver_get_stats(nw->solver).time_analyze - analyze0;
+// nw->hessian (the preamble, "Exact curvature in the tail"). *used stays
+// set when that Hessian is positive definite and the step filter allows
+// all of its direction (in nw->p_unknowns, and in nw->p over every dof:
+// no lift is pending); else it is cleared, the projected blocks are
+// swapped back and assembled, and the caller solves on them.
+static ipcc_status solve_exact(ipcc_newton *nw, const ipcc_objective *obj, int num_dofs, const int *dof_map,
+                               const double *x, ipcc_newton_result *r, bool *used) {
+    int rc = factorize(nw, 0.0, r);
     if (rc < 0) return ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD factorization failed (out of memory?)");
-    *used = rc == 0;
-    nw->factor_reusable = *used;
-    nw->factor_unknowns = num_unknowns;
-    if (*used) {
+    double alpha = 0;
+    if (rc == 0) {
+        ipcc_status st = solve_factored(nw, r);
+        if (st != IPCC_OK) return st;
+        double t0 = ipcc_now();
+        for (int d = 0; d < num_dofs; ++d)
+            nw->p[d] = dof_map[d] >= 0 ? nw->p_unknowns[dof_map[d]] : 0.0;
+        st = obj->max_step(obj->ctx, x, nw->p, &alpha);
+        r->time_line_search += ipcc_now() - t0;
+        if (st != IPCC_OK) return st;
+    }
+    if (alpha >= 1) {
         r->exact_directions++;
-        if (ipcc_linear_solver_solve(nw->solver, nw->rhs, nw->p_unknowns) != 0)
-            return ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD solve failed");
-        r->time_solve += ipcc_now() - t1;
         return IPCC_OK;
     }
-    r->exact_failures++;
-    ipcc_triplets_swap_exact(&nw->triplets);
-    if (ipcc_csc_assemble(&nw->hessian, &nw->triplets, num_unknowns) != 0)
-        return ipcc_fail(IPCC_ERR_NO_MEMORY, "Hessian assembly failed: %s", ipcc_last_error());
-    r->time_assembly += ipcc_now() - t1;
-    return IPCC_OK;
-}
-
-// The exact direction in nw->p_unknowns is taken only if the step filter
-// allows all of it (the preamble, "Exact curvature in the tail"): else *used
-// is cleared and the projected blocks are swapped back and assembled.
-// Runs without a pending lift (p is 0 on prescribed dofs).
-static ipcc_status filter_exact(ipcc_newton *nw, const ipcc_objective *obj, int num_dofs, const int *dof_map,
-                                const double *x, ipcc_newton_result *r, bool *used) {
-    double t0 = ipcc_now(), alpha = 0;
-    for (int d = 0; d < num_dofs; ++d)
-        nw->p[d] = dof_map[d] >= 0 ? nw->p_unknowns[dof_map[d]] : 0.0;
-    ipcc_status st = obj->max_step(obj->ctx, x, nw->p, &alpha);
-    double t1 = ipcc_now();
-    r->time_line_search += t1 - t0;
-    if (st != IPCC_OK || alpha >= 1) return st;
+    double t0 = ipcc_now();
     *used = false;
-    r->exact_directions--;
     r->exact_failures++;
     ipcc_triplets_swap_exact(&nw->triplets);
     if (ipcc_csc_assemble(&nw->hessian, &nw->triplets, nw->hessian.n) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "Hessian assembly failed: %s", ipcc_last_error());
-    r->time_assembly += ipcc_now() - t1;
+    r->time_assembly += ipcc_now() - t0;
     return IPCC_OK;
 }
 
@@ -557,12 +551,8 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         // factorization (the preamble, "Check on the last factorization").
         if (r.iterations == 0 && params->reuse_factor && !pending && nw->factor_reusable &&
             nw->factor_unknowns == num_unknowns && r.accuracy <= params->residual_tolerance) {
-            double t1 = ipcc_now(), pmax = 0;
-            if (ipcc_linear_solver_solve(nw->solver, nw->rhs, nw->p_unknowns) != 0) {
-                status = ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD solve failed");
-                break;
-            }
-            r.time_solve += ipcc_now() - t1;
+            if ((status = solve_factored(nw, &r)) != IPCC_OK) break;
+            double pmax = 0;
             for (int j = 0; j < num_unknowns; ++j)
                 pmax = fmax(pmax, fabs(nw->p_unknowns[j]));
             if (pmax <= NEWTON_CHECK_MARGIN * params->tolerance) {
@@ -574,8 +564,7 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
 
         // 2. Direction: solved for the unknowns, the lift for prescribed dofs.
         if (num_unknowns > 0) {
-            status = exact ? solve_exact(nw, num_unknowns, &r, &exact) : IPCC_OK;
-            if (status == IPCC_OK && exact) status = filter_exact(nw, obj, num_dofs, dof_map, x, &r, &exact);
+            status = exact ? solve_exact(nw, obj, num_dofs, dof_map, x, &r, &exact) : IPCC_OK;
             if (status == IPCC_OK && !exact) status = solve_direction(nw, &r);
             if (status != IPCC_OK) break;
         }
@@ -613,7 +602,7 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         // 4-5. Filtered backtracking line search. Every trial point lies on
         // the segment that max_step certified, so every accepted x is feasible.
         t0 = ipcc_now();
-        double alpha = 1; // an exact direction: certified whole by filter_exact
+        double alpha = 1; // an exact direction: certified whole by solve_exact
         status = exact ? IPCC_OK : obj->max_step(obj->ctx, x, p, &alpha);
         if (status != IPCC_OK) {
             r.time_line_search += ipcc_now() - t0;
