@@ -172,6 +172,29 @@
 // last two), shot_cube_mat 24.6 -> 19.7 -> 15.6 (6.8 -> 6.0 s), the
 // frictional stack 4.20 -> 2.92 -> 2.92 with the check below
 // (bench/results/2026-11-29-issue33-part6.md).
+// Blend. Where the exact Hessian is not positive definite, the energy has
+// more negative curvature there than inertia holds, and the projection
+// drops all of it where only part needs to go: on 2matsFall's step 11 (two
+// soft mats meeting in full) all 142 tries were refused, and projected
+// Newton crept for 155 iterations, |p| near 0.1 step tolerances and the
+// force residual 100 to 1000 times its tolerance. So a refused try is
+// retried on the blend H(beta) = H_exact + beta (H_projected - H_exact):
+// each block's projection only adds curvature, so the correction
+// beta (H_projected - H_exact) is positive semidefinite and grows with
+// beta, from the energy's own Hessian at 0 to IPC's at 1 (a Hessian
+// modification, Nocedal & Wright, Numerical Optimization, 2nd ed., Sec.
+// 3.4, with the projection's own correction as the modification). At the
+// 142 states of that step the blend was positive definite with beta = 0.1
+// at 23, with 0.3 at 109, with 0.6 at 140.
+// The share beta adapts over a solve like a trust region's radius: 0.25
+// after a refused exact try, doubled after each blend that is not positive
+// definite (at most NEWTON_BLEND_TRIES factorizations an iteration; at 1
+// the next iteration skips its try and comes back at 0.5), halved after
+// each direction taken (to 0 below NEWTON_BLEND_FLOOR); it starts at 0 in
+// every solve, so a resumed run finds it as the run left it. Taken under
+// the same rule as the exact directions (positive definite, allowed
+// whole). 2matsFall's step 11 took 86 iterations instead of 155, in 44 s
+// instead of 72 (half of those 72 s were the refused factorizations).
 //
 // Check on the last factorization. A friction lagging pass after the first
 // (params.reuse_factor) starts where the previous pass converged, with
@@ -260,6 +283,13 @@
 /// that factorization is within this fraction of the step tolerance (the
 /// preamble, "Check on the last factorization").
 #define NEWTON_CHECK_MARGIN 0.5
+/// The blend of the exact and projected blocks (the preamble, "Exact
+/// curvature in the tail"): the projected share taken after the exact
+/// Hessian is found indefinite, below which a share halved after a taken
+/// direction drops to none, and the factorizations an iteration tries.
+#define NEWTON_BLEND_FIRST 0.25
+#define NEWTON_BLEND_FLOOR (1.0 / 32)
+#define NEWTON_BLEND_TRIES 2
 
 struct ipcc_newton {
     ipcc_triplets triplets;
@@ -267,6 +297,9 @@ struct ipcc_newton {
     ipcc_linear_solver *solver;
     double *gradient, *p, *x_trial, *lift, *rhs, *p_unknowns, *history;
     int cap_dofs, cap_unknowns, cap_history;
+    /// The exact Hessian values while a blend is tried (solve_exact).
+    double *exact_values;
+    int cap_exact_values;
     /// The solver holds the factorization of the last direction's Hessian
     /// (no diagonal shift, no fallback), of factor_unknowns unknowns: what
     /// params.reuse_factor's check solves on ("Check on the last factorization").
@@ -297,6 +330,7 @@ void ipcc_newton_destroy(ipcc_newton *nw) {
     free(nw->rhs);
     free(nw->p_unknowns);
     free(nw->history);
+    free(nw->exact_values);
     free(nw);
 }
 
@@ -386,36 +420,67 @@ static ipcc_status solve_direction(ipcc_newton *nw, ipcc_newton_result *r) {
     return solve_factored(nw, r);
 }
 
-// The direction on the Hessian with the exact blocks, assembled in
-// nw->hessian (the preamble, "Exact curvature in the tail"). *used stays
-// set when that Hessian is positive definite and the step filter allows
-// all of its direction (in nw->p_unknowns, and in nw->p over every dof:
-// no lift is pending); else it is cleared, the projected blocks are
-// swapped back and assembled, and the caller solves on them.
+// The direction on the Hessian with the exact blocks, blended with the
+// projected ones by *beta (the preamble, "Exact curvature in the tail"):
+// on entry nw->triplets holds the exact values in val and the projected
+// ones beside them, and nw->hessian is assembled from val. *used stays set
+// when a blend is positive definite and the step filter allows all of its
+// direction (in nw->p_unknowns, and in nw->p over every dof: no lift is
+// pending); else it is cleared, the projected blocks are swapped back and
+// assembled, and the caller solves on them. *beta adapts as the preamble
+// says.
 static ipcc_status solve_exact(ipcc_newton *nw, const ipcc_objective *obj, int num_dofs, const int *dof_map,
-                               const double *x, ipcc_newton_result *r, bool *used) {
-    int rc = factorize(nw, 0.0, r);
-    if (rc < 0) return ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD factorization failed (out of memory?)");
-    double alpha = 0;
-    if (rc == 0) {
+                               const double *x, ipcc_newton_result *r, bool *used, double *beta) {
+    ipcc_triplets *T = &nw->triplets;
+    int n = T->exact_end - T->exact_begin;
+    double *val = T->val + T->exact_begin;
+    const double *projected = T->exact;
+    // A share that reached 1 skips one iteration's try and comes back at half.
+    bool rest = *beta >= 1, saved = false;
+    if (rest) *beta = 0.5;
+    for (int attempt = 0; !rest && attempt < NEWTON_BLEND_TRIES && *beta < 1; ++attempt) {
+        double t0 = ipcc_now();
+        if (*beta > 0) { // val = the blend, from a copy of the exact values
+            if (!saved) {
+                if (ipcc_reserve((void **)&nw->exact_values, &nw->cap_exact_values, n, sizeof(double)) != 0)
+                    return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory for %d exact Hessian entries", n);
+                memcpy(nw->exact_values, val, sizeof(double) * (size_t)n);
+                saved = true;
+            }
+            for (int k = 0; k < n; ++k)
+                val[k] = nw->exact_values[k] + *beta * (projected[k] - nw->exact_values[k]);
+            if (ipcc_csc_assemble(&nw->hessian, T, nw->hessian.n) != 0)
+                return ipcc_fail(IPCC_ERR_NO_MEMORY, "Hessian assembly failed: %s", ipcc_last_error());
+        }
+        r->time_assembly += ipcc_now() - t0;
+        int rc = factorize(nw, 0.0, r);
+        if (rc < 0) return ipcc_fail(IPCC_ERR_SOLVER, "CHOLMOD factorization failed (out of memory?)");
+        if (rc == 1) { // not positive definite: more of the projection
+            r->exact_failures++;
+            *beta = *beta > 0 ? 2 * *beta : NEWTON_BLEND_FIRST;
+            continue;
+        }
         ipcc_status st = solve_factored(nw, r);
         if (st != IPCC_OK) return st;
-        double t0 = ipcc_now();
+        t0 = ipcc_now();
         for (int d = 0; d < num_dofs; ++d)
             nw->p[d] = dof_map[d] >= 0 ? nw->p_unknowns[dof_map[d]] : 0.0;
+        double alpha = 0;
         st = obj->max_step(obj->ctx, x, nw->p, &alpha);
         r->time_line_search += ipcc_now() - t0;
         if (st != IPCC_OK) return st;
-    }
-    if (alpha >= 1) {
+        if (alpha < 1) { // cut by the filter: the projected blocks this time
+            r->exact_failures++;
+            break;
+        }
         r->exact_directions++;
+        *beta = *beta > NEWTON_BLEND_FLOOR ? 0.5 * *beta : 0.0;
         return IPCC_OK;
     }
     double t0 = ipcc_now();
     *used = false;
-    r->exact_failures++;
-    ipcc_triplets_swap_exact(&nw->triplets);
-    if (ipcc_csc_assemble(&nw->hessian, &nw->triplets, nw->hessian.n) != 0)
+    ipcc_triplets_swap_exact(T);
+    if (ipcc_csc_assemble(&nw->hessian, T, nw->hessian.n) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "Hessian assembly failed: %s", ipcc_last_error());
     r->time_assembly += ipcc_now() - t0;
     return IPCC_OK;
@@ -504,6 +569,8 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
     double prior = params->prior_ratio > 0 ? params->prior_ratio : INFINITY;
     double last_pmax = 0, last_ratio = prior;
     bool last_whole = false;
+    // The projected share of the blocks in the exact try (solve_exact).
+    double beta = 0;
     for (;;) {
         // 0. Remaining prescribed motion.
         bool pending = false;
@@ -564,7 +631,7 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
 
         // 2. Direction: solved for the unknowns, the lift for prescribed dofs.
         if (num_unknowns > 0) {
-            status = exact ? solve_exact(nw, obj, num_dofs, dof_map, x, &r, &exact) : IPCC_OK;
+            status = exact ? solve_exact(nw, obj, num_dofs, dof_map, x, &r, &exact, &beta) : IPCC_OK;
             if (status == IPCC_OK && !exact) status = solve_direction(nw, &r);
             if (status != IPCC_OK) break;
         }

@@ -81,11 +81,13 @@ typedef struct ipcc_newton_result {
     int iterations;        ///< Newton directions computed
     int line_search_steps; ///< energy evaluations in line searches
     int fallbacks;         ///< factorizations retried with a diagonal shift
-    int exact_directions;  ///< directions solved with the exact curvature (newton.c)
-    int exact_failures;    ///< tries of it that were not positive definite
-    int lift_iterations;   ///< iterations spent moving prescribed dofs to their targets
-    double energy;         ///< at the returned x
-    double residual;       ///< |p|_inf of the last direction
+    int exact_directions;  ///< directions solved with the exact (or blended) curvature (newton.c)
+    /// tries of it refused: factorizations not positive definite, and
+    /// directions the step filter cut
+    int exact_failures;
+    int lift_iterations; ///< iterations spent moving prescribed dofs to their targets
+    double energy;       ///< at the returned x
+    double residual;     ///< |p|_inf of the last direction
     /// objective.residual at the returned x (0 without one; NAN if not
     /// evaluated); after the contraction test (`contracted`), its error
     /// estimate times params.accuracy_scale instead

@@ -785,10 +785,51 @@ static void test_exact_curvature_in_the_tail(void **state) {
     assert_true(r.iterations == rp.iterations && y[0] == yp);
 }
 
+// The same energy with the "contact" term's negative curvature q larger
+// than k: the exact Hessian k - q + 3 y^2 is negative for y^2 < (q - k) / 3
+// and the tail (directions within 10 step tolerances) starts there, so the
+// exact try is refused and a blend with the projected block (newton.c,
+// "Exact curvature in the tail") is what keeps Newton from projected
+// Newton's contraction q / (k + 3 y*^2) = 0.73 at y* = 4.08.
+static void test_blended_curvature(void **state) {
+    (void)state;
+    soft_term t = {.k = 100, .q = 110, .F = 27, .offer_exact = false};
+    ipcc_objective o = {.ctx = &t,
+                        .energy = soft_energy,
+                        .evaluate = soft_evaluate,
+                        .max_step = soft_max_step,
+                        .residual = abs_residual};
+    ipcc_newton_params prm = {.tolerance = 0.05, .residual_tolerance = 1e-9, .max_iterations = 1000};
+    double y[1] = {0}, yp, ys = 4; // ys: the solution, by Newton on the cubic
+    for (int k = 0; k < 50; ++k)
+        ys -= (ys * ys * ys + (t.k - t.q) * ys - t.F) / (3 * ys * ys + t.k - t.q);
+    ipcc_newton_result r, rp;
+    solve_1d(&o, &prm, y, &rp);
+    yp = y[0];
+    t.offer_exact = true;
+    y[0] = 0;
+    solve_1d(&o, &prm, y, &r);
+    print_message(
+        "projected: %d iterations; blended: %d iterations, %d taken, %d refused; y = %.15g, %.15g\n",
+        rp.iterations, r.iterations, r.exact_directions, r.exact_failures, yp, y[0]);
+    // Refused where the exact curvature is negative, yet a blend taken
+    // there: all iterations but three took one (8 iterations). Projected
+    // wherever the exact try is refused (part 6's rule), the solve took 13
+    // iterations, 5 of them refused.
+    assert_true(rp.converged && r.converged && r.exact_failures >= 1 &&
+                r.exact_directions >= r.iterations - 3);
+    assert_true(3 * r.iterations <= rp.iterations);
+    // Both at the solution, within what their tests promise: the force
+    // test's |g| <= 1e-9 over the curvature, or the contraction test's 1 %
+    // of the step tolerance (newton.c).
+    assert_true(fabs(y[0] - ys) <= 0.01 * prm.tolerance && fabs(yp - ys) <= 0.01 * prm.tolerance);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check_on_last_factorization),
         cmocka_unit_test(test_exact_curvature_in_the_tail),
+        cmocka_unit_test(test_blended_curvature),
         cmocka_unit_test(test_quadratic_convergence),
         cmocka_unit_test(test_unsettled_gaps_keep_iterating),
         cmocka_unit_test(test_step_filter_and_not_converged),
