@@ -194,7 +194,7 @@
 // every solve, so a resumed run finds it as the run left it. Taken under
 // the same rule as the exact directions (positive definite, allowed
 // whole). 2matsFall's step 11 took 86 iterations instead of 155, in 44 s
-// instead of 72 (half of those 72 s were the refused factorizations).
+// instead of 72 (a third of those 72 s went into the refused factorizations).
 //
 // Check on the last factorization. A friction lagging pass after the first
 // (params.reuse_factor) starts where the previous pass converged, with
