@@ -301,10 +301,8 @@ static ipcc_status smooth_terms(ipcc_world *w, const double *x, const double *li
         ipcc_world_tet_law(w, e, &model, &mu, &lambda);
         w->tet_energy[e] = ipcc_elastic_tet_evaluate(model, mu, lambda, w->volume[e], w->Dm_inv + 9 * e, xe,
                                                      project, ge, He);
-        if (exact_vals) {
-            double gx[12];
-            ipcc_elastic_tet_evaluate(model, mu, lambda, w->volume[e], w->Dm_inv + 9 * e, xe, false, gx, Hx);
-        }
+        if (exact_vals) // the unprojected Hessian alone: energy and gradient are the same
+            ipcc_elastic_tet_hessian(model, mu, lambda, w->volume[e], w->Dm_inv + 9 * e, xe, false, Hx);
         if (cd > 0) {
             // Damping: energy cd/2 dx^T K dx, gradient cd K dx, Hessian cd K (all later times s).
             const double *Ke = w->damp_H + 144 * e;

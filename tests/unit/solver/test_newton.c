@@ -740,13 +740,13 @@ static ipcc_status soft_max_step(void *ctx, const double *x, const double *p, do
     return IPCC_OK;
 }
 
-static void soft_solve(soft_term *t, double y0, double *y, ipcc_newton_result *r) {
+static void soft_solve(soft_term *t, double tolerance, double y0, double *y, ipcc_newton_result *r) {
     ipcc_objective o = {.ctx = t,
                         .energy = soft_energy,
                         .evaluate = soft_evaluate,
                         .max_step = soft_max_step,
                         .residual = abs_residual};
-    ipcc_newton_params prm = {.tolerance = 1e-3, .residual_tolerance = 1e-9, .max_iterations = 1000};
+    ipcc_newton_params prm = {.tolerance = tolerance, .residual_tolerance = 1e-9, .max_iterations = 1000};
     y[0] = y0;
     solve_1d(&o, &prm, y, r);
 }
@@ -758,10 +758,10 @@ static void test_exact_curvature_in_the_tail(void **state) {
     soft_term t = {.k = 100, .q = 95, .F = 27, .offer_exact = false};
     double y[1], yp;
     ipcc_newton_result r, rp;
-    soft_solve(&t, 0.0, y, &rp);
+    soft_solve(&t, 1e-3, 0.0, y, &rp);
     yp = y[0];
     t.offer_exact = true;
-    soft_solve(&t, 0.0, y, &r);
+    soft_solve(&t, 1e-3, 0.0, y, &r);
     print_message(
         "projected: %d iterations; exact in the tail: %d iterations, %d exact, %d refused; y = %.15g, "
         "%.15g\n",
@@ -778,7 +778,7 @@ static void test_exact_curvature_in_the_tail(void **state) {
     // ones: every exact direction is refused, and the solve is the
     // projected one, to the bit.
     soft_term s = {.k = 100, .q = 95, .F = 27, .offer_exact = true, .cut_growth = true, .last = INFINITY};
-    soft_solve(&s, 0.0, y, &r);
+    soft_solve(&s, 1e-3, 0.0, y, &r);
     print_message("filtered: %d iterations, %d exact, %d refused, y = %.15g\n", r.iterations,
                   r.exact_directions, r.exact_failures, y[0]);
     assert_true(r.converged && r.exact_directions == 0 && r.exact_failures >= 1);
@@ -794,21 +794,15 @@ static void test_exact_curvature_in_the_tail(void **state) {
 static void test_blended_curvature(void **state) {
     (void)state;
     soft_term t = {.k = 100, .q = 110, .F = 27, .offer_exact = false};
-    ipcc_objective o = {.ctx = &t,
-                        .energy = soft_energy,
-                        .evaluate = soft_evaluate,
-                        .max_step = soft_max_step,
-                        .residual = abs_residual};
-    ipcc_newton_params prm = {.tolerance = 0.05, .residual_tolerance = 1e-9, .max_iterations = 1000};
-    double y[1] = {0}, yp, ys = 4; // ys: the solution, by Newton on the cubic
+    const double tol = 0.05;
+    double y[1], yp, ys = 4; // ys: the solution, by Newton on the cubic
     for (int k = 0; k < 50; ++k)
         ys -= (ys * ys * ys + (t.k - t.q) * ys - t.F) / (3 * ys * ys + t.k - t.q);
     ipcc_newton_result r, rp;
-    solve_1d(&o, &prm, y, &rp);
+    soft_solve(&t, tol, 0.0, y, &rp);
     yp = y[0];
     t.offer_exact = true;
-    y[0] = 0;
-    solve_1d(&o, &prm, y, &r);
+    soft_solve(&t, tol, 0.0, y, &r);
     print_message(
         "projected: %d iterations; blended: %d iterations, %d taken, %d refused; y = %.15g, %.15g\n",
         rp.iterations, r.iterations, r.exact_directions, r.exact_failures, yp, y[0]);
@@ -822,7 +816,7 @@ static void test_blended_curvature(void **state) {
     // Both at the solution, within what their tests promise: the force
     // test's |g| <= 1e-9 over the curvature, or the contraction test's 1 %
     // of the step tolerance (newton.c).
-    assert_true(fabs(y[0] - ys) <= 0.01 * prm.tolerance && fabs(yp - ys) <= 0.01 * prm.tolerance);
+    assert_true(fabs(y[0] - ys) <= 0.01 * tol && fabs(yp - ys) <= 0.01 * tol);
 }
 
 int main(void) {
