@@ -171,6 +171,24 @@ expect 1 "nan.msh" "NaN coordinate names the file" -- run nan.json
     pass "obstacle scene runs" || fail "obstacle scene"
 [ -f push/obstacles_000000.vtp ] && grep -q 'part="1"' push/frames.pvd && pass "obstacles written" ||
     fail "obstacle frames"
+# --- split steps (newton.max_splits) -------------------------------------------
+# A cube thrown at 30 m/s onto the ground: capped at 12 Newton iterations,
+# its impact step does not converge at h; with splits off the run ends
+# unconverged (exit 3), by default the step is redone in parts, converges,
+# and says so on its progress line and in stats.csv's substeps column.
+cat >split.json <<'JSON'
+{"time_step": 0.01, "steps": 3, "newton": {"max_iterations": 12},
+ "bodies": [{"name": "cube", "mesh": {"box": {"size": [0.1, 0.1, 0.1], "cells": [3, 3, 3]}},
+   "material": {"youngs_modulus": 1e4}, "translation": [0, 0.1, 0], "velocity": [0, -30, 0]}],
+ "obstacles": [{"type": "half_space", "name": "ground"}]}
+JSON
+"$IPCC" run split.json -o split0 --set newton.max_splits=0 -q >/dev/null 2>&1
+[ $? = 3 ] && pass "capped impact without splits: unconverged, exit 3" || fail "capped impact without splits"
+"$IPCC" run split.json -o split >split.txt 2>&1 && grep -q "^step      1 .* in [0-9]* parts$" split.txt &&
+    head -n 1 split/stats.csv | cut -d, -f37 | grep -q '^substeps$' &&
+    awk -F, 'NR == 2 && $8 == 1 && $37 > 1 { ok = 1 } END { exit !ok }' split/stats.csv &&
+    pass "capped impact: the step is split, converges, and stats.csv counts its parts" ||
+    { fail "split step"; cat split.txt; cut -d, -f1-9,37 split/stats.csv; }
 # --- analytic shapes and the contact report (output.contacts) -----------------
 # A block on a rough slope, a moving sphere and a spinning box shape: the
 # shapes' surfaces in the obstacles' .vtp, contacts_NNNNNN.vtp as part 2 of
@@ -194,7 +212,7 @@ if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import vtk" 2>/dev/null; then
     /usr/bin/python3 "$SRC/tests/vtk_check.py" --contacts contacts 5 - - &&
         pass "VTK reads the shapes and the contacts" || fail "VTK check of shapes and contacts"
 fi
-head -n 1 contacts/stats.csv | grep -q ',time_energy,kinetic_energy,elastic_energy,gravitational_energy,barrier_energy,momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z,contact_force_x:block,contact_force_y:block,contact_force_z:block,contact_force_x:half-space 0,.*,contact_force_z:half-space 0,.*contact_force_x:ball,.*,contact_force_z:crate$' &&
+head -n 1 contacts/stats.csv | grep -q ',time_energy,kinetic_energy,elastic_energy,gravitational_energy,barrier_energy,momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z,substeps,contact_force_x:block,contact_force_y:block,contact_force_z:block,contact_force_x:half-space 0,.*,contact_force_z:half-space 0,.*contact_force_x:ball,.*,contact_force_z:crate$' &&
     pass "stats.csv: energy columns, then force columns per object after the usual ones" || { fail "stats.csv energy and force columns"; head -n 1 contacts/stats.csv; }
 # One object, one name, one force: the crate (a box: a shape and its 12
 # edges) has three columns, and no "crate (edges)".

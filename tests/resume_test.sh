@@ -98,7 +98,8 @@ OMP_NUM_THREADS=1 "$ipcc" run "$scene" -o ref --steps $steps --checkpoint-every 
 [ -e ref/checkpoint.bin ] || fail "run wrote no checkpoint.bin"
 [ -e ref/contacts_000001.vtp ] || fail "run wrote no contacts_NNNNNN.vtp"
 head -n 1 ref/stats.csv | cut -d, -f27 | grep -q '^kinetic_energy$' || fail "stats.csv has no energy columns"
-head -n 1 ref/stats.csv | cut -d, -f37 | grep -q '^contact_force_x:lower$' || fail "stats.csv has no force columns"
+head -n 1 ref/stats.csv | cut -d, -f37 | grep -q '^substeps$' || fail "stats.csv has no substeps column"
+head -n 1 ref/stats.csv | cut -d, -f38 | grep -q '^contact_force_x:lower$' || fail "stats.csv has no force columns"
 
 # 1. SIGKILL at several points, then resume.
 for rows in 0 1 6 13 21; do
@@ -151,17 +152,29 @@ else
 fi
 
 # 3b. A folder of an older ipcc, whose stats.csv has no energy columns
-# (27-36), resumes without them: every row has the header's columns, and
-# the rest matches the uninterrupted run.
+# (27-36) and no substeps column (37), resumes without them: every row has
+# the header's columns, and the rest matches the uninterrupted run.
 run_and_signal old 5 INT
-cut -d, -f1-26,37- old/stats.csv >old/stats.cut && mv old/stats.cut old/stats.csv
+cut -d, -f1-26,38- old/stats.csv >old/stats.cut && mv old/stats.cut old/stats.csv
 resume old || { fail "resume of an older folder exited $?"; cat old.resume.err; }
 if head -n 1 old/stats.csv | grep -q kinetic_energy; then fail "older folder: energy columns appeared"; fi
 awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || NR != '$steps' + 1 }' old/stats.csv ||
     fail "older folder: rows whose columns are not the header's"
-cut -d, -f1-9,15-18,21-23,37- ref/stats.csv >ref.old
+cut -d, -f1-9,15-18,21-23,38- ref/stats.csv >ref.old
 cut -d, -f1-9,15-18,21-23,27- old/stats.csv >dir.old
 cmp -s ref.old dir.old || fail "older folder: stats.csv differs from the uninterrupted run"
+
+# 3c. One with the energy columns but no substeps column (before split
+# steps) keeps that layout too.
+run_and_signal mid 5 INT
+cut -d, -f1-36,38- mid/stats.csv >mid/stats.cut && mv mid/stats.cut mid/stats.csv
+resume mid || { fail "resume of a folder without substeps exited $?"; cat mid.resume.err; }
+if head -n 1 mid/stats.csv | grep -q substeps; then fail "folder without substeps: the column appeared"; fi
+awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || NR != '$steps' + 1 }' mid/stats.csv ||
+    fail "folder without substeps: rows whose columns are not the header's"
+cut -d, -f1-9,15-18,21-23,27-36,38- ref/stats.csv >ref.mid
+cut -d, -f1-9,15-18,21-23,27- mid/stats.csv >dir.mid
+cmp -s ref.mid dir.mid || fail "folder without substeps: stats.csv differs from the uninterrupted run"
 
 # 4. Resume of a finished run; resume errors.
 "$ipcc" resume ref >done.out 2>&1 || fail "resume of a finished run exited $?"

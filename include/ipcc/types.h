@@ -125,6 +125,9 @@ typedef struct ipcc_contact_def {
                                     ///< 0 = the time step h (IPC's intent); IPC's code uses 0.025 s
 } ipcc_contact_def;
 
+/// The most times a step can be halved (ipcc_world_def.newton_max_splits).
+#define IPCC_MAX_SPLITS 10
+
 /// World parameters. Initialise with ipcc_default_world_def().
 typedef struct ipcc_world_def {
     double time_step;           ///< h, seconds (0.01)
@@ -133,6 +136,12 @@ typedef struct ipcc_world_def {
     double newton_tolerance; ///< converged when |p|_inf <= tol * L * h; L = bbox diagonal, h = 1 s for static
                              ///< (1e-2, as IPC)
     int newton_max_iterations; ///< a step that needs more returns IPCC_WARN_NOT_CONVERGED (1000)
+    /// A step (or part of one) that Newton does not converge within
+    /// newton_max_iterations is redone as two halves of its length, each
+    /// split again when it does not converge, down to 1 / 2^max_splits of
+    /// the time step; the state is still reported once per time step. 0:
+    /// never split. In [0, 10] (3)
+    int newton_max_splits;
     /// Converged also needs the force residual (ipcc_step_stats.velocity_error)
     /// within tol L, not only |p|_inf within tol L h (true; false is IPC's
     /// test). See docs/design.md, "When a step is converged".
@@ -263,6 +272,7 @@ typedef struct ipcc_step_stats {
     double time_symbolic;          ///< wall seconds in symbolic analysis (a part of time_factorization)
     double time_constraint_search; ///< wall seconds building constraint sets from candidates
     double time_energy;            ///< wall seconds in the line search's trial energies (part of it)
+    int substeps; ///< parts the step was solved in: 1, or more when it was split (newton_max_splits)
 } ipcc_step_stats;
 
 /// Energies and momenta of a world's current state (ipcc_world_energies).

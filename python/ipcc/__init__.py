@@ -96,6 +96,7 @@ class StepStats:
     time_symbolic: float
     time_constraint_search: float
     time_energy: float
+    substeps: int  # parts the step was solved in: 1, or more when split (newton.max_splits)
 
 
 class Scene:

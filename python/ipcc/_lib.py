@@ -49,6 +49,7 @@ class StepStatsC(ctypes.Structure):
         ("time_symbolic", ctypes.c_double),
         ("time_constraint_search", ctypes.c_double),
         ("time_energy", ctypes.c_double),
+        ("substeps", ctypes.c_int),
     ]
 
 

@@ -27,6 +27,7 @@ ipcc_world_def ipcc_default_world_def(void) {
                         .integrator = IPCC_IMPLICIT_EULER,
                         .newton_tolerance = 1e-2,
                         .newton_max_iterations = 1000,
+                        .newton_max_splits = 3,
                         .newton_check_forces = true,
                         .project_hessian = true,
                         .contact = {.enabled = true,

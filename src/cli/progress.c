@@ -138,9 +138,12 @@ void ipcc_progress_step(ipcc_progress *p, const ipcc_step_stats *st) {
         if (st->step >= p->total_steps || wall_now() - p->last_draw >= 0.1) draw(p, st);
         return;
     }
-    printf("step %6d  t %10.5f s  newton %3d  line-search %3d  contacts %5d  dmin %9.3g m  wall %8.4f s%s\n",
-           st->step, st->time, st->newton_iterations, st->line_search_steps, st->num_contacts,
-           st->min_distance, st->time_total, st->converged ? "" : "  UNCONVERGED");
+    char parts[32] = ""; // a split step (newton.max_splits): its parts
+    if (st->substeps > 1) snprintf(parts, sizeof parts, "  in %d parts", st->substeps);
+    printf(
+        "step %6d  t %10.5f s  newton %3d  line-search %3d  contacts %5d  dmin %9.3g m  wall %8.4f s%s%s\n",
+        st->step, st->time, st->newton_iterations, st->line_search_steps, st->num_contacts, st->min_distance,
+        st->time_total, parts, st->converged ? "" : "  UNCONVERGED");
     fflush(stdout);
 }
 

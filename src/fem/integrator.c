@@ -26,12 +26,11 @@
 
 #include <string.h>
 
-double ipcc_integrator_tolerance_time(const ipcc_world_def *def) {
-    return def->integrator == IPCC_STATIC ? 1.0 : def->time_step;
+double ipcc_integrator_tolerance_time(const ipcc_world_def *def, double h) {
+    return def->integrator == IPCC_STATIC ? 1.0 : h;
 }
 
-double ipcc_integrator_potential_scale(const ipcc_world_def *def) {
-    double h = def->time_step;
+double ipcc_integrator_potential_scale(const ipcc_world_def *def, double h) {
     switch (def->integrator) {
     case IPCC_IMPLICIT_EULER: return h * h;
     case IPCC_NEWMARK: return def->newmark_beta * h * h;
@@ -40,9 +39,8 @@ double ipcc_integrator_potential_scale(const ipcc_world_def *def) {
     return h * h;
 }
 
-void ipcc_integrator_predict(const ipcc_world_def *def, int m, const double *x, const double *v,
+void ipcc_integrator_predict(const ipcc_world_def *def, double h, int m, const double *x, const double *v,
                              const double *a, double *x_hat) {
-    double h = def->time_step;
     switch (def->integrator) {
     case IPCC_IMPLICIT_EULER:
         for (int d = 0; d < m; ++d)
@@ -56,9 +54,8 @@ void ipcc_integrator_predict(const ipcc_world_def *def, int m, const double *x, 
     }
 }
 
-void ipcc_integrator_update(const ipcc_world_def *def, int m, const double *x_start, const double *x,
-                            const double *x_hat, double *v, double *a) {
-    double h = def->time_step;
+void ipcc_integrator_update(const ipcc_world_def *def, double h, int m, const double *x_start,
+                            const double *x, const double *x_hat, double *v, double *a) {
     switch (def->integrator) {
     case IPCC_IMPLICIT_EULER:
         for (int d = 0; d < m; ++d)

@@ -19,7 +19,9 @@
 #define OUTPUT_BASE_COLUMNS                                                                                  \
     26 // stats.csv's columns step ... time_energy (all an older ipcc wrote before the forces)
 #define OUTPUT_ENERGY_COLUMNS 10 // then kinetic_energy ... angular_momentum_z (ipcc_world_energies)
-#define OUTPUT_FIXED_COLUMNS (OUTPUT_BASE_COLUMNS + OUTPUT_ENERGY_COLUMNS) // before the per-object forces
+#define OUTPUT_FIXED_COLUMNS                                                                                 \
+    (OUTPUT_BASE_COLUMNS + OUTPUT_ENERGY_COLUMNS) // an older ipcc's, before the forces
+#define OUTPUT_SUBSTEPS_COLUMNS 1 // then substeps (ipcc_step_stats), then the per-object forces
 
 struct ipcc_output {
     char *dir;      ///< the folder, without trailing '/'
@@ -65,6 +67,7 @@ struct ipcc_output {
     long stats_rows;     ///< rows in stats.csv (written by this output, or kept by a resume)
     int stats_objects;   ///< objects with force columns in stats.csv's header (0: none), once it exists
     bool stats_energies; ///< stats.csv's header has the energy columns (a resumed older file has not)
+    bool stats_substeps; ///< ... and the substeps column after them (nor has an older one)
 };
 
 /// o->dir + '/' + name in o's scratch path o->path (valid until the next

@@ -56,9 +56,9 @@ static int output_put_stats_header(ipcc_output *o, FILE *f, const ipcc_world *w)
                    "time_ccd,time_broad_phase,friction_iterations,friction_contacts,"
                    "friction_dissipation,time_symbolic,time_constraint_search,time_energy,"
                    "kinetic_energy,elastic_energy,gravitational_energy,barrier_energy,momentum_x,momentum_y,"
-                   "momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z") < 0)
+                   "momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z,substeps") < 0)
         return -1;
-    o->stats_energies = true;
+    o->stats_energies = o->stats_substeps = true;
     const int no = w ? ipcc_world_num_contact_objects(w) : 0;
     if (no > 0 && ipcc_output_object_names(o, w) != 0) return -1;
     for (int i = 0; i < no; i++) {
@@ -185,6 +185,7 @@ ipcc_status ipcc_output_write_stats(ipcc_output *o, const ipcc_world *w, const i
                       e.elastic, e.gravitational, e.barrier, e.linear_momentum[0], e.linear_momentum[1],
                       e.linear_momentum[2], e.angular_momentum[0], e.angular_momentum[1],
                       e.angular_momentum[2]) < 0;
+    if (o->stats_substeps && !bad) bad = fprintf(o->stats, ",%d", st->substeps) < 0;
     for (int i = 0; i < 3 * no && !bad; i++)
         bad = fprintf(o->stats, ",%.17g", o->object_forces[i]) < 0;
     if (bad || fputc('\n', o->stats) == EOF || fflush(o->stats) != 0)
@@ -214,7 +215,10 @@ ipcc_status ipcc_output_cut_stats(ipcc_output *o, long rows) {
     ipcc_atomic_file f;
     ipcc_status s = ipcc_atomic_open(&f, p, "output");
     long lines = 0, keep = rows + 1, commas = 0; // the header, then the rows; the header's commas
-    char buf[4096], first_energy[sizeof "kinetic_energy" + 1] = ""; // the header's column OUTPUT_BASE_COLUMNS
+    // The header's columns OUTPUT_BASE_COLUMNS and OUTPUT_FIXED_COLUMNS (truncated).
+    char buf[4096], first_energy[sizeof "kinetic_energy" + 1] = "",
+                                                           after_energies[sizeof "substeps" + 1] = "";
+    size_t after_len = 0;
     size_t n, len = 0;
     while (s == IPCC_OK && lines < keep && (n = fread(buf, 1, sizeof buf, in)) > 0) {
         size_t take = 0;
@@ -223,16 +227,23 @@ ipcc_status ipcc_output_cut_stats(ipcc_output *o, long rows) {
             if (lines == 0 && commas == OUTPUT_BASE_COLUMNS && c != ',' && c != '\r' && c != '\n' &&
                 len + 1 < sizeof first_energy)
                 first_energy[len++] = c, first_energy[len] = '\0';
+            if (lines == 0 && commas == OUTPUT_FIXED_COLUMNS && c != ',' && c != '\r' && c != '\n' &&
+                after_len + 1 < sizeof after_energies)
+                after_energies[after_len++] = c, after_energies[after_len] = '\0';
             commas += lines == 0 && c == ',';
             if (buf[take++] == '\n') lines++;
         }
         ipcc_atomic_write(&f, buf, take);
     }
     // The rows to come have the header's columns: a folder of an older ipcc
-    // has no energy columns (nothing named kinetic_energy after time_energy),
+    // has no substeps column (nothing named substeps after the energies), no
+    // energy columns either (nothing named kinetic_energy after time_energy),
     // or no force columns either.
     o->stats_energies = strcmp(first_energy, "kinetic_energy") == 0;
-    const long fixed = o->stats_energies ? OUTPUT_FIXED_COLUMNS : OUTPUT_BASE_COLUMNS;
+    o->stats_substeps = o->stats_energies && strcmp(after_energies, "substeps") == 0;
+    const long fixed = o->stats_substeps   ? OUTPUT_FIXED_COLUMNS + OUTPUT_SUBSTEPS_COLUMNS
+                       : o->stats_energies ? OUTPUT_FIXED_COLUMNS
+                                           : OUTPUT_BASE_COLUMNS;
     o->stats_objects = commas + 1 > fixed ? (int)((commas + 1 - fixed) / 3) : 0;
     fclose(in);
     if (s == IPCC_OK) s = ipcc_atomic_commit(&f);

@@ -93,14 +93,20 @@ static ipcc_status parse_tolerance(const parser *p, const cJSON *obj, ipcc_world
 }
 
 static ipcc_status parse_newton(const parser *p, const cJSON *obj, ipcc_world_def *w) {
-    static const char *const keys[] = {"tolerance", "max_iterations", "project_hessian", "check_forces",
-                                       NULL};
+    static const char *const keys[] = {"tolerance",       "max_iterations", "max_splits",
+                                       "project_hessian", "check_forces",   NULL};
     ipcc_status st = ipcc_scene_check_object(p, obj, "newton", keys);
     if (st != IPCC_OK) return st;
     if ((st = parse_tolerance(p, obj, w)) != IPCC_OK) return st;
     if ((st = ipcc_scene_get_int(p, obj, "newton", "max_iterations", 1, &w->newton_max_iterations)) !=
         IPCC_OK)
         return st;
+    if ((st = ipcc_scene_get_int(p, obj, "newton", "max_splits", 0, &w->newton_max_splits)) != IPCC_OK)
+        return st;
+    if (w->newton_max_splits > IPCC_MAX_SPLITS)
+        return ipcc_scene_fail_at(p, IPCC_ERR_INVALID_ARGUMENT, "newton.max_splits",
+                                  "expected an integer in [0, %d] (1 / 2^%d of the time step); got %d",
+                                  IPCC_MAX_SPLITS, IPCC_MAX_SPLITS, w->newton_max_splits);
     if ((st = ipcc_scene_get_bool(p, obj, "newton", "check_forces", &w->newton_check_forces)) != IPCC_OK)
         return st;
     return ipcc_scene_get_bool(p, obj, "newton", "project_hessian", &w->project_hessian);

@@ -412,6 +412,8 @@ static void write_world(writer *w, const ipcc_scene *s) {
         number_value(w, d->newton_tolerance);
     key(w, "max_iterations");
     int_value(w, d->newton_max_iterations);
+    key(w, "max_splits");
+    int_value(w, d->newton_max_splits);
     key(w, "project_hessian");
     bool_value(w, d->project_hessian);
     key(w, "check_forces");

@@ -137,7 +137,7 @@ void ipcc_neumann_prepare(ipcc_world *w) {
 }
 
 bool ipcc_dirichlet_prepare_step(ipcc_world *w) {
-    double t = w->time, h = w->def.time_step;
+    double t = w->time, h = w->h;
     bool changed = false;
     // Stop triggers, evaluated at the step start on conditions still running.
     for (int c = 0; c < w->num_dirichlet; ++c) {

@@ -126,7 +126,7 @@ static int prepare_scratch(ipcc_world *w) {
 }
 
 // beta / h: the damping term is s * damping_factor * 1/2 dx^T K dx.
-static double damping_factor(const ipcc_world *w) { return w->def.damping / w->def.time_step; }
+static double damping_factor(const ipcc_world *w) { return w->def.damping / w->h; }
 
 // Displacement of tet e since the step start.
 static void tet_displacement(const ipcc_world *w, int e, const double *x, double dx[12]) {
@@ -220,7 +220,7 @@ void ipcc_damping_prepare(ipcc_world *w) {
 // damping, tet_energies): s (tets + gravity + loads) + inertia. energy()
 // and evaluate() both end here, so they add the same terms in the same order.
 static double smooth_energy(const ipcc_world *w, double tets, const double *x) {
-    double s = ipcc_integrator_potential_scale(&w->def);
+    double s = ipcc_integrator_potential_scale(&w->def, w->h);
     double e = s * (tets + ipcc_gravity_energy(w->n, w->mass, w->def.gravity, x, w->x_start));
     if (w->has_load) e += s * load_energy(w, x);
     if (w->def.integrator != IPCC_STATIC) e += ipcc_inertia_energy(w->n, w->mass, x, w->x_hat);
@@ -252,7 +252,7 @@ static ipcc_status energy(void *ctx, const double *x, double *out) {
 // Hessian triplets (into T, cleared by Newton), +inf for an inverted tet.
 static ipcc_status smooth_terms(ipcc_world *w, const double *x, const double *lift, double *g,
                                 ipcc_triplets *T, double *energy_out) {
-    double s = ipcc_integrator_potential_scale(&w->def);
+    double s = ipcc_integrator_potential_scale(&w->def, w->h);
     bool dynamic = w->def.integrator != IPCC_STATIC, project = w->def.project_hessian;
     const int *map = w->dof_map;
     int m = 3 * w->n;
@@ -409,7 +409,7 @@ static double model_change(void *ctx, const double *x, const double *p) {
 // over the free vertices, from the free components of g.
 static double residual(void *ctx, const double *g) {
     const ipcc_world *w = ctx;
-    double scale = ipcc_integrator_tolerance_time(&w->def) / ipcc_integrator_potential_scale(&w->def),
+    double scale = ipcc_integrator_tolerance_time(&w->def, w->h) / ipcc_integrator_potential_scale(&w->def, w->h),
            worst = 0;
     for (int i = 0; i < w->n; ++i) {
         double q = 0;

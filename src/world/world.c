@@ -27,6 +27,7 @@
 #include "contact/contact.h"
 #include "contact/friction.h"
 #include "shape/height_field.h"
+#include "world/world_span.h"
 
 // Every per-vertex array: X(field, element type, entries per vertex, its
 // value in the shapes' clock slot). The clock slot (one more "vertex" after
@@ -77,6 +78,9 @@ ipcc_status ipcc_world_create(const ipcc_world_def *def, ipcc_world **out) {
     if (def->newton_max_iterations < 1)
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "newton max_iterations must be >= 1 (got %d)",
                          def->newton_max_iterations);
+    if (def->newton_max_splits < 0 || def->newton_max_splits > IPCC_MAX_SPLITS)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "newton max_splits must be in [0, %d] (got %d)",
+                         IPCC_MAX_SPLITS, def->newton_max_splits);
     if (!(def->contact.dhat >= 0) || !isfinite(def->contact.dhat))
         return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT, "contact dhat must be >= 0 metres (got %g)",
                          def->contact.dhat);
@@ -115,6 +119,7 @@ ipcc_status ipcc_world_create(const ipcc_world_def *def, ipcc_world **out) {
     ipcc_world *w = calloc(1, sizeof *w);
     if (!w) return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory creating the world");
     w->def = *def;
+    w->h = def->time_step;
     if (def->num_tolerances > 0) {
         w->tolerances = malloc(sizeof(double) * (size_t)def->num_tolerances);
         if (!w->tolerances) {
@@ -152,6 +157,7 @@ void ipcc_world_destroy(ipcc_world *w) {
     free(w->neumann);
     free(w->tolerances);
     free(w->damp_H);
+    ipcc_world_span_free(w);
     free(w->materials);
     free(w->tet_energy);
     free(w->tet_grad);

@@ -17,6 +17,8 @@
 #include "shape/shape.h"
 #include "collision/step_context.h"
 
+typedef struct ipcc_world_span ipcc_world_span; // world_span.c
+
 /// A material as the element loop uses it: the def's values and their Lame
 /// parameters (world_bodies.c fills it).
 typedef struct ipcc_world_material {
@@ -145,9 +147,18 @@ struct ipcc_world {
     int *shape_feature_body_of; ///< per shape: the segment-set body of a box's edges, else -1
     int cap_shape_features;
     bool has_clock;      ///< some shape moves: x[3n] is the shapes' progress (world_shapes.c)
-    double clock_length; ///< the clock's target, metres
+    double clock_length; ///< the clock's target over a whole step, metres (ipcc_world_clock_length)
 
     double bbox_diagonal; ///< L, at t = 0
+    /// The length of the step being solved: def.time_step, or 1 / 2^k of it
+    /// while a step that did not converge is redone in parts (world_step.c).
+    /// Everything a step reads of its length reads it here; def.time_step
+    /// stays the user's (reports, fingerprint, checkpoints). Between steps,
+    /// the last part's: the contact forces and energies reported there are
+    /// that part's (kappa B / s with its s).
+    double h;
+    ipcc_world_span
+        *spans; ///< the saved starts of a split step's parts (world_span.c), NULL until one splits
     double time;
     int step;
     bool started; ///< ipcc_world_start ran: bodies can no longer be added, steps can run
@@ -204,15 +215,23 @@ ipcc_status ipcc_world_create_contact(const ipcc_world *w, ipcc_contact **out);
 /// here); everything else is borrowed from the world.
 ipcc_contact_setup ipcc_world_contact_setup(const ipcc_world *w, ipcc_collision_body *bodies);
 
+/// The clock's target over the step being solved: clock_length scaled by
+/// its part of the time step (world_step.c, "Split steps"). A part of h / 2^k
+/// gets exactly the length a run at time step h / 2^k would (both scale by
+/// powers of two).
+static inline double ipcc_world_clock_length(const ipcc_world *w) {
+    return w->has_clock ? w->clock_length * (w->h / w->def.time_step) : 0.0;
+}
+
 /// What the contact and friction layers need of the current step (they
 /// never read the world).
 static inline ipcc_step_context ipcc_world_step_context(const ipcc_world *w) {
-    return (ipcc_step_context){.time_step = w->def.time_step,
-                               .potential_scale = ipcc_integrator_potential_scale(&w->def),
+    return (ipcc_step_context){.time_step = w->h,
+                               .potential_scale = ipcc_integrator_potential_scale(&w->def, w->h),
                                .num_vertices = w->n,
                                .dof_map = w->dof_map,
                                .x_start = w->x_start,
-                               .clock_length = w->has_clock ? w->clock_length : 0.0,
+                               .clock_length = ipcc_world_clock_length(w),
                                .num_shapes = w->num_shapes,
                                .shapes = w->shape_motion};
 }

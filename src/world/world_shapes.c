@@ -311,7 +311,7 @@ static void warn_coarse_bodies(const ipcc_world *w, double dhat) {
 static void set_motion(ipcc_world *w, int i) {
     ipcc_shape_motion *m = &w->shape_motion[i];
     const ipcc_shape_def *d = &w->shapes[i];
-    double h = w->def.time_step;
+    double h = w->h;
     m->start = w->shape_pose[i];
     for (int k = 0; k < 3; ++k) {
         m->velocity[k] = d->velocity[k];
@@ -396,7 +396,7 @@ void ipcc_world_shapes_prepare_step(ipcc_world *w) {
     int c = 3 * w->n;
     for (int k = 0; k < 3; ++k) {
         w->x[c + k] = 0;
-        w->x_target[c + k] = k == 0 ? w->clock_length : 0;
+        w->x_target[c + k] = k == 0 ? ipcc_world_clock_length(w) : 0;
         w->dof_map[c + k] = -1;
     }
     // Feature points go to their places on the end pose.

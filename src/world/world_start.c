@@ -12,7 +12,8 @@
 //   4. Contact: the collision mesh, d-hat, kappa's bounds and the initial
 //      intersection check (contact.c); friction when any surface has a
 //      coefficient (friction.c).
-//   5. The loads at t = 0, and Newmark's initial acceleration from them,
+//   5. Room for the saved starts of split steps (world_span.c).
+//   6. The loads at t = 0, and Newmark's initial acceleration from them,
 //      gravity and the elastic forces.
 // A failure leaves the world unstarted; it can then only be destroyed (a
 // feature obstacle may already have been added).
@@ -27,6 +28,7 @@
 #include "world/incremental_potential.h"
 #include "world/world.h"
 #include "world/world_shapes.h"
+#include "world/world_span.h"
 
 // The friction coefficients of every surface (friction.h).
 static ipcc_status create_friction(ipcc_world *w) {
@@ -122,6 +124,7 @@ ipcc_status ipcc_world_start(ipcc_world *w) {
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory for the shapes' clock");
     st = start_contact(w);
     if (st != IPCC_OK) return st;
+    if ((st = ipcc_world_span_reserve(w)) != IPCC_OK) return st;
     // The loads at t = 0 (Newmark's initial acceleration includes them).
     ipcc_neumann_prepare(w);
     memset(w->a, 0, sizeof(double) * 3 * (size_t)w->n);

@@ -36,8 +36,10 @@
 #include "world/incremental_potential.h"
 #include "world/world.h"
 #include "world/world_shapes.h"
+#include "world/world_span.h"
 
-// What a step's solves found, summed over its passes.
+// What a part's solves found, summed over its passes; for the whole step
+// (step_total), summed over its parts.
 typedef struct step_solve {
     ipcc_newton_result r;  ///< Newton's figures over every pass (and the penalty phase)
     int passes;            ///< friction lagging passes run
@@ -46,13 +48,23 @@ typedef struct step_solve {
     bool blocked;          ///< a prescribed motion ended short of its target
 } step_solve;
 
+// The whole step: the work of every part tried (a part redone as two
+// halves counts too), the outcome of the parts it ended with.
+typedef struct step_total {
+    step_solve s;    ///< s.r sums every part's work; s.dissipation the parts kept
+    int parts;       ///< parts the step ended with (1 unless split)
+    bool converged;  ///< every part kept converged
+    double accuracy; ///< the worst accuracy of the parts kept
+    bool split;      ///< the step was split: level 0 holds its start (world_span.c)
+} step_total;
+
 static void begin_step(ipcc_world *w) {
     if (w->contact) ipcc_contact_begin_step(w->contact);
     int m = 3 * w->n;
     memcpy(w->x_start, w->x, sizeof(double) * (size_t)m);
     ipcc_dirichlet_prepare_step(w);
     ipcc_world_shapes_prepare_step(w);
-    ipcc_integrator_predict(&w->def, m, w->x, w->v, w->a, w->x_hat);
+    ipcc_integrator_predict(&w->def, w->h, m, w->x, w->v, w->a, w->x_hat);
     if (w->damp_H) ipcc_damping_prepare(w);
     // kappa is balanced at the step's first state (incremental_potential.c, stage 3).
     w->balance_stiffness = w->contact != NULL;
@@ -76,7 +88,7 @@ static ipcc_status warm_start(ipcc_world *w, const ipcc_objective *obj) {
     double *d = w->warm;
     bool any = false;
     for (int k = 0; k < m; ++k) {
-        d[k] = w->dof_map[k] >= 0 ? w->def.time_step * w->v[k] : 0.0;
+        d[k] = w->dof_map[k] >= 0 ? w->h * w->v[k] : 0.0;
         any |= d[k] != 0;
     }
     if (!any) return IPCC_OK;
@@ -104,7 +116,7 @@ double ipcc_world_velocity_tolerance(const ipcc_world *w) {
 // Newton's convergence test for this step: |p|_inf <= tol L h, and the
 // force residual below tol L unless the def turns it off.
 static ipcc_newton_params newton_params(const ipcc_world *w) {
-    double h = ipcc_integrator_tolerance_time(&w->def);
+    double h = ipcc_integrator_tolerance_time(&w->def, w->h);
     double tol = newton_tolerance(w, w->step);
     return (ipcc_newton_params){.tolerance = tol * w->bbox_diagonal * h,
                                 .residual_tolerance =
@@ -232,19 +244,18 @@ static void end_step(ipcc_world *w, const step_solve *s) {
                  "converged",
                  w->step + 1, w->time, s->r.iterations);
     int m = 3 * w->n;
-    ipcc_integrator_update(&w->def, m, w->x_start, w->x, w->x_hat, w->v, w->a);
+    ipcc_integrator_update(&w->def, w->h, m, w->x_start, w->x, w->x_hat, w->v, w->a);
     if (w->def.integrator == IPCC_NEWMARK && !s->blocked) // prescribed vertices: their exact rigid kinematics
         for (int i = 0; i < w->n; ++i)
             if (w->prescribed[i] >= 0)
                 ipcc_dirichlet_kinematics(w, w->prescribed[i], w->x + 3 * i, w->v + 3 * i, w->a + 3 * i);
     ipcc_world_shapes_end_step(w);
-    w->time += w->def.time_step;
-    w->step++;
+    w->time += w->h; // the step's last part sets the step's time (ipcc_world_step)
 }
 
 // The contact forces at the new state (and the contact figures of the
 // statistics), then the rest of the statistics.
-static ipcc_status report(ipcc_world *w, const step_solve *s, double t_begin, ipcc_step_stats *stats) {
+static ipcc_status report(ipcc_world *w, const step_total *total, double t_begin, ipcc_step_stats *stats) {
     if (stats) {
         stats->num_contacts = 0;
         stats->min_distance = INFINITY;
@@ -257,6 +268,7 @@ static ipcc_status report(ipcc_world *w, const step_solve *s, double t_begin, ip
         w->kappa = ipcc_contact_kappa(w->contact);
     }
     if (!stats) return IPCC_OK;
+    const step_solve *s = &total->s;
     const ipcc_newton_result *r = &s->r;
     stats->friction_iterations = w->friction ? s->passes : 0;
     stats->friction_contacts = w->friction ? s->friction_contacts : 0;
@@ -269,8 +281,9 @@ static ipcc_status report(ipcc_world *w, const step_solve *s, double t_begin, ip
     stats->factorization_fallbacks = r->fallbacks;
     stats->energy = r->energy;
     stats->residual = r->residual;
-    stats->velocity_error = r->accuracy;
-    stats->converged = r->converged;
+    stats->velocity_error = total->accuracy;
+    stats->converged = total->converged;
+    stats->substeps = total->parts;
     stats->time_assembly = r->time_assembly;
     stats->time_factorization = r->time_factorization;
     stats->time_solve = r->time_solve;
@@ -281,25 +294,98 @@ static ipcc_status report(ipcc_world *w, const step_solve *s, double t_begin, ip
     return IPCC_OK;
 }
 
-ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
-    IPCC_ASSERT(w);
-    double t_begin = ipcc_now();
-    if (!w->started)
-        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
-                         "the world is not started: call ipcc_world_start() after adding its bodies");
+// One try at the part of the step of length w->h that starts at w->time.
+static ipcc_status solve_part(ipcc_world *w, step_solve *solve) {
     begin_step(w);
     ipcc_objective obj = ipcc_incremental_potential(w);
     ipcc_status st = warm_start(w, &obj);
-    if (st != IPCC_OK) return ipcc_fail(st, "step %d (t = %g): %s", w->step + 1, w->time, ipcc_last_error());
+    if (st != IPCC_OK) return st;
     const ipcc_newton_params params = newton_params(w);
+    st = solve_lagged(w, &obj, &params, solve);
+    return solve_blocked(w, &obj, &params, st, solve);
+}
+
+// Add a part's figures to the step's: its work always, its outcome when it
+// is kept.
+static void add_part(step_total *total, const step_solve *s, bool kept) {
+    bool first = total->s.passes == 0;
+    ipcc_newton_result_add(&total->s.r, &s->r, first);
+    total->s.passes += s->passes;
+    if (!kept) return;
+    total->s.friction_contacts = s->friction_contacts;
+    total->s.dissipation += s->dissipation;
+    total->s.blocked = s->blocked;
+    total->converged = total->parts == 0 ? s->r.converged : total->converged && s->r.converged;
+    total->accuracy = total->parts == 0 ? s->r.accuracy : fmax(total->accuracy, s->r.accuracy);
+    total->parts++;
+}
+
+// Split steps. The part of length h starting at w->time (the whole step at
+// level 0): solved whole, or, when Newton does not converge it and a split
+// is left (level < newton.max_splits), redone from its start as two halves,
+// each at the next level. Not split: a part that stalled (the step filter
+// stopped every direction for 8 iterations: a body squeezed between
+// obstacles) or has no unknowns (only prescribed motion, which contact
+// blocks: an obstacle pushed into a clamped body); a shorter part is
+// blocked alike. Where the step is too hard for Newton at h (the
+// impact of 2_mat40x40s_fall_E1e2 ran to the 1000-iteration cap at
+// h = 0.025 s, and converged as two halves; the rods of IPC's
+// rodsTwist_E1e4_dt2, twisted by 0.2 m per 2 s step, ended their steps
+// unconverged after the augmented Lagrangian of a blocked motion, and
+// converged as two halves), it is converged at h / 2: an
+// implicit Euler step of h / 2 is the same method with a smaller error, so
+// the state ends closer to the time-continuous motion than the unconverged
+// state of h, and the frames stay one per time step. Each level keeps the
+// world's state at its part's start (world_span.c), so only the part that
+// failed is redone.
+static ipcc_status solve_span(ipcc_world *w, double h, int level, step_total *total) {
+    bool can_split = level < w->def.newton_max_splits;
+    if (can_split) ipcc_world_span_mark(w, level);
+    w->h = h;
     step_solve solve = {0};
-    st = solve_lagged(w, &obj, &params, &solve);
-    st = solve_blocked(w, &obj, &params, st, &solve);
-    if (st < 0) {
-        memcpy(w->x, w->x_start, sizeof(double) * 3 * (size_t)w->n);
-        return ipcc_fail(st, "step %d (t = %g): %s", w->step + 1, w->time, ipcc_last_error());
+    ipcc_status st = solve_part(w, &solve);
+    if (st < 0) return st;
+    if (solve.r.converged || solve.r.stalled || w->num_unknowns == 0 || !can_split) {
+        add_part(total, &solve, true);
+        end_step(w, &solve);
+        return st;
     }
-    end_step(w, &solve);
-    ipcc_status sr = report(w, &solve, t_begin, stats);
+    add_part(total, &solve, false);
+    ipcc_world_span_save(w, level);
+    total->split = true;
+    ipcc_world_span_restore(w, level);
+    ipcc_log(IPCC_LOG_INFO,
+             "step %d (t = %g): Newton did not converge a part of %g s in %d iterations; redoing it as two "
+             "halves (newton.max_splits)",
+             w->step + 1, w->time, h, solve.r.iterations);
+    ipcc_status s1 = solve_span(w, h / 2, level + 1, total);
+    if (s1 < 0) return s1;
+    ipcc_status s2 = solve_span(w, h / 2, level + 1, total);
+    if (s2 < 0) return s2;
+    return s1 != IPCC_OK ? s1 : s2;
+}
+
+ipcc_status ipcc_world_step(ipcc_world *w, ipcc_step_stats *stats) {
+    IPCC_ASSERT(w);
+    double t_begin = ipcc_now(), t0 = w->time;
+    if (!w->started)
+        return ipcc_fail(IPCC_ERR_INVALID_ARGUMENT,
+                         "the world is not started: call ipcc_world_start() after adding its bodies");
+    step_total total = {0};
+    ipcc_status st = solve_span(w, w->def.time_step, 0, &total);
+    if (st < 0) {
+        // Back to the step's start: level 0's saved start when the step was
+        // split (a part may have ended), else the positions (nothing else
+        // changes before a part ends).
+        if (total.split)
+            ipcc_world_span_restore(w, 0);
+        else
+            memcpy(w->x, w->x_start, sizeof(double) * 3 * (size_t)w->n);
+        w->h = w->def.time_step;
+        return ipcc_fail(st, "step %d (t = %g): %s", w->step + 1, t0, ipcc_last_error());
+    }
+    w->time = t0 + w->def.time_step; // as one step of h, whatever its parts
+    w->step++;
+    ipcc_status sr = report(w, &total, t_begin, stats);
     return sr != IPCC_OK ? sr : st;
 }

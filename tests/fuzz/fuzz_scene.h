@@ -154,6 +154,7 @@ static inline void fuzz_same_scene(const ipcc_scene *a, const ipcc_scene *b) {
     FUZZ_SAME("integrator", p->integrator, q->integrator);
     FUZZ_SAME("newton.tolerance", p->newton_tolerance, q->newton_tolerance);
     FUZZ_SAME("newton.max_iterations", p->newton_max_iterations, q->newton_max_iterations);
+    FUZZ_SAME("newton.max_splits", p->newton_max_splits, q->newton_max_splits);
     FUZZ_SAME("newton.project_hessian", p->project_hessian, q->project_hessian);
     FUZZ_SAME("newton.check_forces", p->newton_check_forces, q->newton_check_forces);
     FUZZ_SAME("num_tolerances", p->num_tolerances, q->num_tolerances);

@@ -38,15 +38,15 @@ static void random_array(int n, double lo, double hi, double *out) {
 static void test_potential_scale(void **state) {
     (void)state;
     ipcc_world_def def = def_for(IPCC_IMPLICIT_EULER, 0.01);
-    assert_true(ipcc_integrator_potential_scale(&def) == 0.01 * 0.01);
+    assert_true(ipcc_integrator_potential_scale(&def, def.time_step) == 0.01 * 0.01);
     def.time_step = 0.003;
-    assert_true(ipcc_integrator_potential_scale(&def) == 0.003 * 0.003);
+    assert_true(ipcc_integrator_potential_scale(&def, def.time_step) == 0.003 * 0.003);
     def.integrator = IPCC_NEWMARK;
-    assert_true(ipcc_integrator_potential_scale(&def) == 0.25 * 0.003 * 0.003); // the default beta
+    assert_true(ipcc_integrator_potential_scale(&def, def.time_step) == 0.25 * 0.003 * 0.003); // the default beta
     def.newmark_beta = 0.3;
-    assert_true(ipcc_integrator_potential_scale(&def) == 0.3 * 0.003 * 0.003);
+    assert_true(ipcc_integrator_potential_scale(&def, def.time_step) == 0.3 * 0.003 * 0.003);
     def.integrator = IPCC_STATIC;
-    assert_true(ipcc_integrator_potential_scale(&def) == 1.0);
+    assert_true(ipcc_integrator_potential_scale(&def, def.time_step) == 1.0);
 }
 
 // x_hat = x + h v (implicit Euler), x + h v + (1/2 - beta) h^2 a (Newmark),
@@ -61,24 +61,24 @@ static void test_predict(void **state) {
     const double h = 0.02;
 
     ipcc_world_def def = def_for(IPCC_IMPLICIT_EULER, h);
-    ipcc_integrator_predict(&def, M, x, v, a, x_hat);
+    ipcc_integrator_predict(&def, def.time_step, M, x, v, a, x_hat);
     for (int d = 0; d < M; ++d)
         assert_ulps(x_hat[d], x[d] + h * v[d], 4.0, 2);
 
     def = def_for(IPCC_NEWMARK, h);
     def.newmark_beta = 0.3; // 1/2 - beta = 0.2, distinct from beta
-    ipcc_integrator_predict(&def, M, x, v, a, x_hat);
+    ipcc_integrator_predict(&def, def.time_step, M, x, v, a, x_hat);
     for (int d = 0; d < M; ++d)
         assert_ulps(x_hat[d], x[d] + h * v[d] + 0.2 * h * h * a[d], 4.0, 4);
 
     // beta = 1/2: the acceleration drops out of the predictor.
     def.newmark_beta = 0.5;
-    ipcc_integrator_predict(&def, M, x, v, a, x_hat);
+    ipcc_integrator_predict(&def, def.time_step, M, x, v, a, x_hat);
     for (int d = 0; d < M; ++d)
         assert_ulps(x_hat[d], x[d] + h * v[d], 4.0, 2);
 
     def = def_for(IPCC_STATIC, h);
-    ipcc_integrator_predict(&def, M, x, v, a, x_hat);
+    ipcc_integrator_predict(&def, def.time_step, M, x, v, a, x_hat);
     assert_memory_equal(x_hat, x, sizeof x);
 }
 
@@ -100,7 +100,7 @@ static void test_update(void **state) {
     ipcc_world_def def = def_for(IPCC_IMPLICIT_EULER, h);
     memcpy(v, v0, sizeof v);
     memcpy(a, a0, sizeof a);
-    ipcc_integrator_update(&def, M, x_start, x, x_hat, v, a);
+    ipcc_integrator_update(&def, def.time_step, M, x_start, x, x_hat, v, a);
     for (int d = 0; d < M; ++d)
         assert_ulps(v[d], (x[d] - x_start[d]) / h, 2.0 / h, 4);
     assert_memory_equal(a, a0, sizeof a); // implicit Euler keeps no acceleration
@@ -110,7 +110,7 @@ static void test_update(void **state) {
     def.newmark_gamma = 0.6; // 1 - gamma = 0.4
     memcpy(v, v0, sizeof v);
     memcpy(a, a0, sizeof a);
-    ipcc_integrator_update(&def, M, x_start, x, x_hat, v, a);
+    ipcc_integrator_update(&def, def.time_step, M, x_start, x, x_hat, v, a);
     for (int d = 0; d < M; ++d) {
         double a_new = (x[d] - x_hat[d]) / (0.3 * h * h);
         assert_ulps(a[d], a_new, 2.0 / (0.3 * h * h), 4);
@@ -120,7 +120,7 @@ static void test_update(void **state) {
     def = def_for(IPCC_STATIC, h);
     memcpy(v, v0, sizeof v);
     memcpy(a, a0, sizeof a);
-    ipcc_integrator_update(&def, M, x_start, x, x_hat, v, a);
+    ipcc_integrator_update(&def, def.time_step, M, x_start, x, x_hat, v, a);
     for (int d = 0; d < M; ++d)
         assert_true(v[d] == 0.0);
     assert_memory_equal(a, a0, sizeof a);
@@ -145,11 +145,11 @@ static void test_newmark_round_trip(void **state) {
         random_array(M, -10, 10, a_new);
         memcpy(v, v0, sizeof v);
         memcpy(a, a0, sizeof a);
-        ipcc_integrator_predict(&def, M, x0, v, a, x_hat);
+        ipcc_integrator_predict(&def, def.time_step, M, x0, v, a, x_hat);
         double bh2 = betas[c] * h * h;
         for (int d = 0; d < M; ++d)
             x[d] = x_hat[d] + bh2 * a_new[d];
-        ipcc_integrator_update(&def, M, x0, x, x_hat, v, a);
+        ipcc_integrator_update(&def, def.time_step, M, x0, x, x_hat, v, a);
         for (int d = 0; d < M; ++d) {
             // x and x_hat are below 1.1 in size: their rounding, over beta h^2.
             double tol = 4 * DBL_EPSILON * 1.1 / bh2;
@@ -176,13 +176,13 @@ static void test_constant_acceleration_trajectories(void **state) {
         memcpy(x, x0, sizeof x);
         memcpy(v, v0, sizeof v);
         memcpy(a, g, sizeof a); // Newmark's initial acceleration: the force per mass
-        double s = ipcc_integrator_potential_scale(&def);
+        double s = ipcc_integrator_potential_scale(&def, def.time_step);
         for (int n = 1; n <= steps; ++n) {
             memcpy(x_start, x, sizeof x);
-            ipcc_integrator_predict(&def, 3, x, v, a, x_hat);
+            ipcc_integrator_predict(&def, def.time_step, 3, x, v, a, x_hat);
             for (int k = 0; k < 3; ++k)
                 x[k] = x_hat[k] + s * g[k];
-            ipcc_integrator_update(&def, 3, x_start, x, x_hat, v, a);
+            ipcc_integrator_update(&def, def.time_step, 3, x_start, x, x_hat, v, a);
             double t = n * h;
             for (int k = 0; k < 3; ++k) {
                 double drift = pass == 0 ? 0.5 * g[k] * t * t : g[k] * h * h * n * (n + 1) / 2.0;

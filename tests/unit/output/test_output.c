@@ -71,7 +71,7 @@ static ipcc_world *make_box_world(void) {
     "num_contacts,min_distance,kappa,time_ccd,time_broad_phase,friction_iterations,friction_contacts,"       \
     "friction_dissipation,time_symbolic,time_constraint_search,time_energy,kinetic_energy,elastic_energy,"   \
     "gravitational_energy,barrier_energy,momentum_x,momentum_y,momentum_z,angular_momentum_x,"               \
-    "angular_momentum_y,angular_momentum_z\n"
+    "angular_momentum_y,angular_momentum_z,substeps\n"
 
 /// Data of the appended array named `name` in a .vtu held in buf, after checking its UInt64 size header.
 static const unsigned char *vtu_array(const char *buf, size_t size, const char *name, uint64_t bytes) {
@@ -169,7 +169,7 @@ static void test_frames_and_stats(void **state) {
         int commas = 0;
         for (const char *p = row; p < end; p++)
             commas += *p == ',';
-        assert_int_equal(commas, 35);
+        assert_int_equal(commas, 36);
         row = end + 1;
     }
     free(csv);
@@ -581,7 +581,7 @@ static void test_shapes_contacts_and_forces(void **state) {
     assert_int_equal(strncmp(csv + fixed, columns, strlen(columns)), 0);
     const char *row2 = strchr(strchr(csv, '\n') + 1, '\n') + 1;
     for (int k = 0; k < 15; k++)
-        assert_true(csv_field(row2, 36 + k) == forces[k]);
+        assert_true(csv_field(row2, 37 + k) == forces[k]);
     assert_near(forces[1] + forces[3 + 1], 0, 1e-9 * forces[1], 0); // the floor takes the opposite
     free(csv);
 
@@ -602,9 +602,9 @@ static void test_shapes_contacts_and_forces(void **state) {
     int commas = 0;
     for (const char *c = row2; *c && *c != '\n'; c++)
         commas += *c == ',';
-    assert_int_equal(commas, 36 + 15 - 1);
+    assert_int_equal(commas, 37 + 15 - 1);
     for (int k = 0; k < 15; k++)
-        assert_true(csv_field(row2, 36 + k) == forces[k]);
+        assert_true(csv_field(row2, 37 + k) == forces[k]);
     free(csv);
     free(x);
     free(v);
@@ -675,7 +675,7 @@ static void test_stale_stats_truncated(void **state) {
     assert_int_equal(strncmp(csv, "step,time,", 10), 0);
     assert_non_null(strstr(csv,
                            "\n1,0.10000000000000001,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,nan,nan,"
-                           "nan,nan,nan,nan,nan,nan,nan,nan\n"));
+                           "nan,nan,nan,nan,nan,nan,nan,nan,0\n"));
     st.step = 2;
     st.lift_iterations = 1;
     st.num_contacts = 3;
@@ -690,13 +690,15 @@ static void test_stale_stats_truncated(void **state) {
     st.time_constraint_search = 0.0625;
     st.time_energy = 1.5;
     st.velocity_error = 0.375;
+    st.substeps = 3;
     assert_int_equal(ipcc_output_write_stats(out, NULL, &st), IPCC_OK);
     free(csv);
     csv = ipcc_test_read_file(path, NULL);
     assert_int_equal(strncmp(csv, STATS_HEADER, strlen(STATS_HEADER)), 0);
-    assert_non_null(strstr(csv,
-                           "\n2,0.10000000000000001,0,0,0,0,0,1,0.375,0,0,0,0,0,1,3,inf,2.5,0.25,0.125,"
-                           "2,7,0.75,0.5,0.0625,1.5,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan\n")); // no world
+    assert_non_null(
+        strstr(csv,
+               "\n2,0.10000000000000001,0,0,0,0,0,1,0.375,0,0,0,0,0,1,3,inf,2.5,0.25,0.125,"
+               "2,7,0.75,0.5,0.0625,1.5,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,3\n")); // no world
     free(csv);
     ipcc_output_destroy(out);
     ipcc_output_destroy(NULL);

@@ -98,6 +98,7 @@ static void same_world_def(const char *ctx, const ipcc_world_def *a, const ipcc_
     assert_int_equal(a->integrator, b->integrator);
     SAME_BITS(a->newton_tolerance, b->newton_tolerance, "newton_tolerance");
     assert_int_equal(a->newton_max_iterations, b->newton_max_iterations);
+    assert_int_equal(a->newton_max_splits, b->newton_max_splits);
     assert_int_equal(a->project_hessian, b->project_hessian);
     assert_int_equal(a->num_tolerances, b->num_tolerances);
     SAME_ARRAY(a->tolerances, b->tolerances, a->num_tolerances, "tolerances");
@@ -398,7 +399,7 @@ static void write_synthetic_files(const char *dir) {
         "  \"integrator\": \"newmark\", \"newmark\": {\"beta\": 0.3, \"gamma\": 0.6},\n"
         "  \"length_scale\": 2.5, \"damping\": 0.01,\n"
         "  \"newton\": {\"tolerance\": [1e-2, 5e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1e-4, 1e-5],\n"
-        "             \"max_iterations\": 33, \"project_hessian\": false},\n"
+        "             \"max_iterations\": 33, \"max_splits\": 5, \"project_hessian\": false},\n"
         "  \"contact\": {\"enabled\": true, \"dhat\": 1e-3, \"kappa\": 1e6, \"self_collision\": false,\n"
         "              \"friction\": 0.2, \"friction_epsv\": 1e-4, \"friction_iterations\": -1,\n"
         "              \"friction_smoothing_time\": 0.025},\n"

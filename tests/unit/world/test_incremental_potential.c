@@ -100,7 +100,7 @@ static void check_world(ipcc_integrator integrator, ipcc_material_model model, d
     // Set up the next step as ipcc_world_step does.
     memcpy(w->x_start, w->x, sizeof(double) * 3 * (size_t)w->n);
     ipcc_dirichlet_prepare_step(w);
-    ipcc_integrator_predict(&w->def, 3 * w->n, w->x, w->v, w->a, w->x_hat);
+    ipcc_integrator_predict(&w->def, w->h, 3 * w->n, w->x, w->v, w->a, w->x_hat);
     assert_true(w->has_load);
     assert_true((w->damp_H != NULL) == (integrator != IPCC_STATIC && damping > 0));
     if (w->damp_H) ipcc_damping_prepare(w);
@@ -214,7 +214,7 @@ static void checked_step(ipcc_world *w, ipcc_newton *nw, checked_objective *c) {
     memcpy(w->x_start, w->x, sizeof(double) * (size_t)m);
     ipcc_dirichlet_prepare_step(w);
     ipcc_world_shapes_prepare_step(w);
-    ipcc_integrator_predict(&w->def, m, w->x, w->v, w->a, w->x_hat);
+    ipcc_integrator_predict(&w->def, w->h, m, w->x, w->v, w->a, w->x_hat);
     if (w->damp_H) ipcc_damping_prepare(w);
     w->balance_stiffness = true;
     ipcc_objective obj = {.ctx = c,
@@ -289,7 +289,7 @@ static void test_projected_hessian_is_psd(void **state) {
     assert_int_equal(ipcc_world_create(&def, &w), IPCC_OK);
     assert_int_equal(ipcc_world_add_body(w, &body, NULL), IPCC_OK);
     ipcc_dirichlet_prepare_step(w);
-    ipcc_integrator_predict(&w->def, 3 * w->n, w->x, w->v, w->a, w->x_hat);
+    ipcc_integrator_predict(&w->def, w->h, 3 * w->n, w->x, w->v, w->a, w->x_hat);
     int m = 3 * w->n;
     double *x = malloc(sizeof(double) * (size_t)m), *g = malloc(sizeof(double) * (size_t)m);
     double *v = malloc(sizeof(double) * (size_t)m), *Hv = malloc(sizeof(double) * (size_t)m);

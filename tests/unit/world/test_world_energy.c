@@ -65,6 +65,33 @@ static double total_mass(const ipcc_world *w) {
     return m;
 }
 
+// A stats.csv of an older ipcc at `path`: the 26 usual columns, then
+// `middle` (column names, each after a comma), then three force columns
+// per object of `names` (NULL-terminated); `rows` rows of `fields` zeros.
+static void write_older_stats(const char *path, const char *middle, const char *const *names, int rows,
+                              int fields) {
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,residual,converged,"
+            "velocity_error,time_assembly,time_factorization,time_solve,time_line_search,time_total,lift_"
+            "iterations,num_contacts,min_distance,kappa,time_ccd,time_broad_phase,friction_iterations,"
+            "friction_contacts,friction_dissipation,time_symbolic,time_constraint_search,time_energy%s",
+            middle);
+    for (const char *const *n = names; *n; n++)
+        fprintf(f, ",contact_force_x:%s,contact_force_y:%s,contact_force_z:%s", *n, *n, *n);
+    fprintf(f, "\n");
+    for (int s = 1; s <= rows; s++) {
+        fprintf(f, "%d", s);
+        for (int k = 1; k < fields; k++)
+            fprintf(f, ",0");
+        fprintf(f, "\n");
+    }
+    fclose(f);
+}
+
+static const char *const cube_and_ground[] = {"cube", "half-space 0", NULL};
+
 static ipcc_energies energies(const ipcc_world *w) {
     ipcc_energies e;
     assert_int_equal(ipcc_world_energies(w, &e), IPCC_OK);
@@ -364,8 +391,10 @@ static void test_stats_columns(void **state) {
                                e.angular_momentum[1],
                                e.angular_momentum[2]};
     assert_int_equal(column(csv, "time_energy"), 25);
-    assert_int_equal(column(csv, "contact_force_x:cube"), 36); // the forces follow them
+    assert_int_equal(column(csv, "substeps"), 36);
+    assert_int_equal(column(csv, "contact_force_x:cube"), 37); // the forces follow them
     const char *row3 = strchr(strchr(strchr(csv, '\n') + 1, '\n') + 1, '\n') + 1;
+    assert_true(field(row3, 36) == 1); // no step of this run was split
     for (int k = 0; k < 10; k++) {
         assert_int_equal(column(csv, names[k]), 26 + k);
         assert_true(field(row3, 26 + k) == values[k]);
@@ -374,22 +403,7 @@ static void test_stats_columns(void **state) {
     free(csv);
 
     // An older stats.csv: the 26 usual columns, then the forces. Resumed, it goes on without energies.
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fprintf(f,
-            "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,residual,converged,"
-            "velocity_error,time_assembly,time_factorization,time_solve,time_line_search,time_total,lift_"
-            "iterations,num_contacts,min_distance,kappa,time_ccd,time_broad_phase,friction_iterations,"
-            "friction_contacts,friction_dissipation,time_symbolic,time_constraint_search,time_energy,"
-            "contact_force_x:cube,contact_force_y:cube,contact_force_z:cube,contact_force_x:half-space 0,"
-            "contact_force_y:half-space 0,contact_force_z:half-space 0\n");
-    for (int s = 1; s <= 3; s++) {
-        fprintf(f, "%d", s);
-        for (int k = 1; k < 32; k++)
-            fprintf(f, ",0");
-        fprintf(f, "\n");
-    }
-    fclose(f);
+    write_older_stats(path, "", cube_and_ground, 3, 32);
     assert_int_equal(ipcc_output_resume(dir, w, 0, NULL, 2, &out), IPCC_OK);
     assert_int_equal(ipcc_output_write_stats(out, w, &st), IPCC_OK);
     ipcc_output_destroy(out);
@@ -400,6 +414,24 @@ static void test_stats_columns(void **state) {
     assert_true(field(last, 27) > 0); // the cube's y force, where the old header has it
     // The half-space's force is the cube's, opposite, summed in another order.
     assert_true(fabs(field(last, 27) + field(last, 30)) <= 1e-12 * fabs(field(last, 27)));
+    free(csv);
+
+    // A stats.csv with the energies but no substeps column (the layout before
+    // split steps): resumed, its rows keep that layout, forces where it has them.
+    write_older_stats(
+        path,
+        ",kinetic_energy,elastic_energy,gravitational_energy,barrier_energy,momentum_x,momentum_y,"
+        "momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z",
+        cube_and_ground, 3, 42);
+    assert_int_equal(ipcc_output_resume(dir, w, 0, NULL, 2, &out), IPCC_OK);
+    assert_int_equal(ipcc_output_write_stats(out, w, &st), IPCC_OK);
+    ipcc_output_destroy(out);
+    csv = ipcc_test_read_file(path, NULL);
+    assert_int_equal(column(csv, "substeps"), -1);
+    assert_int_equal(column(csv, "contact_force_y:cube"), 37);
+    last = strchr(strchr(strchr(csv, '\n') + 1, '\n') + 1, '\n') + 1;
+    assert_int_equal(count_fields(last), 42);
+    assert_true(field(last, 37) > 0); // the cube's y force, where this header has it
     free(csv);
     ipcc_world_destroy(w);
     ipcc_test_remove_tree(dir);
@@ -429,21 +461,8 @@ static void test_resume_older_box_columns(void **state) {
     ipcc_step_stats st;
     assert_true(ipcc_world_step(w, &st) >= 0);
     snprintf(path, sizeof path, "%s/stats.csv", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fprintf(f,
-            "step,time,newton_iterations,line_search_steps,factorization_fallbacks,energy,residual,converged,"
-            "velocity_error,time_assembly,time_factorization,time_solve,time_line_search,time_total,lift_"
-            "iterations,num_contacts,min_distance,kappa,time_ccd,time_broad_phase,friction_iterations,"
-            "friction_contacts,friction_dissipation,time_symbolic,time_constraint_search,time_energy");
-    static const char *const names[3] = {"cube", "table (edges)", "table"};
-    for (int o = 0; o < 3; o++)
-        fprintf(f, ",contact_force_x:%s,contact_force_y:%s,contact_force_z:%s", names[o], names[o], names[o]);
-    fprintf(f, "\n1");
-    for (int k = 1; k < 35; k++)
-        fprintf(f, ",0");
-    fprintf(f, "\n");
-    fclose(f);
+    static const char *const names[] = {"cube", "table (edges)", "table", NULL};
+    write_older_stats(path, "", names, 1, 35);
     ipcc_output *out = NULL;
     assert_int_equal(ipcc_output_resume(dir, w, 0, NULL, 1, &out), IPCC_OK);
     assert_int_equal(ipcc_output_write_stats(out, w, &st), IPCC_OK);
