@@ -76,6 +76,7 @@ void ipcc_contact_destroy(ipcc_contact *c) {
     free(c->face_divisions);
     ipcc_broad_phase_destroy(c->bp);
     ipcc_candidates_free(&c->cand);
+    ipcc_candidate_cache_free(&c->cache);
     ipcc_constraint_set_free(&c->set);
     ipcc_barrier_potential_free(&c->potential);
     free(c->xc);

@@ -22,7 +22,10 @@ void ipcc_contact_shapes_at(ipcc_contact *c, const ipcc_step_context *sc, const 
 ipcc_status ipcc_contact_query(ipcc_contact *c, const double *x0, const double *x1, double inflation,
                                int kinds) {
     double t0 = ipcc_now();
-    ipcc_status st = ipcc_broad_phase_query(c->bp, &c->mesh.topo, x0, x1, inflation, kinds, &c->cand);
+    ipcc_status st = kinds == (IPCC_CANDIDATES_VF | IPCC_CANDIDATES_EE)
+                         ? ipcc_candidate_cache_query(&c->cache, c->bp, &c->mesh.topo, x0, x1, inflation,
+                                                      kinds, c->dhat, &c->cand)
+                         : ipcc_broad_phase_query(c->bp, &c->mesh.topo, x0, x1, inflation, kinds, &c->cand);
     c->time_broad_phase += ipcc_now() - t0;
     return st;
 }

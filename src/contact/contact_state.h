@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "broad_phase/broad_phase.h"
+#include "broad_phase/candidate_cache.h"
 #include "collision/barrier_potential.h"
 #include "collision/collision_mesh.h"
 #include "collision/constraint_set.h"
@@ -34,6 +35,7 @@ struct ipcc_contact {
     double time_ccd, time_broad_phase, time_constraint_search;
 
     ipcc_broad_phase *bp;
+    ipcc_candidate_cache cache; ///< the contact queries' superset (skin d̂; candidate_cache.c)
     ipcc_candidates cand;
     bool cand_valid; ///< cand covers every pair within d̂ of the next updated state (contact.c)
 
@@ -54,7 +56,10 @@ void ipcc_contact_shapes_at(ipcc_contact *c, const ipcc_step_context *sc, const 
 /// Broad-phase candidates of the given kinds (IPCC_CANDIDATES_*) for the
 /// motion x0 -> x1 (collision positions; x1 NULL: static at x0), boxes
 /// inflated by `inflation` (m), into c->cand; the time is added to
-/// c->time_broad_phase. Out of memory fails as the broad phase does.
+/// c->time_broad_phase. The contact queries (vertex-face and edge-edge) go
+/// through c->cache with a skin of d̂: the same list, from a superset while
+/// the vertices stay within d̂ / 2 of where it was taken. Out of memory
+/// fails as the broad phase does.
 ipcc_status ipcc_contact_query(ipcc_contact *c, const double *x0, const double *x1, double inflation,
                                int kinds);
 
