@@ -18,6 +18,15 @@
 #include "fem/inversion_filter.h"
 
 #include <math.h>
+#include <stdbool.h>
+
+// The filter returns min(1, 0.9 t): a tet whose first root lies at 2 or
+// beyond cannot lower it (0.9 * 2 = 1.8, far from rounding to below 1), so
+// its root is not searched for. In Newton's tail, where p is tiny, nearly
+// every tet's cubic has its first root far out, and the unbounded search
+// spent up to 2100 doublings and 40-odd bisections finding it: 7 % of
+// mat40x40_twist's run on one thread (issue 33 part 8).
+#define INVERSION_LIMIT 2.0
 
 static double det3(const double a[3], const double b[3], const double c[3]) {
     // det[a b c] = a . (b x c)
@@ -47,7 +56,7 @@ static double bisect(const double c[4], double lo, double hi) {
     return lo; // the largest point known to be positive
 }
 
-double ipcc_tet_inversion_time(const double x[12], const double p[12]) {
+double ipcc_tet_inversion_time_below(const double x[12], const double p[12], double limit) {
     double A[3][3], B[3][3];
     for (int k = 0; k < 3; ++k)
         for (int i = 0; i < 3; ++i) {
@@ -82,9 +91,14 @@ double ipcc_tet_inversion_time(const double x[12], const double p[12]) {
         crit[0] = crit[1];
         crit[1] = t;
     }
-    // Walk the monotone intervals of (0, inf).
+    // Walk the monotone intervals of (0, inf); f(lo) > 0 at each start. A
+    // root known to lie beyond `limit` (f > 0 from lo to limit) is
+    // INFINITY; below it, the brackets and so the root are the unbounded
+    // walk's, bit for bit.
+    bool bounded = limit < INFINITY;
     double lo = 0;
     for (int k = 0; k <= ncrit; ++k) {
+        if (bounded && lo >= limit) return INFINITY;
         double hi;
         if (k < ncrit) {
             if (crit[k] <= lo) continue;
@@ -92,15 +106,23 @@ double ipcc_tet_inversion_time(const double x[12], const double p[12]) {
         } else {
             // Last interval: f is monotone to +-inf; find an upper bracket.
             if (!(c[3] < 0 || (c[3] == 0 && (c[2] < 0 || (c[2] == 0 && c[1] < 0))))) return INFINITY;
+            if (bounded && cubic(c, limit) > 0) return INFINITY;
             hi = fmax(2 * lo, 1.0);
             for (int it = 0; it < 2100 && cubic(c, hi) > 0; ++it)
                 hi *= 2;
             if (cubic(c, hi) > 0) return INFINITY;
         }
-        if (cubic(c, hi) <= 0) return bisect(c, lo, hi);
+        if (cubic(c, hi) <= 0) {
+            if (bounded && limit < hi && cubic(c, limit) > 0) return INFINITY;
+            return bisect(c, lo, hi);
+        }
         lo = hi;
     }
     return INFINITY;
+}
+
+double ipcc_tet_inversion_time(const double x[12], const double p[12]) {
+    return ipcc_tet_inversion_time_below(x, p, INFINITY);
 }
 
 double ipcc_inversion_max_step(int num_tets, const int *tets, const double *x, const double *p) {
@@ -114,7 +136,7 @@ double ipcc_inversion_max_step(int num_tets, const int *tets, const double *x, c
                 xe[3 * k + i] = x[3 * tets[4 * e + k] + i];
                 pe[3 * k + i] = p[3 * tets[4 * e + k] + i];
             }
-        t = fmin(t, ipcc_tet_inversion_time(xe, pe));
+        t = fmin(t, ipcc_tet_inversion_time_below(xe, pe, INVERSION_LIMIT));
     }
     return fmin(1.0, 0.9 * t);
 }

@@ -8,6 +8,10 @@
 /// positive volume at alpha = 0. x and p hold the tet's 4 vertices (12).
 double ipcc_tet_inversion_time(const double x[12], const double p[12]);
 
+/// ipcc_tet_inversion_time when that is below `limit` (the same value, bit
+/// for bit), else INFINITY; `limit` may be INFINITY.
+double ipcc_tet_inversion_time_below(const double x[12], const double p[12], double limit);
+
 /// min(1, safety * min over tets of ipcc_tet_inversion_time), safety = 0.9.
 /// `tets` index vertices of the 3n-long x and p.
 double ipcc_inversion_max_step(int num_tets, const int *tets, const double *x, const double *p);

@@ -77,12 +77,57 @@ static void test_max_step_is_scaled_minimum(void **state) {
     assert_near(ipcc_inversion_max_step(2, tets, x, p), 1.0, 0, 0);
 }
 
+// The bounded search (what the filter runs, limit 2): the unbounded root,
+// bit for bit, when that is below the limit, else INFINITY; over random tets
+// and directions from tiny (Newton's tail: roots far out) to large, and
+// limits around the roots.
+static void test_bounded_search_is_the_same_below_its_limit(void **state) {
+    (void)state;
+    int below = 0, beyond = 0;
+    for (int trial = 0; trial < 20000; ++trial) {
+        double x[12], p[12];
+        for (int i = 0; i < 12; ++i)
+            x[i] = unit_tet[i] + ipcc_test_random(-0.2, 0.2);
+        if (ipcc_tet_signed_volume6(x) <= 0) continue;
+        double scale = pow(10, ipcc_test_random(-6, 1));
+        for (int i = 0; i < 12; ++i)
+            p[i] = scale * ipcc_test_random(-1, 1);
+        double t = ipcc_tet_inversion_time(x, p);
+        double limits[3] = {2.0, isfinite(t) ? t * (1 + ipcc_test_random(-1e-3, 1e-3)) : 1.0, 0.5};
+        for (int k = 0; k < 3; ++k) {
+            double b = ipcc_tet_inversion_time_below(x, p, limits[k]);
+            if (t < limits[k]) {
+                assert_memory_equal(&b, &t, sizeof b);
+                below++;
+            } else {
+                assert_true(isinf(b));
+                beyond++;
+            }
+        }
+    }
+    assert_true(below > 1000 && beyond > 1000);
+    // The filter's step: the same as from the unbounded roots.
+    for (int trial = 0; trial < 2000; ++trial) {
+        double x[12], p[12];
+        for (int i = 0; i < 12; ++i)
+            x[i] = unit_tet[i] + ipcc_test_random(-0.2, 0.2);
+        if (ipcc_tet_signed_volume6(x) <= 0) continue;
+        for (int i = 0; i < 12; ++i)
+            p[i] = ipcc_test_random(-3, 3);
+        int tet[4] = {0, 1, 2, 3};
+        double want = fmin(1.0, 0.9 * ipcc_tet_inversion_time(x, p)),
+               got = ipcc_inversion_max_step(1, tet, x, p);
+        assert_memory_equal(&got, &want, sizeof got);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_collapse_time_exact),
         cmocka_unit_test(test_no_collapse),
         cmocka_unit_test(test_random_against_sampling),
         cmocka_unit_test(test_max_step_is_scaled_minimum),
+        cmocka_unit_test(test_bounded_search_is_the_same_below_its_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
