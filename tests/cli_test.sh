@@ -189,6 +189,12 @@ JSON
     awk -F, 'NR == 2 && $8 == 1 && $37 > 1 { ok = 1 } END { exit !ok }' split/stats.csv &&
     pass "capped impact: the step is split, converges, and stats.csv counts its parts" ||
     { fail "split step"; cat split.txt; cut -d, -f1-9,37 split/stats.csv; }
+grep -q "^summary: 3 steps, .* 0 unconverged steps, 1 split," split.txt &&
+    pass "the summary counts the split step" || { fail "summary of split steps"; tail -n 1 split.txt; }
+"$IPCC" run split.json -o split_r --steps 1 -q >/dev/null 2>&1 && "$IPCC" resume split_r --steps 3 >resume.txt 2>&1 &&
+    grep -q "^summary: 3 steps, .* 1 split," resume.txt &&
+    pass "a resumed run keeps the count of split steps (checkpoint loop state)" ||
+    { fail "split steps across a resume"; tail -n 2 resume.txt; }
 # --- analytic shapes and the contact report (output.contacts) -----------------
 # A block on a rough slope, a moving sphere and a spinning box shape: the
 # shapes' surfaces in the obstacles' .vtp, contacts_NNNNNN.vtp as part 2 of

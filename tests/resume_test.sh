@@ -11,7 +11,8 @@
 #     frames listed in frames.pvd and the checkpoint stay intact: copied to
 #     a roomy folder, the run resumes to the same bit-identical end;
 #     (3b) a folder of an older ipcc (stats.csv without the energy columns)
-#     resumes without them;
+#     resumes without them; (3c) one from before split steps (no substeps
+#     column, loop state version 2) resumes bit-identically;
 #  4. resume of a finished run does nothing; resume errors (not a folder,
 #     not a run folder, a corrupted checkpoint) are clear, with exit 1;
 #  5. on a terminal (via script(1)) run draws a progress bar; in a pipe it
@@ -164,10 +165,32 @@ cut -d, -f1-9,15-18,21-23,38- ref/stats.csv >ref.old
 cut -d, -f1-9,15-18,21-23,27- old/stats.csv >dir.old
 cmp -s ref.old dir.old || fail "older folder: stats.csv differs from the uninterrupted run"
 
-# 3c. One with the energy columns but no substeps column (before split
-# steps) keeps that layout too.
+# 3c. A folder of the ipcc before split steps: stats.csv with the energy
+# columns but no substeps column, and the checkpoint's loop state at
+# version 2 (no count of split steps; rewritten here, checksum and all):
+# it resumes, keeps its stats layout and ends bit-identical.
 run_and_signal mid 5 INT
 cut -d, -f1-36,38- mid/stats.csv >mid/stats.cut && mv mid/stats.cut mid/stats.csv
+python3 - mid/checkpoint.bin <<'PY' || fail "cannot rewrite the loop state to version 2"
+import struct, sys
+path = sys.argv[1]
+b = bytearray(open(path, "rb").read())
+body = b[:-8]
+# The user data ends the body: u64 size k, then k bytes starting with i64 version 3.
+for k in range(80, len(body) - 8, 8):
+    at = len(body) - k
+    if struct.unpack_from("=Q", body, at - 8)[0] == k and struct.unpack_from("=q", body, at)[0] == 3:
+        break
+else:
+    sys.exit("no version-3 loop state found")
+user = body[at:]
+old = struct.pack("=q", 2) + user[8:72] + user[80:]  # drop the split count
+body = body[:at - 8] + struct.pack("=Q", len(old)) + old
+h = 14695981039346656037
+for c in body:
+    h = ((h ^ c) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+open(path, "wb").write(bytes(body) + struct.pack("=Q", h))
+PY
 resume mid || { fail "resume of a folder without substeps exited $?"; cat mid.resume.err; }
 if head -n 1 mid/stats.csv | grep -q substeps; then fail "folder without substeps: the column appeared"; fi
 awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || NR != '$steps' + 1 }' mid/stats.csv ||
@@ -175,6 +198,9 @@ awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || NR != '$steps'
 cut -d, -f1-9,15-18,21-23,27-36,38- ref/stats.csv >ref.mid
 cut -d, -f1-9,15-18,21-23,27- mid/stats.csv >dir.mid
 cmp -s ref.mid dir.mid || fail "folder without substeps: stats.csv differs from the uninterrupted run"
+for f in ref/frame_*.vtu ref/contacts_*.vtp ref/frames.pvd; do
+    cmp -s "$f" "mid/$(basename "$f")" || fail "folder before split steps, resumed: $(basename "$f") differs"
+done
 
 # 4. Resume of a finished run; resume errors.
 "$ipcc" resume ref >done.out 2>&1 || fail "resume of a finished run exited $?"

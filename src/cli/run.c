@@ -32,11 +32,12 @@
 // action), which is as safe as SIGKILL: everything on disk is atomic.
 //
 // The loop's state in the checkpoint's user data (native byte order, like
-// the rest of the checkpoint), version 2:
+// the rest of the checkpoint), version 3:
 //   i64 version, total steps, next frame (the fps counter), unconverged
 //   steps, Newton iterations, stats rows, frames; f64 wall seconds; f64 the
-//   worst velocity error; then f64 times[frames]. Version 1 (no velocity
-//   error) is still read.
+//   worst velocity error; i64 split steps; then f64 times[frames].
+//   Versions 1 (no velocity error, no split steps) and 2 (no split steps)
+//   are still read.
 #include "cli/run.h"
 
 #include <errno.h>
@@ -57,7 +58,7 @@
 #include "cli/run_folder.h"
 #include "cli/usage.h"
 
-#define RUN_STATE_VERSION 2
+#define RUN_STATE_VERSION 3
 #define SCENE_FILE "scene.json"
 #define CHECKPOINT_FILE "checkpoint.bin"
 
@@ -69,6 +70,7 @@ typedef struct run_state {
     long newton_total;
     double wall;
     double worst_velocity_error; ///< the largest step's velocity_error, m/s
+    long split;                  ///< steps solved in parts (newton.max_splits)
 } run_state;
 
 /// One run in progress.
@@ -142,7 +144,7 @@ static long get_i64(const unsigned char **at) {
 
 static int write_checkpoint(run *r) {
     int frames = ipcc_output_frame_count(r->output);
-    size_t need = 9 * 8 + 8 * (size_t)frames;
+    size_t need = 10 * 8 + 8 * (size_t)frames;
     if (need > r->user_cap) {
         unsigned char *p = realloc(r->user, need);
         if (!p) {
@@ -164,6 +166,7 @@ static int write_checkpoint(run *r) {
     at += 8;
     memcpy(at, &r->state.worst_velocity_error, 8);
     at += 8;
+    put_i64(&at, r->state.split);
     if (frames > 0) memcpy(at, ipcc_output_frame_times(r->output), 8 * (size_t)frames);
     if (ipcc_checkpoint_write(r->checkpoint_path, r->world, r->user, need) != IPCC_OK) {
         ipcc_cli_fail(IPCC_EXIT_USAGE, "cannot write the checkpoint");
@@ -179,7 +182,7 @@ static const unsigned char *read_run_state(const unsigned char *user, size_t siz
     if (size < 64) return NULL;
     const unsigned char *at = user;
     long version = get_i64(&at);
-    if (version != 1 && version != RUN_STATE_VERSION) return NULL;
+    if (version < 1 || version > RUN_STATE_VERSION) return NULL;
     s->total_steps = get_i64(&at);
     s->next_frame = get_i64(&at);
     s->unconverged = get_i64(&at);
@@ -188,12 +191,14 @@ static const unsigned char *read_run_state(const unsigned char *user, size_t siz
     long nf = get_i64(&at);
     memcpy(&s->wall, at, 8);
     at += 8;
-    size_t head = version == 1 ? 64 : 72;
+    size_t head = version == 1 ? 64 : version == 2 ? 72 : 80;
     s->worst_velocity_error = 0;
-    if (version != 1 && size >= 72) {
+    s->split = 0;
+    if (version >= 2 && size >= 72) {
         memcpy(&s->worst_velocity_error, at, 8);
         at += 8;
     }
+    if (version >= 3 && size >= 80) s->split = get_i64(&at);
     if (nf < 0 || nf > INT32_MAX || size != head + 8 * (size_t)nf || *stats_rows < 0 || s->total_steps < 0)
         return NULL;
     *frames = (int)nf;
@@ -230,6 +235,7 @@ static int simulate(run *r) {
         r->state.wall += st.time_total;
         if (st.velocity_error > r->state.worst_velocity_error || isnan(st.velocity_error))
             r->state.worst_velocity_error = st.velocity_error;
+        r->state.split += st.substeps > 1;
         if (!st.converged) {
             r->state.unconverged++;
             ipcc_progress_clear(&progress);
@@ -274,13 +280,14 @@ static int simulate(run *r) {
         if (code == IPCC_EXIT_OK) code = IPCC_EXIT_USAGE;
     }
     long done = ipcc_world_step_count(r->world);
-    printf("summary: %ld steps, %.6g s simulated, %d frames, %.3f s wall (%.4f s/step), %.2f Newton "
-           "iterations/step, %ld unconverged steps, worst velocity error %.3g m/s (tolerance %.3g); "
-           "output in %s/\n",
-           done, ipcc_world_time(r->world), ipcc_output_frame_count(r->output), r->state.wall,
-           done ? r->state.wall / done : 0.0, done ? (double)r->state.newton_total / done : 0.0,
-           r->state.unconverged, r->state.worst_velocity_error, ipcc_world_velocity_tolerance(r->world),
-           r->dir);
+    printf(
+        "summary: %ld steps, %.6g s simulated, %d frames, %.3f s wall (%.4f s/step), %.2f Newton "
+        "iterations/step, %ld unconverged steps, %ld split, worst velocity error %.3g m/s (tolerance %.3g); "
+        "output in %s/\n",
+        done, ipcc_world_time(r->world), ipcc_output_frame_count(r->output), r->state.wall,
+        done ? r->state.wall / done : 0.0, done ? (double)r->state.newton_total / done : 0.0,
+        r->state.unconverged, r->state.split, r->state.worst_velocity_error,
+        ipcc_world_velocity_tolerance(r->world), r->dir);
     if (r->profile) ipcc_profile_print(&r->totals, stdout);
     fflush(stdout);
     if (!outputs_ok) {
