@@ -21,6 +21,10 @@
 //                   positions, the shapes' poses, t += h.
 //   report          the contact forces at the new state and the statistics.
 //
+// The stages up to end_step run once per part of the step (solve_span,
+// "Split steps" below): the whole step, or, when Newton does not converge
+// it, its halves, quarters... each of length w->h.
+//
 // A failing step (negative status) restores the state of the step's start.
 // The world is started before its first step (world_start.c), never here.
 #include <math.h>
