@@ -53,7 +53,7 @@ ipcc_status ipcc_world_span_reserve(ipcc_world *w) {
     if (levels == 0 || w->spans) return IPCC_OK;
     w->spans = calloc((size_t)levels, sizeof *w->spans);
     bool ok = w->spans != NULL;
-    size_t m = 3 * (size_t)w->n;
+    size_t m = 3 * (size_t)w->n + 3; // + 3: never a malloc(0)
     for (int l = 0; ok && l < levels; ++l) {
         ipcc_world_span *s = &w->spans[l];
         s->x = malloc(sizeof(double) * m);
