@@ -409,7 +409,8 @@ static double model_change(void *ctx, const double *x, const double *p) {
 // over the free vertices, from the free components of g.
 static double residual(void *ctx, const double *g) {
     const ipcc_world *w = ctx;
-    double scale = ipcc_integrator_tolerance_time(&w->def, w->h) / ipcc_integrator_potential_scale(&w->def, w->h),
+    double scale =
+               ipcc_integrator_tolerance_time(&w->def, w->h) / ipcc_integrator_potential_scale(&w->def, w->h),
            worst = 0;
     for (int i = 0; i < w->n; ++i) {
         double q = 0;

@@ -157,8 +157,7 @@ struct ipcc_world {
     /// the last part's: the contact forces and energies reported there are
     /// that part's (kappa B / s with its s).
     double h;
-    ipcc_world_span
-        *spans; ///< the saved starts of a split step's parts (world_span.c), NULL until one splits
+    ipcc_world_span *spans; ///< saved starts of a split step's parts (world_span.c); NULL without splits
     double time;
     int step;
     bool started; ///< ipcc_world_start ran: bodies can no longer be added, steps can run

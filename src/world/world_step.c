@@ -318,7 +318,6 @@ static void add_part(step_total *total, const step_solve *s, bool kept) {
     if (!kept) return;
     total->s.friction_contacts = s->friction_contacts;
     total->s.dissipation += s->dissipation;
-    total->s.blocked = s->blocked;
     total->converged = total->parts == 0 ? s->r.converged : total->converged && s->r.converged;
     total->accuracy = total->parts == 0 ? s->r.accuracy : fmax(total->accuracy, s->r.accuracy);
     total->parts++;

@@ -42,7 +42,8 @@ static void test_potential_scale(void **state) {
     def.time_step = 0.003;
     assert_true(ipcc_integrator_potential_scale(&def, def.time_step) == 0.003 * 0.003);
     def.integrator = IPCC_NEWMARK;
-    assert_true(ipcc_integrator_potential_scale(&def, def.time_step) == 0.25 * 0.003 * 0.003); // the default beta
+    assert_true(ipcc_integrator_potential_scale(&def, def.time_step) ==
+                0.25 * 0.003 * 0.003); // the default beta
     def.newmark_beta = 0.3;
     assert_true(ipcc_integrator_potential_scale(&def, def.time_step) == 0.3 * 0.003 * 0.003);
     def.integrator = IPCC_STATIC;

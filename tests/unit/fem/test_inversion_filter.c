@@ -30,6 +30,18 @@ static void test_no_collapse(void **state) {
     assert_true(isinf(ipcc_tet_inversion_time(unit_tet, q)));
 }
 
+// A unit tet with its vertices moved by up to 0.2 per coordinate into x,
+// and a direction p of coordinates uniform in [-amplitude, amplitude];
+// false when the moved tet is not positive.
+static bool random_step(double x[12], double p[12], double amplitude) {
+    for (int i = 0; i < 12; ++i)
+        x[i] = unit_tet[i] + ipcc_test_random(-0.2, 0.2);
+    if (ipcc_tet_signed_volume6(x) <= 0) return false;
+    for (int i = 0; i < 12; ++i)
+        p[i] = ipcc_test_random(-amplitude, amplitude);
+    return true;
+}
+
 // Random steps: compare with dense sampling of the volume along the step.
 static void test_random_against_sampling(void **state) {
     (void)state;
@@ -37,11 +49,7 @@ static void test_random_against_sampling(void **state) {
     int checked = 0;
     for (int trial = 0; trial < 2000; ++trial) {
         double x[12], p[12];
-        for (int i = 0; i < 12; ++i)
-            x[i] = unit_tet[i] + ipcc_test_random(-0.2, 0.2);
-        if (ipcc_tet_signed_volume6(x) <= 0) continue;
-        for (int i = 0; i < 12; ++i)
-            p[i] = ipcc_test_random(-2, 2);
+        if (!random_step(x, p, 2)) continue;
         double t = ipcc_tet_inversion_time(x, p);
         // Sample [0, min(t, 4)] densely: the volume must stay positive before t.
         double end = fmin(t, 4.0);
@@ -86,12 +94,7 @@ static void test_bounded_search_is_the_same_below_its_limit(void **state) {
     int below = 0, beyond = 0;
     for (int trial = 0; trial < 20000; ++trial) {
         double x[12], p[12];
-        for (int i = 0; i < 12; ++i)
-            x[i] = unit_tet[i] + ipcc_test_random(-0.2, 0.2);
-        if (ipcc_tet_signed_volume6(x) <= 0) continue;
-        double scale = pow(10, ipcc_test_random(-6, 1));
-        for (int i = 0; i < 12; ++i)
-            p[i] = scale * ipcc_test_random(-1, 1);
+        if (!random_step(x, p, pow(10, ipcc_test_random(-6, 1)))) continue;
         double t = ipcc_tet_inversion_time(x, p);
         double limits[3] = {2.0, isfinite(t) ? t * (1 + ipcc_test_random(-1e-3, 1e-3)) : 1.0, 0.5};
         for (int k = 0; k < 3; ++k) {
@@ -109,11 +112,7 @@ static void test_bounded_search_is_the_same_below_its_limit(void **state) {
     // The filter's step: the same as from the unbounded roots.
     for (int trial = 0; trial < 2000; ++trial) {
         double x[12], p[12];
-        for (int i = 0; i < 12; ++i)
-            x[i] = unit_tet[i] + ipcc_test_random(-0.2, 0.2);
-        if (ipcc_tet_signed_volume6(x) <= 0) continue;
-        for (int i = 0; i < 12; ++i)
-            p[i] = ipcc_test_random(-3, 3);
+        if (!random_step(x, p, 3)) continue;
         int tet[4] = {0, 1, 2, 3};
         double want = fmin(1.0, 0.9 * ipcc_tet_inversion_time(x, p)),
                got = ipcc_inversion_max_step(1, tet, x, p);
