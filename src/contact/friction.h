@@ -17,9 +17,11 @@ double ipcc_friction_f1(double y, double eps);
 /// its nv vertices' displacements dx (3 nv, x - x_start); T holds the two
 /// tangent vectors (T[0..2], T[3..5]). With g/H (may be NULL) the gradient
 /// (3 nv) and the Hessian (3 nv x 3 nv, row-major), which is PSD by
-/// construction.
+/// construction; with H_majorant (may be NULL) the sliding majorant
+/// (friction.c, "Sliding majorant"), the Hessian's curvature across the
+/// slip also along it from |u| >= eps on.
 double ipcc_friction_potential(int nv, const double *weights, const double T[6], double mu_lambda, double eps,
-                               const double *dx, double *g, double *H);
+                               const double *dx, double *g, double *H, double *H_majorant);
 
 typedef struct ipcc_friction ipcc_friction;
 
@@ -43,7 +45,8 @@ void ipcc_friction_destroy(ipcc_friction *f);
 
 /// Freeze the friction contacts at x_lag: every active barrier constraint
 /// of `contact` with a positive coefficient, its normal force (at the
-/// current kappa), tangent basis and closest-point weights.
+/// current kappa), tangent basis and closest-point weights. Every contact
+/// starts on its exact Hessian (friction.c, "Sliding majorant").
 ipcc_status ipcc_friction_lag(ipcc_friction *f, ipcc_contact *contact, const ipcc_step_context *sc,
                               const double *x_lag);
 
@@ -62,6 +65,10 @@ double ipcc_friction_energy(ipcc_friction *f, const ipcc_step_context *sc, const
 /// Potential at x into *energy, gradient added into g (3n) and Hessian
 /// triplets appended (unknown indices through sc->dof_map); with `lift`,
 /// adds H lift to g. IPCC_ERR_NO_MEMORY on failure.
+/// Newton accepted a point, the whole direction when `whole`: the contacts'
+/// models (friction.c, "Sliding majorant").
+void ipcc_friction_accepted(ipcc_friction *f, bool whole);
+
 ipcc_status ipcc_friction_assemble(ipcc_friction *f, const ipcc_step_context *sc, const double *x,
                                    const double *lift, double *g, ipcc_triplets *T, double *energy);
 

@@ -137,7 +137,8 @@
 // factorizes the Hessian with the elastic and contact blocks exact
 // (unprojected; each contact key's multiplicity times its barrier's
 // Hessian, unfolded: their sum is the contact energy's Hessian; friction's
-// is PSD as it is), which the terms write beside the projected values
+// own where a contact is on its sliding majorant, friction.c), which the
+// terms write beside the projected values
 // (sparse.h, the triplets' exact values). That Hessian is the energy's
 // own (but for the samples of curved shapes, whose blocks stay projected),
 // positive definite near every strict minimum. Where CHOLMOD finds it positive definite and the
@@ -731,6 +732,7 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         rounding = !pending && alpha < alpha0 && at_rounding ? rounding + 1 : 0;
         memcpy(x, xt, sizeof(double) * (size_t)num_dofs);
         bool whole = alpha == 1.0 && !pending;
+        if (obj->accepted) obj->accepted(obj->ctx, whole);
         if (whole && contracting) {
             r.converged = r.contracted = true;
             r.rough = false;

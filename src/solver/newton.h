@@ -51,6 +51,10 @@ typedef struct ipcc_objective {
     /// contraction test (newton.c's preamble, "Contraction"), which falls
     /// back on gap_change without it.
     double (*model_change)(void *ctx, const double *x, const double *p);
+    /// Optional (may be NULL): told after each line search that accepted a
+    /// point, and whether it took the whole direction (alpha = 1, no
+    /// prescribed motion pending).
+    void (*accepted)(void *ctx, bool whole);
 } ipcc_objective;
 
 typedef struct ipcc_newton_params {

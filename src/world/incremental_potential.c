@@ -407,6 +407,11 @@ static double model_change(void *ctx, const double *x, const double *p) {
 
 // Accuracy (see the preamble): the largest velocity error h |g_i| / (s m_i)
 // over the free vertices, from the free components of g.
+static void accepted(void *ctx, bool whole) {
+    ipcc_world *w = ctx;
+    if (w->friction) ipcc_friction_accepted(w->friction, whole);
+}
+
 static double residual(void *ctx, const double *g) {
     const ipcc_world *w = ctx;
     double scale =
@@ -428,6 +433,7 @@ ipcc_objective ipcc_incremental_potential(ipcc_world *w) {
                           .max_step = max_step,
                           .residual = residual,
                           .gap_change = gap_change,
-                          .model_change = model_change};
+                          .model_change = model_change,
+                          .accepted = accepted};
     return obj;
 }

@@ -18,12 +18,12 @@ typedef struct fctx {
 
 static double f_energy(const double *dx, void *ctx) {
     fctx *c = ctx;
-    return ipcc_friction_potential(c->nv, c->w, c->T, c->ml, c->eps, dx, NULL, NULL);
+    return ipcc_friction_potential(c->nv, c->w, c->T, c->ml, c->eps, dx, NULL, NULL, NULL);
 }
 
 static void f_grad(const double *dx, void *ctx, double *g) {
     fctx *c = ctx;
-    ipcc_friction_potential(c->nv, c->w, c->T, c->ml, c->eps, dx, g, NULL);
+    ipcc_friction_potential(c->nv, c->w, c->T, c->ml, c->eps, dx, g, NULL, NULL);
 }
 
 static void test_mollifier(void **state) {
@@ -70,6 +70,18 @@ static void random_contact(fctx *c, int nv) {
     c->eps = 1e-3;
 }
 
+// n displacements of length `length` in a random direction: |u| about
+// `length` (u is a projection, so roughly).
+static void random_slip(int n, double length, double *dx) {
+    double dl = 0;
+    for (int i = 0; i < n; ++i) {
+        dx[i] = ipcc_test_random(-1, 1);
+        dl += dx[i] * dx[i];
+    }
+    for (int i = 0; i < n; ++i)
+        dx[i] *= length / sqrt(dl);
+}
+
 static void test_derivatives_table(void **state) {
     (void)state;
     ipcc_test_seed(3);
@@ -82,16 +94,10 @@ static void test_derivatives_table(void **state) {
                 fctx c;
                 random_contact(&c, nv);
                 int n = 3 * nv;
-                double dx[12], dir[12], dl = 0;
-                for (int i = 0; i < n; ++i) {
-                    dir[i] = ipcc_test_random(-1, 1);
-                    dl += dir[i] * dir[i];
-                }
-                // scale so |u| ~ rel * eps (u is a projection, so roughly)
-                for (int i = 0; i < n; ++i)
-                    dx[i] = dir[i] / sqrt(dl) * rel[r] * c.eps;
+                double dx[12];
+                random_slip(n, rel[r] * c.eps, dx);
                 double g[12], H[144], g_fd[12], H_fd[144];
-                ipcc_friction_potential(nv, c.w, c.T, c.ml, c.eps, dx, g, H);
+                ipcc_friction_potential(nv, c.w, c.T, c.ml, c.eps, dx, g, H, NULL);
                 // Skip exact kinks only: |u| = eps within FD reach.
                 double h = 1e-6 * c.eps;
                 ipcc_test_fd_gradient(n, dx, f_energy, &c, h, g_fd);
@@ -130,7 +136,7 @@ static void test_coulomb_magnitude(void **state) {
     double n[3] = {c.T[1] * c.T[5] - c.T[2] * c.T[4], c.T[2] * c.T[3] - c.T[0] * c.T[5],
                    c.T[0] * c.T[4] - c.T[1] * c.T[3]};
     double dx[3] = {0.02 + n[0], -0.01 + n[1], 0.005 + n[2]}, g[3];
-    ipcc_friction_potential(1, c.w, c.T, c.ml, c.eps, dx, g, NULL);
+    ipcc_friction_potential(1, c.w, c.T, c.ml, c.eps, dx, g, NULL, NULL);
     double gn = g[0] * n[0] + g[1] * n[1] + g[2] * n[2], gl = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
     assert_near(gl, c.ml, 0, 1e-12);
     assert_true(fabs(gn) < 1e-12 * c.ml);
@@ -179,11 +185,73 @@ static void test_within_bound(void **state) {
     ipcc_world_destroy(w);
 }
 
+// The sliding majorant (friction.c, "Sliding majorant"): equal to the exact
+// Hessian below eps, PSD, and from eps on a quadratic upper bound of the
+// potential about dx for every displacement, reversals of the slip
+// included, which the exact Hessian is not (its model along u is linear).
+static void test_sliding_majorant(void **state) {
+    (void)state;
+    ipcc_test_seed(17);
+    double rel[] = {0, 0.3, 0.999, 1.0, 1.001, 3, 100};
+    int exact_violations = 0, bounds = 0;
+    for (int nv = 1; nv <= 4; ++nv)
+        for (size_t r = 0; r < sizeof rel / sizeof *rel; ++r)
+            for (int trial = 0; trial < 20; ++trial) {
+                fctx c;
+                random_contact(&c, nv);
+                int n = 3 * nv;
+                double dx[12];
+                random_slip(n, rel[r] * c.eps, dx);
+                double g[12], H[144], M[144];
+                double e0 = ipcc_friction_potential(nv, c.w, c.T, c.ml, c.eps, dx, g, H, M);
+                double gm[12], Hm[144]; // the majorant alone: the same values
+                ipcc_friction_potential(nv, c.w, c.T, c.ml, c.eps, dx, gm, NULL, Hm);
+                assert_memory_equal(M, Hm, sizeof(double) * (size_t)(n * n));
+                assert_memory_equal(g, gm, sizeof(double) * (size_t)n);
+                // |u| = |T^T sum_i w_i dx_i|
+                double s3[3] = {0, 0, 0};
+                for (int i = 0; i < nv; ++i)
+                    for (int a = 0; a < 3; ++a)
+                        s3[a] += c.w[i] * dx[3 * i + a];
+                double u0 = c.T[0] * s3[0] + c.T[1] * s3[1] + c.T[2] * s3[2];
+                double u1 = c.T[3] * s3[0] + c.T[4] * s3[1] + c.T[5] * s3[2];
+                double y = sqrt(u0 * u0 + u1 * u1);
+                if (y < c.eps) // the creep region: the exact Hessian itself
+                    for (int i = 0; i < n * n; ++i)
+                        assert_true(M[i] == H[i]);
+                for (int k = 0; k < 40; ++k) {
+                    // a random displacement of up to 3 slips' length,
+                    // half of them against the slip
+                    double v[12], d[12], qm = 0, qx = 0, lin = 0;
+                    for (int i = 0; i < n; ++i)
+                        d[i] = (k % 2 ? -ipcc_test_random(0.5, 3) * dx[i] : 0) +
+                               ipcc_test_random(-1, 1) * c.eps * (1 + rel[r]);
+                    for (int i = 0; i < n; ++i) {
+                        v[i] = dx[i] + d[i];
+                        lin += g[i] * d[i];
+                        for (int j = 0; j < n; ++j) {
+                            qm += d[i] * M[n * i + j] * d[j];
+                            qx += d[i] * H[n * i + j] * d[j];
+                        }
+                    }
+                    assert_true(qm >= -1e-12 * c.ml / c.eps);
+                    double e1 = ipcc_friction_potential(nv, c.w, c.T, c.ml, c.eps, v, NULL, NULL, NULL);
+                    if (y >= c.eps) {
+                        assert_true(e1 <= e0 + lin + 0.5 * qm + 1e-12 * c.ml * c.eps);
+                        bounds++;
+                        exact_violations += e1 > e0 + lin + 0.5 * qx + 1e-12 * c.ml * c.eps;
+                    }
+                }
+            }
+    print_message("sliding majorant: %d bounds held, the exact Hessian's model broke %d\n", bounds,
+                  exact_violations);
+    assert_true(exact_violations > bounds / 10);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mollifier),
-        cmocka_unit_test(test_derivatives_table),
-        cmocka_unit_test(test_coulomb_magnitude),
+        cmocka_unit_test(test_mollifier),         cmocka_unit_test(test_derivatives_table),
+        cmocka_unit_test(test_coulomb_magnitude), cmocka_unit_test(test_sliding_majorant),
         cmocka_unit_test(test_within_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
