@@ -304,9 +304,10 @@ static void test_stacked_cube_slides(void **state) {
 //   at 1e-5, a RelWithDebInfo build's 1.5e-5;
 // - at rest (its second second) at most 3 Newton iterations per step, the
 //   contact forces carrying both cubes' weights within 1 %;
-// - at most 4 Newton iterations per step over the 200 (2.92: the contact
+// - at most 4 Newton iterations per step over the 200 (2.65: the contact
 //   barrier's exact curvature in Newton's tail and the lagging passes'
-//   check on the last factorization; 4.20 before, issue 33 part 6).
+//   check on the last factorization, issue 33 part 6, 4.20 before; the
+//   sliding majorant, part 9, 2.92 before).
 static ipcc_world *stack_world(const char *tolerance) {
     const char *sets[2] = {"contact.friction=0.5", tolerance};
     ipcc_scene_options opts = {.overrides = sets, .num_overrides = tolerance ? 2 : 1};
