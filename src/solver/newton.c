@@ -173,6 +173,19 @@
 // last two), shot_cube_mat 24.6 -> 19.7 -> 15.6 (6.8 -> 6.0 s), the
 // frictional stack 4.20 -> 2.92 -> 2.92 with the check below
 // (bench/results/2026-11-29-issue33-part6.md).
+// Lazy projection. An exact try needs the projected blocks only when it is
+// refused (not positive definite, or cut by the filter) or blended; taken,
+// they were computed for nothing, and for elasticity they are most of the
+// assembly (a 3x3 SVD and eigen-solve per tet, against none for the
+// Neo-Hookean exact block). So a try with no blend pending (beta = 0)
+// asks for a lazy evaluate (sparse.h, lazy_projection): elasticity writes
+// its exact blocks as both values, and objective.projected_hessian computes
+// the projected ones at the same x only when a refusal or a blend reads
+// them (ensure_projected). Results are bit for bit those of computing both
+// (tests/unit/world/test_incremental_potential.c). Measured, one thread,
+// sums of time_total, medians of 3 interleaved: mat40x40_twist (10 steps)
+// 1.067 -> 0.913 s, 2_matKnives (5) 2.319 -> 2.202 s, the card house (6)
+// 5.416 -> 5.108 s, shot_cube_mat (8) 4.438 -> 4.343 s.
 // Whole lifts. An iteration with prescribed motion pending (a lift) solves
 // the unknowns' response to the whole remaining motion; taken whole
 // (alpha = 1) it leaves every prescribed dof at its target, and from there
@@ -452,6 +465,13 @@ static ipcc_status solve_direction(ipcc_newton *nw, ipcc_newton_result *r) {
 // pending); else it is cleared, the projected blocks are swapped back and
 // assembled, and the caller solves on them. *beta adapts as the preamble
 // says.
+// The preamble's "Lazy projection": the projected values that a lazy
+// evaluate left to be computed, before anything reads them.
+static ipcc_status ensure_projected(ipcc_newton *nw, const ipcc_objective *obj, const double *x) {
+    if (!nw->triplets.projection_pending) return IPCC_OK;
+    return obj->projected_hessian(obj->ctx, x, &nw->triplets);
+}
+
 static ipcc_status solve_exact(ipcc_newton *nw, const ipcc_objective *obj, int num_dofs, const int *dof_map,
                                const double *x, ipcc_newton_result *r, bool *used, double *beta) {
     ipcc_triplets *T = &nw->triplets;
@@ -464,6 +484,8 @@ static ipcc_status solve_exact(ipcc_newton *nw, const ipcc_objective *obj, int n
     for (int attempt = 0; !rest && attempt < NEWTON_BLEND_TRIES && *beta < 1; ++attempt) {
         double t0 = ipcc_now();
         if (*beta > 0) { // val = the blend, from a copy of the exact values
+            ipcc_status st = ensure_projected(nw, obj, x);
+            if (st != IPCC_OK) return st;
             if (!saved) {
                 if (ipcc_reserve((void **)&nw->exact_values, &nw->cap_exact_values, n, sizeof(double)) != 0)
                     return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory for %d exact Hessian entries", n);
@@ -502,6 +524,8 @@ static ipcc_status solve_exact(ipcc_newton *nw, const ipcc_objective *obj, int n
     }
     double t0 = ipcc_now();
     *used = false;
+    ipcc_status st = ensure_projected(nw, obj, x);
+    if (st != IPCC_OK) return st;
     ipcc_triplets_swap_exact(T);
     if (ipcc_csc_assemble(&nw->hessian, T, nw->hessian.n) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "Hessian assembly failed: %s", ipcc_last_error());
@@ -608,6 +632,9 @@ ipcc_status ipcc_newton_solve(ipcc_newton *nw, const ipcc_objective *obj, const 
         nw->triplets.want_exact =
             !pending && last_whole &&
             last_pmax <= (last_lift ? NEWTON_EXACT_AFTER_LIFT : NEWTON_EXACT_TAIL) * params->tolerance;
+        // Projected values only if the exact ones are refused, unless a blend
+        // will need them at once (the preamble, "Lazy projection").
+        nw->triplets.lazy_projection = nw->triplets.want_exact && beta == 0 && obj->projected_hessian;
         status = obj->evaluate(obj->ctx, x, pending ? lift : NULL, g, &nw->triplets, &energy);
         if (status != IPCC_OK) break;
         if (isnan(energy)) {

@@ -51,6 +51,13 @@ typedef struct ipcc_objective {
     /// contraction test (newton.c's preamble, "Contraction"), which falls
     /// back on gap_change without it.
     double (*model_change)(void *ctx, const double *x, const double *p);
+    /// Optional (may be NULL): after an evaluate whose triplets had
+    /// lazy_projection set (sparse.h), and before any other call, write the
+    /// projected values of the entries that evaluate left exact in both val
+    /// and exact into the triplets' exact values (Newton has swapped them:
+    /// val holds the exact ones). Without it Newton never sets
+    /// lazy_projection.
+    ipcc_status (*projected_hessian)(void *ctx, const double *x, ipcc_triplets *hessian);
     /// Optional (may be NULL): told after each line search that accepted a
     /// point, and whether it took the whole direction (alpha = 1, no
     /// prescribed motion pending).

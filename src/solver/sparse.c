@@ -49,6 +49,7 @@ static long next_pattern_version(void) { return atomic_fetch_add(&pattern_counte
 void ipcc_triplets_clear(ipcc_triplets *t) {
     t->count = 0;
     t->failed = false;
+    t->projection_pending = false;
     t->exact_begin = t->exact_end = 0;
 }
 

@@ -26,8 +26,11 @@ typedef struct ipcc_triplets {
     /// values of entries [exact_begin, exact_end) into exact[k - exact_begin]
     /// (elasticity, then the contact barrier, whose entries follow);
     /// ipcc_triplets_swap_exact exchanges them with val. Cleared ranges are
-    /// empty.
-    bool want_exact;
+    /// empty. With lazy_projection set too, elasticity writes its exact
+    /// values into both and leaves the projection to
+    /// ipcc_objective.projected_hessian, called only when the exact values
+    /// are refused (newton.c, "Lazy projection"); it sets projection_pending.
+    bool want_exact, lazy_projection, projection_pending;
     int exact_begin, exact_end, exact_capacity;
     double *exact;
 } ipcc_triplets;

@@ -280,9 +280,11 @@ static ipcc_status smooth_terms(ipcc_world *w, const double *x, const double *li
     // asks and no lift is pending, its unprojected block's: newton.c,
     // "Exact curvature in the tail").
     int base = T->count;
-    bool exact = project && T->want_exact && !lift;
+    bool exact = project && T->want_exact && !lift, lazy = exact && T->lazy_projection;
     if (exact && ipcc_triplets_reserve_exact(T, base, base + w->tet_slot[w->nt]) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "out of memory for %d tets' Hessian entries", w->nt);
+    w->tet_triplets = base;
+    T->projection_pending = lazy;
     int *rows = T->row + base, *cols = T->col + base;
     double *vals = T->val + base, *exact_vals = exact ? T->exact + (base - T->exact_begin) : NULL;
 #pragma omp parallel for schedule(static)
@@ -299,9 +301,13 @@ static ipcc_status smooth_terms(ipcc_world *w, const double *x, const double *li
         ipcc_material_model model;
         double mu, lambda;
         ipcc_world_tet_law(w, e, &model, &mu, &lambda);
+        // Lazy: the exact block alone, written as both values (the projected
+        // ones come from projected_hessian if Newton needs them).
         w->tet_energy[e] = ipcc_elastic_tet_evaluate(model, mu, lambda, w->volume[e], w->Dm_inv + 9 * e, xe,
-                                                     project, ge, He);
-        if (exact_vals) // the unprojected Hessian alone: energy and gradient are the same
+                                                     project && !lazy, ge, He);
+        if (lazy)
+            memcpy(Hx, He, sizeof Hx);
+        else if (exact_vals) // the unprojected Hessian alone: energy and gradient are the same
             ipcc_elastic_tet_hessian(model, mu, lambda, w->volume[e], w->Dm_inv + 9 * e, xe, false, Hx);
         if (cd > 0) {
             // Damping: energy cd/2 dx^T K dx, gradient cd K dx, Hessian cd K (all later times s).
@@ -337,6 +343,35 @@ static ipcc_status smooth_terms(ipcc_world *w, const double *x, const double *li
     for (int e = 0; e < w->nt; ++e)
         ipcc_local_scatter_add(g, 4, w->tets + 4 * e, s, w->tet_grad + 12 * e);
     *energy_out = smooth_energy(w, tets, x);
+    return IPCC_OK;
+}
+
+// The projected elastic blocks (with damping) of the last lazy evaluate, at
+// the same x, into the exact values of its tets' entries (newton.h).
+static ipcc_status projected_hessian(void *ctx, const double *x, ipcc_triplets *T) {
+    ipcc_world *w = ctx;
+    IPCC_ASSERT(T->projection_pending && T->exact_begin <= w->tet_triplets &&
+                w->tet_triplets + w->tet_slot[w->nt] <= T->exact_end);
+    double s = ipcc_integrator_potential_scale(&w->def, w->h), cd = w->damp_H ? damping_factor(w) : 0;
+    int base = w->tet_triplets;
+    int *rows = T->row + base, *cols = T->col + base;
+    double *vals = T->exact + (base - T->exact_begin);
+#pragma omp parallel for schedule(static)
+    for (int e = 0; e < w->nt; ++e) {
+        double xe[12], He[144];
+        int dofs[12];
+        gather_tet(w, e, x, xe);
+        tet_dofs(w, e, dofs);
+        ipcc_material_model model;
+        double mu, lambda;
+        ipcc_world_tet_law(w, e, &model, &mu, &lambda);
+        ipcc_elastic_tet_hessian(model, mu, lambda, w->volume[e], w->Dm_inv + 9 * e, xe, true, He);
+        for (int k = 0; cd > 0 && k < 144; ++k)
+            He[k] += cd * w->damp_H[144 * e + k];
+        int k = w->tet_slot[e];
+        ipcc_block_triplets_write(12, dofs, He, s, rows + k, cols + k, vals + k);
+    }
+    T->projection_pending = false;
     return IPCC_OK;
 }
 
@@ -434,6 +469,7 @@ ipcc_objective ipcc_incremental_potential(ipcc_world *w) {
                           .residual = residual,
                           .gap_change = gap_change,
                           .model_change = model_change,
-                          .accepted = accepted};
+                          .accepted = accepted,
+                          .projected_hessian = projected_hessian};
     return obj;
 }

@@ -106,6 +106,7 @@ struct ipcc_world {
     double *tet_energy; ///< nt
     double *tet_grad;   ///< 12 * nt
     int *tet_slot;      ///< nt + 1: first Hessian triplet of each tet (prefix sum)
+    int tet_triplets;   ///< the index of the tets' first triplet in the last evaluate's list
     long slots_version; ///< dof_version the tet_slot offsets were computed for
     int cap_scratch;    ///< tets the scratch arrays hold
 

@@ -322,11 +322,73 @@ static void test_projected_hessian_is_psd(void **state) {
     ipcc_mesh_destroy(mesh);
 }
 
+// Lazy projection (newton.c's preamble): an evaluate with lazy_projection
+// writes the exact elastic blocks as both values, and projected_hessian
+// then writes the projected ones into the exact values: bit for bit the
+// values, energy and gradient of an evaluate that computes both at once
+// (projected in val, exact in exact), damping included.
+static void test_lazy_projection(void **state) {
+    (void)state;
+    ipcc_mesh *mesh = ipcc_test_box_mesh(3, 2, 2, 0.3, 0.2, 0.2);
+    ipcc_body_def body = ipcc_default_body_def();
+    body.mesh = mesh;
+    ipcc_world_def def = ipcc_default_world_def();
+    def.damping = 0.05;
+    ipcc_world *w = NULL;
+    assert_int_equal(ipcc_world_create(&def, &w), IPCC_OK);
+    assert_int_equal(ipcc_world_add_body(w, &body, NULL), IPCC_OK);
+    if (ipcc_world_start(w) != IPCC_OK) fail_msg("start: %s", ipcc_last_error());
+    memcpy(w->x_start, w->x, sizeof(double) * 3 * (size_t)w->n);
+    ipcc_dirichlet_prepare_step(w);
+    ipcc_integrator_predict(&w->def, w->h, 3 * w->n, w->x, w->v, w->a, w->x_hat);
+    assert_non_null(w->damp_H);
+    ipcc_damping_prepare(w);
+    int m = 3 * w->n;
+    double *x = malloc(sizeof(double) * (size_t)m), *g1 = malloc(sizeof(double) * (size_t)m);
+    double *g2 = malloc(sizeof(double) * (size_t)m);
+    for (int d = 0; d < m; ++d) // compressed along x, sheared in y: negative curvature to project
+        x[d] = w->x[d] * (d % 3 == 0 ? 0.6 : 1.0) + (d % 3 == 1 ? 0.2 * w->x[d - 1] : 0.0);
+    ipcc_objective obj = ipcc_incremental_potential(w);
+    assert_non_null(obj.projected_hessian);
+    ipcc_triplets both = {.want_exact = true}, lazy = {.want_exact = true, .lazy_projection = true};
+    double e1 = NAN, e2 = NAN;
+    assert_int_equal(obj.evaluate(obj.ctx, x, NULL, g1, &both, &e1), IPCC_OK);
+    assert_false(both.projection_pending);
+    assert_int_equal(obj.evaluate(obj.ctx, x, NULL, g2, &lazy, &e2), IPCC_OK);
+    assert_true(lazy.projection_pending);
+    assert_true(isfinite(e1) && e1 == e2);
+    assert_memory_equal(g1, g2, sizeof(double) * (size_t)m);
+    assert_int_equal(both.count, lazy.count);
+    assert_int_equal(both.exact_begin, lazy.exact_begin);
+    assert_int_equal(both.exact_end, lazy.exact_end);
+    assert_true(both.exact_end > both.exact_begin);
+    int b = both.exact_begin, n = both.exact_end - b, differ = 0;
+    for (int k = 0; k < n; ++k) { // before: the exact values twice
+        assert_true(lazy.val[b + k] == both.exact[k] && lazy.exact[k] == both.exact[k]);
+        differ += both.val[b + k] != both.exact[k];
+    }
+    assert_true(differ > 0); // the state has something to project
+    assert_int_equal(obj.projected_hessian(obj.ctx, x, &lazy), IPCC_OK);
+    assert_false(lazy.projection_pending);
+    assert_memory_equal(lazy.exact, both.val + b, sizeof(double) * (size_t)n);
+    assert_memory_equal(lazy.row, both.row, sizeof(int) * (size_t)both.count);
+    assert_memory_equal(lazy.col, both.col, sizeof(int) * (size_t)both.count);
+    print_message("lazy projection: %d exact entries, %d of them projected differently\n", n, differ);
+    ipcc_triplets_free(&both);
+    ipcc_triplets_free(&lazy);
+    free(x);
+    free(g1);
+    free(g2);
+    ipcc_world_destroy(w);
+    ipcc_mesh_destroy(mesh);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_assembled_derivatives),
         cmocka_unit_test(test_energy_agrees_with_contact_and_friction),
         cmocka_unit_test(test_projected_hessian_is_psd),
+        cmocka_unit_test(test_lazy_projection),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
