@@ -17,13 +17,33 @@
 // Exact. A pair is kept when the query's boxes of its two primitives
 // overlap: the boxes (ipcc_bvh_primitive_box, the contract of
 // broad_phase.h) and the test (ipcc_bvh_overlap) the tree walk uses on its
-// leaves, so the kept pairs are exactly the ones the walk would report.
-// The superset is filtered by the same vertex-sharing and group rules,
-// sorted, so the list keeps the walk's order: the result is the query's,
-// pair for pair (tests/unit/broad_phase/test_candidate_cache.c), and
-// nothing downstream can tell which path ran. A hit needs every vertex
-// within s / 2 of x_ref, not s: the boxes' rounding margins (a few ulps of
-// the coordinates) then fit many times over in the other half.
+// leaves, so the kept pairs are the ones the walk would report, less the
+// near-pair pruning below. The superset is filtered by the same
+// vertex-sharing and group rules, sorted, so the list keeps the walk's
+// order. A hit needs every vertex within s / 2 of x_ref, not s: the boxes'
+// rounding margins (a few ulps of the coordinates) then fit many times over
+// in the other half.
+//
+// Near pairs. Boxes are a coarse test: on a regular surface mesh every
+// vertex's box overlaps the boxes of the faces around it, and every edge's
+// those of its neighbours', pairs a cell apart that no query within the
+// skin can bring within the inflation (mat40x40_twist, without a single
+// contact in its first 10 steps, had 20,000 to 40,000 such pairs a query,
+// each a distance for the constraint set and a CCD for the step filter).
+// So the superset keeps only the pairs whose primitives are within
+// inflation + 2 s of each other at x_ref (squared distances of
+// geometry/distance.c, the constraint set's own). A query within s / 2 per
+// axis of x_ref moves each vertex by at most (sqrt 3 / 2) s, so a pair
+// dropped is farther apart than inflation + (2 - sqrt 3) s at every point
+// of the query, swept or not: beyond the constraint set's d-hat and out of
+// CCD's reach (no contact, no time of impact). Its downstream results
+// (constraints, times of impact, energies) are therefore the walk's, bit
+// for bit (tests/unit/broad_phase/test_candidate_cache.c checks the lists;
+// the scenes' frames compare equal with --tol 0). Measured, one thread,
+// medians of 3 interleaved runs (bench/results/2026-11-30-issue33-part9.md):
+// mat40x40_twist (10 steps) 0.925 -> 0.889 s, 2_matKnives (5) 2.249 ->
+// 2.124 s, the card house (6) 5.120 -> 4.646 s, shot_cube_mat (8)
+// unchanged.
 //
 // When. A query whose x0 and x1 are within s / 2 of x_ref is a hit. Else
 // the trees answer it; if its own motion x0 -> x1 is within s / 2 per
@@ -51,12 +71,14 @@
 #include <string.h>
 
 #include "base/core.h"
+#include "geometry/distance.h"
 
 void ipcc_candidate_cache_free(ipcc_candidate_cache *cc) {
     if (!cc) return;
     ipcc_candidates_free(&cc->superset);
     free(cc->x_ref);
     free(cc->box);
+    free(cc->keep);
     memset(cc, 0, sizeof *cc);
 }
 
@@ -131,6 +153,48 @@ static ipcc_status filter(ipcc_candidate_cache *cc, const ipcc_collision_topolog
     return st;
 }
 
+// Whether the primitives of pair (a, b) (a vertex and a face, or two
+// edges) lie within `reach` of each other at x: their squared distance
+// (geometry/distance.c, the constraint set's own functions) against reach^2.
+static bool within_reach(const ipcc_collision_topology *topo, const double *x, bool vf, int a, int b,
+                         double reach) {
+    double d2;
+    if (vf) {
+        const double *p = x + 3 * a;
+        const int *f = topo->faces + 3 * b;
+        const double *t0 = x + 3 * f[0], *t1 = x + 3 * f[1], *t2 = x + 3 * f[2];
+        d2 = ipcc_point_triangle_distance(p, t0, t1, t2, ipcc_point_triangle_distance_type_of(p, t0, t1, t2));
+    } else {
+        const int *ea = topo->edges + 2 * a, *eb = topo->edges + 2 * b;
+        const double *a0 = x + 3 * ea[0], *a1 = x + 3 * ea[1], *b0 = x + 3 * eb[0], *b1 = x + 3 * eb[1];
+        d2 = ipcc_edge_edge_distance(a0, a1, b0, b1, ipcc_edge_edge_distance_type_of(a0, a1, b0, b1));
+    }
+    return !(d2 > reach * reach); // NaN keeps the pair
+}
+
+// Drop the pairs of a list (n pairs, in place) whose primitives are farther
+// apart than `reach` at x ("Near pairs" above); the order is kept. The
+// test runs in parallel into cc->keep, the compaction serially.
+static ipcc_status prune(ipcc_candidate_cache *cc, const ipcc_collision_topology *topo, const double *x,
+                         bool vf, int *list, int *n, double reach) {
+    int count = *n;
+    if (ipcc_reserve((void **)&cc->keep, &cc->cap_keep, count, 1) != 0)
+        return ipcc_fail(IPCC_ERR_NO_MEMORY, "broad phase: out of memory for %d candidate pairs", count);
+    unsigned char *keep = cc->keep;
+#pragma omp parallel for schedule(static) if (count > 4096)
+    for (int i = 0; i < count; ++i)
+        keep[i] = within_reach(topo, x, vf, list[2 * i], list[2 * i + 1], reach);
+    int k = 0;
+    for (int i = 0; i < count; ++i)
+        if (keep[i]) {
+            list[2 * k] = list[2 * i];
+            list[2 * k + 1] = list[2 * i + 1];
+            ++k;
+        }
+    *n = k;
+    return IPCC_OK;
+}
+
 ipcc_status ipcc_candidate_cache_query(ipcc_candidate_cache *cc, ipcc_broad_phase *bp,
                                        const ipcc_collision_topology *topo, const double *x0,
                                        const double *x1, double inflation, int kinds, double skin,
@@ -150,6 +214,12 @@ ipcc_status ipcc_candidate_cache_query(ipcc_candidate_cache *cc, ipcc_broad_phas
     if (ipcc_reserve((void **)&cc->x_ref, &cc->cap_x, m, sizeof(double)) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "broad phase: out of memory for %d positions", m / 3);
     ipcc_status st = ipcc_broad_phase_query(bp, topo, x0, NULL, inflation + 2 * skin, kinds, &cc->superset);
+    if (st != IPCC_OK) return st;
+    ipcc_candidates *sup = &cc->superset;
+    if (kinds & IPCC_CANDIDATES_VF)
+        st = prune(cc, topo, x0, true, sup->vf, &sup->num_vf, inflation + 2 * skin);
+    if (st == IPCC_OK && (kinds & IPCC_CANDIDATES_EE))
+        st = prune(cc, topo, x0, false, sup->ee, &sup->num_ee, inflation + 2 * skin);
     if (st != IPCC_OK) return st;
     if (m > 0) memcpy(cc->x_ref, x0, sizeof(double) * (size_t)m);
     cc->num_vertices = topo->num_vertices;
