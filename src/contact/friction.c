@@ -161,9 +161,12 @@ static void slip(int nv, const double *weights, const double T[6], const double 
     u[1] = T[3] * r[0] + T[4] * r[1] + T[5] * r[2];
 }
 
-// M = T H_u T^T (3x3), then H_ij = w_i w_j M: the block of a Hessian H_u in
-// the tangent plane (row-major, 3 nv x 3 nv).
-static void tangent_block(int nv, const double *weights, const double T[6], const double Hu[4], double *H) {
+// The block (row-major, 3 nv x 3 nv) of the slip Hessian
+// H_u = mu_lambda [c I + q u u^T]: M = T H_u T^T (3x3), then H_ij = w_i w_j M.
+static void tangent_block(int nv, const double *weights, const double T[6], double mu_lambda, double c,
+                          double q, const double u[2], double *H) {
+    double Hu[4] = {mu_lambda * (c + q * u[0] * u[0]), mu_lambda * q * u[0] * u[1],
+                    mu_lambda * q * u[1] * u[0], mu_lambda * (c + q * u[1] * u[1])};
     double M[9];
     for (int a = 0; a < 3; ++a)
         for (int b = 0; b < 3; ++b) {
@@ -205,22 +208,12 @@ double ipcc_friction_potential(int nv, const double *weights, const double T[6],
         if (H_majorant) memset(H_majorant, 0, bytes);
         return value;
     }
-    if (H) {
-        double c = f1_y, q;
-        if (y >= eps)
-            q = -1.0 / (y * y * y);
-        else
-            q = y > 0 ? -1.0 / (eps * eps * y) : 0.0;
-        double Hu[4] = {mu_lambda * (c + q * u[0] * u[0]), mu_lambda * q * u[0] * u[1],
-                        mu_lambda * q * u[1] * u[0], mu_lambda * (c + q * u[1] * u[1])};
-        tangent_block(nv, weights, T, Hu, H);
-    }
-    if (H_majorant) { // the preamble, "Sliding majorant": mu_lambda I / y from eps on
-        double q = y < eps && y > 0 ? -1.0 / (eps * eps * y) : 0.0;
-        double Hu[4] = {mu_lambda * (f1_y + q * u[0] * u[0]), mu_lambda * q * u[0] * u[1],
-                        mu_lambda * q * u[1] * u[0], mu_lambda * (f1_y + q * u[1] * u[1])};
-        tangent_block(nv, weights, T, Hu, H_majorant);
-    }
+    // c = f1(y) / y across the slip; q u u^T takes along it f1'(y) - f1 / y:
+    // -1 / (eps^2 y) in the creep region, -1 / y^3 beyond it, where the
+    // majorant ("Sliding majorant") keeps q = 0.
+    double q_creep = y > 0 ? -1.0 / (eps * eps * y) : 0.0;
+    if (H) tangent_block(nv, weights, T, mu_lambda, f1_y, y >= eps ? -1.0 / (y * y * y) : q_creep, u, H);
+    if (H_majorant) tangent_block(nv, weights, T, mu_lambda, f1_y, y >= eps ? 0.0 : q_creep, u, H_majorant);
     return value;
 }
 

@@ -62,13 +62,13 @@ bool ipcc_friction_within_bound(const ipcc_friction *f, const ipcc_step_context 
 /// Sum of the contacts' potentials at x (displacements from sc->x_start).
 double ipcc_friction_energy(ipcc_friction *f, const ipcc_step_context *sc, const double *x);
 
-/// Potential at x into *energy, gradient added into g (3n) and Hessian
-/// triplets appended (unknown indices through sc->dof_map); with `lift`,
-/// adds H lift to g. IPCC_ERR_NO_MEMORY on failure.
 /// Newton accepted a point, the whole direction when `whole`: the contacts'
 /// models (friction.c, "Sliding majorant").
 void ipcc_friction_accepted(ipcc_friction *f, bool whole);
 
+/// Potential at x into *energy, gradient added into g (3n) and Hessian
+/// triplets appended (unknown indices through sc->dof_map); with `lift`,
+/// adds H lift to g. IPCC_ERR_NO_MEMORY on failure.
 ipcc_status ipcc_friction_assemble(ipcc_friction *f, const ipcc_step_context *sc, const double *x,
                                    const double *lift, double *g, ipcc_triplets *T, double *energy);
 

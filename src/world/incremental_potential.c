@@ -440,13 +440,15 @@ static double model_change(void *ctx, const double *x, const double *p) {
     return gap_change(ctx, x, p);
 }
 
-// Accuracy (see the preamble): the largest velocity error h |g_i| / (s m_i)
-// over the free vertices, from the free components of g.
+// Newton accepted a point: friction picks its contacts' models (friction.c,
+// "Sliding majorant").
 static void accepted(void *ctx, bool whole) {
     ipcc_world *w = ctx;
     if (w->friction) ipcc_friction_accepted(w->friction, whole);
 }
 
+// Accuracy (see the preamble): the largest velocity error h |g_i| / (s m_i)
+// over the free vertices, from the free components of g.
 static double residual(void *ctx, const double *g) {
     const ipcc_world *w = ctx;
     double scale =
