@@ -127,10 +127,10 @@ add_test(NAME layers COMMAND python3 ${PROJECT_SOURCE_DIR}/scripts/check_layers.
 add_test(NAME layers_self_test COMMAND python3 ${PROJECT_SOURCE_DIR}/scripts/check_layers.py --self-test)
 set_tests_properties(layers_self_test PROPERTIES ENVIRONMENT "CC=${CMAKE_C_COMPILER}")
 
-# make test skips the tests labelled slow, with or without CI=true, and says
+# make test skips the tests labelled slow and cluster, with or without CI=true, and says
 # so; make test-all runs them (issue 19: make test took 22 minutes outside CI).
 add_test(NAME makefile_targets
-         COMMAND sh -c "for ci in '' true; do make -s -n -C \"$0\" test CI=$ci | grep -q -- 'ctest .*-LE slow' || { echo \"make test CI=$ci does not skip the slow tests\"; exit 1; }; make -s -n -C \"$0\" test CI=$ci | grep -q 'make test-all' || { echo 'make test does not say how to run the slow tests'; exit 1; }; done; if make -s -n -C \"$0\" test-all | grep -q -- '-LE slow'; then echo 'make test-all skips the slow tests'; exit 1; fi; echo ok"
+         COMMAND sh -c "for ci in '' true; do make -s -n -C \"$0\" test CI=$ci | grep -q -- 'ctest .*-LE .slow|cluster' || { echo \"make test CI=$ci does not skip the slow and cluster tests\"; exit 1; }; make -s -n -C \"$0\" test CI=$ci | grep -q 'make test-all' || { echo 'make test does not say how to run the slow tests'; exit 1; }; done; if make -s -n -C \"$0\" test-all | grep -q -- '-LE slow'; then echo 'make test-all skips the slow tests'; exit 1; fi; echo ok"
                  ${PROJECT_SOURCE_DIR})
 
 # terrain_vtk: examples/terrain.json for 0.1 s with contact reports, read back
@@ -161,3 +161,6 @@ if(TARGET ipcc AND TARGET ipcc_shared AND NOT IPCC_SANITIZE)
   set_tests_properties(python PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT
                        "IPCC_LIBRARY=$<TARGET_FILE:ipcc_shared>;IPCC_CLI=$<TARGET_FILE:ipcc>;PYTHONPATH=${PROJECT_SOURCE_DIR}/python;PYTHONDONTWRITEBYTECODE=1;OMP_NUM_THREADS=1")
 endif()
+
+# The cluster tests (label cluster: make test-cluster), after IPCC_PYTHON.
+include(${CMAKE_CURRENT_SOURCE_DIR}/cluster/cluster.cmake)

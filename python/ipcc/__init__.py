@@ -28,7 +28,7 @@ import numpy as np
 from . import _lib
 
 __all__ = ["Error", "ClosedError", "Scene", "World", "StepStats", "Output", "version", "library_path",
-           "read_frames", "read_frame", "compare"]
+           "read_frames", "read_frame", "compare", "sweep"]
 
 
 class Error(Exception):
@@ -488,3 +488,4 @@ if _RECORD_DTYPE.itemsize != ctypes.sizeof(_lib.ContactRecordC):
     raise ImportError("ipcc: the contact record's size differs between numpy and ctypes")
 
 from .frames import compare, read_frame, read_frames  # noqa: E402 (needs Error above)
+from .batch import sweep  # noqa: E402

@@ -23,3 +23,4 @@ def test_tutorial_runs(repo, monkeypatch):
     printed = out.getvalue()
     assert "contact.frictoin" in printed and "no reference yet" in printed
     assert "IPCC_ERR_INFEASIBLE new state: body" in printed  # the edit through the ground was refused
+    assert "0.3 ok 50" in printed and "[True, True, True]" in printed  # the sweep, then its rerun
