@@ -7,7 +7,8 @@
 #   bench/run.sh [--only SECTIONS]... [--build DIR] [--out FILE] [--no-commit]
 #     --only S     run only these sections, comma-separated or repeated:
 #                  ipc, examples, scaling, micro, threads (default: all but
-#                  threads, or $BENCH_SECTIONS)
+#                  threads, or $BENCH_SECTIONS); threads includes the busy
+#                  machine's table (bench/threads_busy.sh, THREADS_BUSY=0 skips)
 #     --build DIR  benchmark the existing build in DIR (its ipcc and bench_*
 #                  programs) instead of building Release into $BUILD_DIR/release
 #     --out FILE   write the report to FILE instead of bench/results/<date>-<host>.md
@@ -452,6 +453,23 @@ if want threads; then
         echo
         [ -f "$tmp/threads.tsv" ] && awk -F'\t' "$THREADS_PERITER_AWK" "$tmp/threads.tsv"
     } >>"$out"
+    # The busy machine (issue 34): 1 and 2 threads, idle and with one core
+    # kept busy by another process (bench/threads_busy.sh; THREADS_BUSY=0 skips).
+    if [ "${THREADS_BUSY:-1}" != 0 ]; then
+        busy_table=$(bench/threads_busy.sh --reps "${THREADS_BUSY_REPS:-3}" --work "$tmp/threads-busy" "$IPCC")
+        {
+            echo
+            echo "## Threads on a busy machine"
+            echo
+            echo "Solver time (the summary's \"s wall\": the steps, without loading and"
+            echo "output) on 1 and 2 threads, idle and with one core kept busy by another"
+            echo "process (a shell loop at the same priority); medians of ${THREADS_BUSY_REPS:-3} interleaved"
+            echo "runs (bench/threads_busy.sh). Goal: 2 threads within 10 % of 1 thread"
+            echo "when busy (last column at most 1.10)."
+            echo
+            echo "$busy_table"
+        } >>"$out"
+    fi
 fi
 
 # ---------------------------------------------------------------------------

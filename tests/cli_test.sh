@@ -501,6 +501,28 @@ for cols in 80 120; do
 done
 grep -q "contacts" bar.txt && pass "at 120 columns the bar also shows the contacts" || fail "no contacts at 120 columns"
 
+# The short spin (src/cli/main.c): without OMP_WAIT_POLICY or GOMP_SPINCOUNT,
+# run re-executes itself with GOMP_SPINCOUNT=1000 (read from the running
+# process's environment); a policy the user set is left alone.
+spin_env() {
+    rm -rf spin
+    env -u OMP_NUM_THREADS -u GOMP_SPINCOUNT -u OMP_WAIT_POLICY "$@" "$IPCC" run "$SRC/examples/contact_cubes.json" \
+        --steps 100000 --threads 2 -q -o spin >/dev/null 2>&1 &
+    pid=$!
+    for i in $(seq 100); do [ -s spin/stats.csv ] && break; sleep 0.05; done
+    tr '\0' '\n' <"/proc/$pid/environ" | grep -E '^(GOMP_SPINCOUNT|OMP_WAIT_POLICY)=' | sort | tr '\n' ' '
+    kill -INT $pid
+    wait $pid
+}
+if [ "$(getconf _NPROCESSORS_ONLN)" -gt 1 ] && [ -d /proc/self ]; then
+    got=$(spin_env)
+    [ "$got" = "GOMP_SPINCOUNT=1000 " ] && pass "run sets GOMP_SPINCOUNT=1000 by default" ||
+        fail "run's OpenMP environment by default: '$got'"
+    got=$(spin_env OMP_WAIT_POLICY=active)
+    [ "$got" = "OMP_WAIT_POLICY=active " ] && pass "run keeps the user's OMP_WAIT_POLICY" ||
+        fail "run's OpenMP environment with OMP_WAIT_POLICY=active: '$got'"
+fi
+
 if [ $failures -ne 0 ]; then
     echo "$failures failed"
     exit 1

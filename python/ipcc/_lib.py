@@ -108,6 +108,14 @@ def _load():
         "package with `make python`)" + ("; tried " + "; ".join(tried) if tried else ""))
 
 
+# OpenMP threads that spin only about a microsecond before they sleep at a
+# barrier, unless the user chose a policy: libgomp reads it once, when it is
+# loaded (with the library, just below, unless something loaded it earlier).
+# On a machine where another process keeps a core busy, threads spinning for
+# libgomp's default made every parallel region wait a time slice
+# (docs/design.md, "Threads on a busy machine"; `ipcc run` does the same).
+if "OMP_WAIT_POLICY" not in os.environ:
+    os.environ.setdefault("GOMP_SPINCOUNT", "1000")
 lib, path = _load()
 
 

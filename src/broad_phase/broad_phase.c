@@ -67,6 +67,7 @@
 // primitives (zero-length edges, flat or coincident faces) are fine. A box
 // bound may round to +-inf for coordinates near DBL_MAX: still a superset.
 #include "broad_phase/broad_phase.h"
+#include "base/parallel.h"
 
 #include <limits.h>
 #include <math.h>
@@ -83,7 +84,6 @@
 
 enum {
     BLOCK_QUERIES = 256, ///< query primitives per scheduling block
-    PARALLEL_MIN = 2048, ///< fewer primitives than this: no parallel region
 };
 
 /// One thread's scratch for the block it is working on: count pairs in
@@ -268,7 +268,9 @@ static ipcc_status run_pass(ipcc_broad_phase *bp, const bp_pass *ps, int num_que
     bp_thread *threads = bp->threads;
     int used = 0; // pairs in the stage
     bool stage_failed = false;
-#pragma omp parallel if (num_queries >= PARALLEL_MIN) default(none)                                          \
+    static ipcc_region region_query;
+    ipcc_region_run query_run = ipcc_region_begin(&region_query, num_queries);
+#pragma omp parallel num_threads(query_run.threads) default(none)                                            \
     shared(bp, ps, num_queries, nblocks, blocks, threads, used, stage_failed)
     {
         bp_thread *th = &threads[thread_num()];
@@ -294,6 +296,7 @@ static ipcc_status run_pass(ipcc_broad_phase *bp, const bp_pass *ps, int num_que
             blocks[b].count = k;
         }
     }
+    ipcc_region_end(&query_run);
     for (int i = 0; i < bp->cap_threads; ++i)
         stage_failed = stage_failed || threads[i].failed;
     if (stage_failed)
@@ -315,12 +318,15 @@ static ipcc_status run_pass(ipcc_broad_phase *bp, const bp_pass *ps, int num_que
                          total);
     int *dst = *list;
     const int *stage = bp->stage;
-#pragma omp parallel for if (total >= 4 * PARALLEL_MIN) schedule(static) default(none)                       \
+    static ipcc_region region_copy;
+    ipcc_region_run copy_run = ipcc_region_begin(&region_copy, total);
+#pragma omp parallel for num_threads(copy_run.threads) schedule(dynamic, 4) default(none)                    \
     shared(nblocks, blocks, stage, dst)
     for (int b = 0; b < nblocks; ++b)
         if (blocks[b].count > 0)
             memcpy(dst + 2 * (size_t)blocks[b].dest, stage + 2 * (size_t)blocks[b].start,
                    sizeof(int) * 2 * (size_t)blocks[b].count);
+    ipcc_region_end(&copy_run);
     *num = total;
     return IPCC_OK;
 }
@@ -471,12 +477,14 @@ static ipcc_status update_trees(ipcc_broad_phase *bp, const ipcc_collision_topol
         .verts = edges, .nvp = 2, .boxes = ebox, .num_vertices = nv, .x0 = x0, .x1 = x1, .r = r};
     uint64_t ehash = 0; // the edge tree's fingerprint, summed with the edge boxes
     double limit = bp->refit_limit;
-#pragma omp parallel for if (ne >= PARALLEL_MIN) schedule(static) reduction(+ : ehash) default(none)        \
-    shared(ebox, edges, nv, ne, nte, x0, x1, r)
+    static ipcc_region region1;
+    ipcc_region_run region1_run = ipcc_region_begin(&region1, ne);
+#pragma omp parallel for num_threads(region1_run.threads) schedule(dynamic, 64) reduction(+ : ehash) default(none) shared(ebox, edges, nv, ne, nte, x0, x1, r)
     for (int e = 0; e < ne; ++e) {
         ipcc_bvh_primitive_box(edges + 2 * e, 2, nv, x0, x1, r, &ebox[e]);
         if (nte > 0) ehash += ipcc_bvh_primitive_hash(e, edges + 2 * e, 2);
     }
+    ipcc_region_end(&region1_run);
     // One tree after the other, each refit in parallel over its plan's parts
     // (no OpenMP task: libgomp mallocs every deferred task, and a query that
     // refits must not allocate; tests/no_allocation.c).

@@ -93,6 +93,7 @@
 // Degenerate primitives (zero-length edges, flat or coincident faces) are
 // fine; an area ratio that is NaN or infinite rebuilds (see Policy).
 #include "broad_phase/bvh.h"
+#include "base/parallel.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -104,7 +105,6 @@
 enum {
     LEAF_SIZE = IPCC_BVH_LEAF_SIZE,
     TASK_MIN_ITEMS = 16384,  ///< subtrees at least this big are built as separate tasks
-    PARALLEL_MIN = 2048,     ///< fewer primitives than this: no parallel region
     REFIT_PART_ITEMS = 4096, ///< the refit plan splits subtrees at least this big into parts
 };
 
@@ -375,7 +375,9 @@ static int refit_plan(ipcc_bvh *t, int n, long *counter) {
 static void refit_tree(const ipcc_bvh_source *src, bool measure_only, ipcc_bvh *t, double scale,
                        ipcc_bvh_sums *s) {
     int np = t->num_part;
-#pragma omp parallel for if (np > 1) schedule(dynamic, 1) default(none)                                      \
+    static ipcc_region region1;
+    ipcc_region_run region1_run = ipcc_region_begin(&region1, np);
+#pragma omp parallel for num_threads(region1_run.threads) schedule(dynamic, 1) default(none)                 \
     shared(src, measure_only, t, np, scale)
     for (int k = 0; k < np; ++k) {
         int node = t->part[2 * k], m = t->part[2 * k + 1];
@@ -383,6 +385,7 @@ static void refit_tree(const ipcc_bvh_source *src, bool measure_only, ipcc_bvh *
         *ps = (ipcc_bvh_sums){0, 0, 0};
         refit_range(src, measure_only, t, node, node + 2 * ((m + LEAF_SIZE - 1) / LEAF_SIZE) - 1, scale, ps);
     }
+    ipcc_region_end(&region1_run);
     *s = (ipcc_bvh_sums){0, 0, 0};
     for (int k = 0; k < np; ++k) {
         s->node_area += t->part_sums[k].node_area;
@@ -415,16 +418,22 @@ static double area_ratio(const ipcc_bvh_sums *s) {
 // Returns 0, or -1 when the plan runs out of memory.
 static int tree_build(const ipcc_bvh_source *src, ipcc_bvh *t, int n, uint64_t hash, long *counter) {
     uint64_t h = 0;
-#pragma omp parallel for if (n >= PARALLEL_MIN) schedule(static) reduction(+ : h) default(none) shared(src, t, n)
+    static ipcc_region region2;
+    ipcc_region_run region2_run = ipcc_region_begin(&region2, n);
+#pragma omp parallel for num_threads(region2_run.threads) schedule(guided, 64) reduction(+ : h) default(none) shared(src, t, n)
     for (int i = 0; i < n; ++i) {
         source_box(src, i, &t->items[i].box, &h);
         t->items[i].id = i;
     }
+    ipcc_region_end(&region2_run);
     // Subtrees of TASK_MIN_ITEMS and more are built as tasks (a rebuild may
     // allocate task records in libgomp; a refit never does).
-#pragma omp parallel if (n >= TASK_MIN_ITEMS) default(none) shared(t, n)
+    static ipcc_region region_build;
+    ipcc_region_run build_run = ipcc_region_begin(&region_build, n >= TASK_MIN_ITEMS ? n : 0);
+#pragma omp parallel num_threads(build_run.threads) default(none) shared(t, n)
 #pragma omp single
     build_node(t, 0, 0, n);
+    ipcc_region_end(&build_run);
     if (refit_plan(t, n, counter) != 0) {
         t->valid = false;
         return -1;
@@ -473,9 +482,12 @@ int ipcc_bvh_build_once(ipcc_bvh *t, const ipcc_bvh_source *src, int n, long *co
                                src->r, &t->items[e].box);
         t->items[e].id = e;
     }
-#pragma omp parallel if (n >= PARALLEL_MIN) default(none) shared(t)
+    static ipcc_region region_build_static;
+    ipcc_region_run build_run = ipcc_region_begin(&region_build_static, n >= TASK_MIN_ITEMS ? n : 0);
+#pragma omp parallel num_threads(build_run.threads) default(none) shared(t)
 #pragma omp single
     build_node(t, 0, 0, t->num_items);
+    ipcc_region_end(&build_run);
     ++t->builds;
     return 0;
 }

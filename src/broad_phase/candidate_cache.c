@@ -64,6 +64,7 @@
 // a pair against the walk's 130 (broad_phase.c). Memory: the superset, x_ref
 // and one box per vertex, edge and face, all grow-only.
 #include "broad_phase/candidate_cache.h"
+#include "base/parallel.h"
 
 #include <limits.h>
 #include <math.h>
@@ -181,9 +182,12 @@ static ipcc_status prune(ipcc_candidate_cache *cc, const ipcc_collision_topology
     if (ipcc_reserve((void **)&cc->keep, &cc->cap_keep, count, 1) != 0)
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "broad phase: out of memory for %d candidate pairs", count);
     unsigned char *keep = cc->keep;
-#pragma omp parallel for schedule(static) if (count > 4096)
+    static ipcc_region region_prune;
+    ipcc_region_run run = ipcc_region_begin(&region_prune, count);
+#pragma omp parallel for num_threads(run.threads) schedule(guided, 256)
     for (int i = 0; i < count; ++i)
         keep[i] = within_reach(topo, x, vf, list[2 * i], list[2 * i + 1], reach);
+    ipcc_region_end(&run);
     int k = 0;
     for (int i = 0; i < count; ++i)
         if (keep[i]) {

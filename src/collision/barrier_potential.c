@@ -28,6 +28,7 @@
 // energy and gradient are reduced serially in pair order, so results do
 // not depend on the thread count. The per-pair scratch is grow-only.
 #include "collision/barrier_potential.h"
+#include "base/parallel.h"
 
 #include <math.h>
 #include <string.h>
@@ -330,9 +331,12 @@ double ipcc_barrier_potential_energy(ipcc_barrier_potential *bp, const ipcc_cons
     int np = s->np;
     if (reserve_slots(bp, np) != 0) return NAN;
     double *pe = bp->pair_energy;
-#pragma omp parallel for schedule(static)
+    static ipcc_region region_energy;
+    ipcc_region_run run = ipcc_region_begin(&region_energy, np);
+#pragma omp parallel for num_threads(run.threads) schedule(guided, 64)
     for (int k = 0; k < np; ++k)
         pe[k] = ipcc_contact_pair_barrier(o, &s->pairs[k], xc, dhat2, NULL, NULL);
+    ipcc_region_end(&run);
     double e = 0;
     for (int k = 0; k < np; ++k)
         e += pe[k];
@@ -480,7 +484,9 @@ ipcc_status ipcc_barrier_potential_assemble(ipcc_barrier_potential *bp, const ip
     double *vals = T->val + base, *pe = bp->pair_energy, *pg = bp->pair_grad;
     double *exact_vals = exact ? T->exact + (base - T->exact_begin) : NULL;
     const int *slot = bp->pair_slot;
-#pragma omp parallel for schedule(dynamic, 64)
+    static ipcc_region region1;
+    ipcc_region_run region1_run = ipcc_region_begin(&region1, np);
+#pragma omp parallel for num_threads(region1_run.threads) schedule(dynamic, 64)
     for (int k = 0; k < np; ++k) {
         const ipcc_contact_pair *p = &s->pairs[k];
         double H[144], Hx[144], *gk = pg + 12 * k;
@@ -499,6 +505,7 @@ ipcc_status ipcc_barrier_potential_assemble(ipcc_barrier_potential *bp, const ip
             ipcc_block_triplets_write(n, dofs, Hx, kappa, rows + slot[k], cols + slot[k],
                                       exact_vals + slot[k]);
     }
+    ipcc_region_end(&region1_run);
     T->count = base + slot[np];
     double e = 0;
     for (int k = 0; k < np; ++k)

@@ -51,6 +51,7 @@
 // an in-place heapsort (below). Every buffer is grow-only, so a step whose
 // sizes were seen before allocates nothing.
 #include "collision/constraint_set.h"
+#include "base/parallel.h"
 
 #include <math.h>
 
@@ -337,7 +338,9 @@ static int sample_masks(ipcc_constraint_set *set, const set_input *c, const doub
                             *en = o->edge_divisions + (size_t)i * ne;
         uint64_t *fm = set->face_samples + (size_t)i * nf;
         uint16_t *em = set->edge_samples + (size_t)i * ne;
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : total)
+        static ipcc_region region1;
+        ipcc_region_run region1_run = ipcc_region_begin(&region1, nf);
+#pragma omp parallel for num_threads(region1_run.threads) schedule(dynamic, 256) reduction(+ : total)
         for (int f = 0; f < nf; ++f) {
             const int *t = m->cfaces + 3 * f;
             fm[f] = fn[f] >= 3 && ipcc_collision_vertex_free(m, t[0])
@@ -346,7 +349,10 @@ static int sample_masks(ipcc_constraint_set *set, const set_input *c, const doub
                         : 0;
             total += __builtin_popcountll(fm[f]);
         }
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : total)
+        ipcc_region_end(&region1_run);
+        static ipcc_region region2;
+        ipcc_region_run region2_run = ipcc_region_begin(&region2, ne);
+#pragma omp parallel for num_threads(region2_run.threads) schedule(dynamic, 256) reduction(+ : total)
         for (int e = 0; e < ne; ++e) {
             const int *v = m->cedges + 2 * e;
             em[e] = en[e] >= 2 && ipcc_collision_vertex_free(m, v[0])
@@ -354,6 +360,7 @@ static int sample_masks(ipcc_constraint_set *set, const set_input *c, const doub
                         : 0;
             total += __builtin_popcount(em[e]);
         }
+        ipcc_region_end(&region2_run);
     }
     *count = total;
     return 0;
@@ -403,18 +410,24 @@ int ipcc_constraint_set_build(ipcc_constraint_set *set, const ipcc_collision_mes
     if (ipcc_reserve((void **)&set->vf_extra, &set->cap_vf_extra, nvf + 1, 1) != 0) return -1;
     ipcc_contact_pair *s = set->scratch;
     unsigned char *extra = set->vf_extra;
-#pragma omp parallel for schedule(static)
+    static ipcc_region region3;
+    ipcc_region_run region3_run = ipcc_region_begin(&region3, nvf);
+#pragma omp parallel for num_threads(region3_run.threads) schedule(guided, 64)
     for (int k = 0; k < nvf; ++k) {
         s[k] = vf_pair(c, xc, cd->vf[2 * k], cd->vf[2 * k + 1]);
         extra[k] = s[k].kind >= 0 ? vf_extra_keys(c, xc, cd->vf[2 * k], cd->vf[2 * k + 1]) : 0;
     }
+    ipcc_region_end(&region3_run);
     if (ipcc_reserve((void **)&set->ee_extra, &set->cap_ee_extra, nee + 1, 1) != 0) return -1;
     unsigned char *ee_extra = set->ee_extra;
-#pragma omp parallel for schedule(static)
+    static ipcc_region region4;
+    ipcc_region_run region4_run = ipcc_region_begin(&region4, nee);
+#pragma omp parallel for num_threads(region4_run.threads) schedule(guided, 64)
     for (int k = 0; k < nee; ++k) {
         s[nvf + k] = ee_pair(c, xc, cd->ee[2 * k], cd->ee[2 * k + 1]);
         ee_extra[k] = s[nvf + k].kind >= 0 ? ee_extra_keys(c, xc, cd->ee[2 * k], cd->ee[2 * k + 1]) : 0;
     }
+    ipcc_region_end(&region4_run);
     int m = nvf + nee;
     for (int h = 0; h < obs->num_planes; ++h)
         for (int v = 0; v < nc; ++v) {
@@ -426,7 +439,9 @@ int ipcc_constraint_set_build(ipcc_constraint_set *set, const ipcc_collision_mes
     // Shapes: the exact distance, after a bounding-sphere cull.
     for (int i = 0; i < ns; ++i) {
         ipcc_contact_pair *si = s + m;
-#pragma omp parallel for schedule(static)
+        static ipcc_region region5;
+        ipcc_region_run region5_run = ipcc_region_begin(&region5, nc);
+#pragma omp parallel for num_threads(region5_run.threads) schedule(guided, 64)
         for (int v = 0; v < nc; ++v) {
             si[v] = (ipcc_contact_pair){.kind = -1};
             if (!ipcc_collision_vertex_free(mesh, v)) continue;
@@ -438,6 +453,7 @@ int ipcc_constraint_set_build(ipcc_constraint_set *set, const ipcc_collision_mes
             if (phi <= 0 || phi * phi < in.dhat2)
                 si[v] = (ipcc_contact_pair){.kind = IPCC_CONTACT_PS, .v = {v, i, -1, -1}};
         }
+        ipcc_region_end(&region5_run);
         m += nc;
     }
     // Spheres, exactly: their centre against the bodies' triangles (sphere_pair).
@@ -447,11 +463,14 @@ int ipcc_constraint_set_build(ipcc_constraint_set *set, const ipcc_collision_mes
         if (obs->pose[i].kind != IPCC_SHAPE_SPHERE) continue;
         ipcc_contact_pair *si = s + m;
         unsigned char *xi = sphere_extra + (size_t)slot++ * nf;
-#pragma omp parallel for schedule(static)
+        static ipcc_region region6;
+        ipcc_region_run region6_run = ipcc_region_begin(&region6, nf);
+#pragma omp parallel for num_threads(region6_run.threads) schedule(guided, 64)
         for (int f = 0; f < nf; ++f) {
             si[f] = sphere_pair(c, xc, i, f);
             xi[f] = sphere_extra_keys(c, xc, i, f);
         }
+        ipcc_region_end(&region6_run);
         m += nf;
     }
     // Compact; then the keys of the edges and vertices of the active faces
@@ -497,9 +516,12 @@ int ipcc_constraint_set_build(ipcc_constraint_set *set, const ipcc_collision_mes
     for (int k = 0; k < np; ++k)
         if (u == 0 || pair_cmp(&s[k], &set->pairs[u - 1]) != 0) set->pairs[u++] = s[k];
     ipcc_contact_pair *pairs = set->pairs;
-#pragma omp parallel for schedule(static)
+    static ipcc_region region_mult;
+    ipcc_region_run run = ipcc_region_begin(&region_mult, u);
+#pragma omp parallel for num_threads(run.threads) schedule(guided, 64)
     for (int k = 0; k < u; ++k)
         pairs[k].mult = ipcc_contact_multiplicity(mesh, obs->pose, xc, &pairs[k]);
+    ipcc_region_end(&run);
     int kept = 0;
     for (int k = 0; k < u; ++k)
         if (pairs[k].mult != 0) pairs[kept++] = pairs[k];

@@ -40,6 +40,7 @@
 // with serial or order-free reductions, so results do not depend on the
 // thread count; every buffer is grow-only.
 #include "contact/contact.h"
+#include "base/parallel.h"
 
 #include <math.h>
 #include <string.h>
@@ -235,13 +236,16 @@ double ipcc_contact_gap_change(ipcc_contact *c, const ipcc_step_context *sc, con
     ipcc_collision_mesh_gather_moved(&c->mesh, x, p, 1.0, c->xc1);
     double worst = 0;
     int np = c->set.np;
-#pragma omp parallel for schedule(static) reduction(max : worst)
+    static ipcc_region region1;
+    ipcc_region_run region1_run = ipcc_region_begin(&region1, np);
+#pragma omp parallel for num_threads(region1_run.threads) schedule(guided, 64) reduction(max : worst)
     for (int k = 0; k < np; ++k) {
         const ipcc_contact_pair *q = c->set.pairs + k;
         double d0 = sqrt(ipcc_contact_pair_distance(&c->obstacles, q, c->xc)),
                d1 = sqrt(ipcc_contact_pair_distance(&c->obstacles, q, c->xc1));
         if (d0 > 0) worst = fmax(worst, fabs(d1 - d0) / d0);
     }
+    ipcc_region_end(&region1_run);
     return worst;
 }
 

@@ -32,6 +32,7 @@
 // energies and the next evaluation (contact.c). Out of memory fails with
 // IPCC_ERR_NO_MEMORY, never a zero step.
 #include "contact/contact_ccd.h"
+#include "base/parallel.h"
 
 #include <math.h>
 
@@ -71,7 +72,9 @@ static double shapes_toi(const ipcc_contact *c, const ipcc_step_context *sc, dou
         ipcc_shape a; // the centre moves by at most |s1 - s0| |vh| (a rotation does not move it)
         ipcc_shape_moved(start, vh, wh, s0, &a);
         double centre_motion = fabs(s1 - s0) * norm3(vh), ti = 1.0;
-#pragma omp parallel for schedule(dynamic, 256) reduction(min : ti)
+        static ipcc_region region1;
+        ipcc_region_run region1_run = ipcc_region_begin(&region1, nc);
+#pragma omp parallel for num_threads(region1_run.threads) schedule(dynamic, 256) reduction(min : ti)
         for (int v = 0; v < nc; ++v) {
             if (!ipcc_collision_vertex_free(mesh, v)) continue;
             const double *x0 = c->xc + 3 * v, *x1 = c->xc1 + 3 * v;
@@ -80,6 +83,7 @@ static double shapes_toi(const ipcc_contact *c, const ipcc_step_context *sc, dou
             if (norm3(r) - c->shape_radius[i] > norm3(m) + centre_motion) continue;
             ti = fmin(ti, ipcc_shape_ccd(start, vh, wh, s0, s1, x0, x1));
         }
+        ipcc_region_end(&region1_run);
         // A sampled curved shape (contact_samples.c): the sample points of
         // every face and edge near it as points, and the whole faces against
         // the shape inset by the depth budget (ipcc_shape_inset: no point of
@@ -91,7 +95,9 @@ static double shapes_toi(const ipcc_contact *c, const ipcc_step_context *sc, dou
             const double depth = ipcc_contact_sample_depth(start, c->dhat);
             const unsigned char *fn = c->face_divisions + (size_t)i * nf,
                                 *en = c->edge_divisions + (size_t)i * ne;
-#pragma omp parallel for schedule(dynamic, 64) reduction(min : ti)
+            static ipcc_region region2;
+            ipcc_region_run region2_run = ipcc_region_begin(&region2, nf + ne);
+#pragma omp parallel for num_threads(region2_run.threads) schedule(dynamic, 64) reduction(min : ti)
             for (int k = 0; k < nf + ne; ++k) {
                 bool face = k < nf;
                 const int *T = face ? mesh->cfaces + 3 * k : mesh->cedges + 2 * (k - nf);
@@ -121,6 +127,7 @@ static double shapes_toi(const ipcc_contact *c, const ipcc_step_context *sc, dou
                 ti = fmin(ti, ipcc_shape_primitive_points_ccd(start, face ? depth : 0, vh, wh, s0, s1, nv, y0,
                                                               y1, count, w));
             }
+            ipcc_region_end(&region2_run);
         }
         // A sphere also against every face: its centre moves linearly (a
         // rotation does not move it), so this is point-triangle CCD with the
@@ -132,7 +139,9 @@ static double shapes_toi(const ipcc_contact *c, const ipcc_step_context *sc, dou
             const double radius = start->size[0];
             const double *o0 = a.center, *o1 = b.center, reach = radius + centre_motion;
             int nf = mesh->nf;
-#pragma omp parallel for schedule(dynamic, 256) reduction(min : ti)
+            static ipcc_region region3;
+            ipcc_region_run region3_run = ipcc_region_begin(&region3, nf);
+#pragma omp parallel for num_threads(region3_run.threads) schedule(dynamic, 256) reduction(min : ti)
             for (int f = 0; f < nf; ++f) {
                 const int *T = mesh->cfaces + 3 * f;
                 if (!ipcc_collision_vertex_free(mesh, T[0])) continue;
@@ -152,6 +161,7 @@ static double shapes_toi(const ipcc_contact *c, const ipcc_step_context *sc, dou
                                             x1 + 3 * T[0], x1 + 3 * T[1], x1 + 3 * T[2], radius, 1.0, &tf))
                     ti = fmin(ti, tf);
             }
+            ipcc_region_end(&region3_run);
         }
         t = fmin(t, ti);
     }
@@ -176,7 +186,9 @@ ipcc_status ipcc_contact_max_step(ipcc_contact *c, const ipcc_step_context *sc, 
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "contact: CCD: out of memory for %d candidates", n);
     const double *x0 = c->xc, *x1 = c->xc1;
     double *toi = c->toi;
-#pragma omp parallel for schedule(dynamic, 64)
+    static ipcc_region region4;
+    ipcc_region_run region4_run = ipcc_region_begin(&region4, n);
+#pragma omp parallel for num_threads(region4_run.threads) schedule(dynamic, 64)
     for (int k = 0; k < n; ++k) {
         double t = 1.0;
         bool hit;
@@ -194,6 +206,7 @@ ipcc_status ipcc_contact_max_step(ipcc_contact *c, const ipcc_step_context *sc, 
         }
         toi[k] = hit ? t : 1.0;
     }
+    ipcc_region_end(&region4_run);
     double t = 1.0;
     for (int k = 0; k < n; ++k)
         t = fmin(t, toi[k]);

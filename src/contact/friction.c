@@ -101,6 +101,7 @@
 // of its two bodies or obstacles (the geometric mean, as Box2D mixes
 // friction: a frictionless surface makes every pair on it frictionless).
 #include "contact/friction.h"
+#include "base/parallel.h"
 
 #include <math.h>
 #include <string.h>
@@ -425,7 +426,9 @@ static bool slip_turned(const friction_contact *fc, double eps, const double *dx
 
 double ipcc_friction_energy(ipcc_friction *f, const ipcc_step_context *sc, const double *x) {
     int n = f->n;
-#pragma omp parallel for schedule(static)
+    static ipcc_region region1;
+    ipcc_region_run region1_run = ipcc_region_begin(&region1, n);
+#pragma omp parallel for num_threads(region1_run.threads) schedule(guided, 64)
     for (int k = 0; k < n; ++k) {
         friction_contact *fc = &f->c[k];
         double dx[12];
@@ -434,6 +437,7 @@ double ipcc_friction_energy(ipcc_friction *f, const ipcc_step_context *sc, const
             ipcc_friction_potential(fc->nv, fc->weights, fc->T, fc->mu_lambda, f->eps, dx, NULL, NULL, NULL);
         if (!fc->turned && slip_turned(fc, f->eps, dx)) fc->turned = true;
     }
+    ipcc_region_end(&region1_run);
     double e = 0;
     for (int k = 0; k < n; ++k)
         e += f->energy[k];
@@ -452,7 +456,9 @@ bool ipcc_friction_within_bound(const ipcc_friction *f, const ipcc_step_context 
                                 const double *p) {
     int n = f->n, over = 0;
     double eps = f->eps;
-#pragma omp parallel for schedule(static) reduction(+ : over)
+    static ipcc_region region2;
+    ipcc_region_run region2_run = ipcc_region_begin(&region2, n);
+#pragma omp parallel for num_threads(region2_run.threads) schedule(guided, 64) reduction(+ : over)
     for (int k = 0; k < n; ++k) {
         const friction_contact *fc = &f->c[k];
         double dx[12], dp[12], u[2], du[2];
@@ -466,6 +472,7 @@ bool ipcc_friction_within_bound(const ipcc_friction *f, const ipcc_step_context 
         // f1'(y) = 2 / eps - 2 y / eps^2
         over += ipcc_friction_f1(y, eps) + (2 - 2 * y / eps) / eps * dy > 1;
     }
+    ipcc_region_end(&region2_run);
     return over == 0;
 }
 
@@ -495,7 +502,9 @@ ipcc_status ipcc_friction_assemble(ipcc_friction *f, const ipcc_step_context *sc
         return ipcc_fail(IPCC_ERR_NO_MEMORY, "friction: out of memory for %d Hessian entries", f->slot[n]);
     int *rows = T->row + base, *cols = T->col + base;
     double *vals = T->val + base, *exact_vals = exact ? T->exact + (base - T->exact_begin) : NULL;
-#pragma omp parallel for schedule(static)
+    static ipcc_region region3;
+    ipcc_region_run region3_run = ipcc_region_begin(&region3, n);
+#pragma omp parallel for num_threads(region3_run.threads) schedule(guided, 64)
     for (int k = 0; k < n; ++k) {
         friction_contact *fc = &f->c[k];
         double dx[12], H[144], Hx[144], *gk = f->grad + 12 * k;
@@ -522,6 +531,7 @@ ipcc_status ipcc_friction_assemble(ipcc_friction *f, const ipcc_step_context *sc
         if (exact_vals) // the same rows and columns again
             ipcc_block_triplets_write(nd, dofs, Hx, 1.0, rows + s, cols + s, exact_vals + s);
     }
+    ipcc_region_end(&region3_run);
     T->count = base + f->slot[n];
     double e = 0;
     for (int k = 0; k < n; ++k) {

@@ -16,6 +16,7 @@
 // caller's energy also rejects any non-positive volume, so roundoff here can
 // never admit an inverted tet.
 #include "fem/inversion_filter.h"
+#include "base/parallel.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -128,7 +129,9 @@ double ipcc_tet_inversion_time(const double x[12], const double p[12]) {
 double ipcc_inversion_max_step(int num_tets, const int *tets, const double *x, const double *p) {
     double t = INFINITY;
     // min is exact in any order, so the result does not depend on threads.
-#pragma omp parallel for schedule(static) reduction(min : t)
+    static ipcc_region region1;
+    ipcc_region_run region1_run = ipcc_region_begin(&region1, num_tets);
+#pragma omp parallel for num_threads(region1_run.threads) schedule(guided, 64) reduction(min : t)
     for (int e = 0; e < num_tets; ++e) {
         double xe[12], pe[12];
         for (int k = 0; k < 4; ++k)
@@ -138,5 +141,6 @@ double ipcc_inversion_max_step(int num_tets, const int *tets, const double *x, c
             }
         t = fmin(t, ipcc_tet_inversion_time_below(xe, pe, INVERSION_LIMIT));
     }
+    ipcc_region_end(&region1_run);
     return fmin(1.0, 0.9 * t);
 }

@@ -68,6 +68,7 @@
 // non-finite times in a .pvd are rejected (IPCC_ERR_INVALID_ARGUMENT, nothing
 // written): VTK readers cannot use them.
 #include "output/vtk.h"
+#include "base/parallel.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -253,7 +254,9 @@ static bool vtk_compress(ipcc_vtk_codec *c) {
         ipcc_reserve((void **)&c->sizes, &c->sizes_cap, c->num_arrays + 1, sizeof *c->sizes) != 0)
         return false;
     int failed = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(| : failed)
+    static ipcc_region region1;
+    ipcc_region_run region1_run = ipcc_region_begin(&region1, c->num_blocks);
+#pragma omp parallel for num_threads(region1_run.threads) schedule(dynamic, 1) reduction(| : failed)
     for (int b = 0; b < c->num_blocks; b++) {
         z_stream *z = &c->z[omp_get_thread_num()];
         vtk_block *k = &c->blocks[b];
@@ -268,6 +271,7 @@ static bool vtk_compress(ipcc_vtk_codec *c) {
         failed |= deflate(z, Z_FINISH) != Z_STREAM_END;
         k->size = z->total_out;
     }
+    ipcc_region_end(&region1_run);
     if (failed) return false;
     // Pack, in file order: headers and blocks move down to their final places.
     size_t at = 0;

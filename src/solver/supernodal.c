@@ -51,6 +51,7 @@
 // largest update tile; OpenMP worksharing loops (no tasks: libgomp
 // allocates each deferred task).
 #include "solver/supernodal.h"
+#include "base/parallel.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -562,7 +563,10 @@ int ipcc_supernodal_factorize(ipcc_supernodal *f, const int *Ap, const int *Ai, 
     f->first_failure = INT_MAX;
     int threads = omp_get_max_threads();
     if (threads > f->threads) threads = f->threads;
-#pragma omp parallel num_threads(threads) if (f->flops >= IPCC_SUPERNODAL_PARALLEL_FLOPS)
+    static ipcc_region region_factorize;
+    ipcc_region_run run = ipcc_region_begin(
+        &region_factorize, threads > 1 && f->flops >= IPCC_SUPERNODAL_PARALLEL_FLOPS ? (long)f->flops : 0);
+#pragma omp parallel num_threads(run.threads > 1 ? threads : 1)
     {
         thread_space *ts = &f->space[omp_get_thread_num()];
 #pragma omp for schedule(dynamic, 1)
@@ -572,6 +576,7 @@ int ipcc_supernodal_factorize(ipcc_supernodal *f, const int *Ap, const int *Ai, 
         for (int k = 0; k < f->num_top; ++k)
             factor_team(f, f->top[k], ts, &a);
     }
+    ipcc_region_end(&run);
     if (f->first_failure == INT_MAX) return 0;
     if (minor) *minor = f->first_failure;
     return 1;
@@ -620,7 +625,11 @@ void ipcc_supernodal_solve(ipcc_supernodal *f, const double *Lx, double *x) {
     IPCC_ASSERT(f && Lx && x);
     int threads = omp_get_max_threads();
     if (threads > f->threads) threads = f->threads;
-#pragma omp parallel num_threads(threads) if (ipcc_supernodal_entries(f) >= IPCC_SUPERNODAL_PARALLEL_ENTRIES)
+    static ipcc_region region_solve;
+    long entries = ipcc_supernodal_entries(f);
+    ipcc_region_run run = ipcc_region_begin(
+        &region_solve, threads > 1 && entries >= IPCC_SUPERNODAL_PARALLEL_ENTRIES ? entries : 0);
+#pragma omp parallel num_threads(run.threads > 1 ? threads : 1)
     {
         double *t = f->space[omp_get_thread_num()].v;
 #pragma omp for schedule(dynamic, 1)
@@ -639,4 +648,5 @@ void ipcc_supernodal_solve(ipcc_supernodal *f, const double *Lx, double *x) {
             for (int s = f->range_hi[r]; s >= f->range_lo[r]; --s)
                 backward_node(f, s, Lx, x, t);
     }
+    ipcc_region_end(&run);
 }

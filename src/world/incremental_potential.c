@@ -75,6 +75,7 @@
 #include <string.h>
 
 #include "contact/contact.h"
+#include "base/parallel.h"
 #include "contact/contact_ccd.h"
 #include "base/core.h"
 #include "contact/friction.h"
@@ -153,7 +154,9 @@ static double tet_damping(const ipcc_world *w, int e, const double *x, double Kd
 // volume), plus cd/2 dx^T K dx of damping when cd > 0; returns their sum in
 // tet order.
 static double tet_energies(const ipcc_world *w, const double *x, double cd) {
-#pragma omp parallel for schedule(static)
+    static ipcc_region region1;
+    ipcc_region_run region1_run = ipcc_region_begin(&region1, w->nt);
+#pragma omp parallel for num_threads(region1_run.threads) schedule(guided, 64)
     for (int e = 0; e < w->nt; ++e) {
         double xe[12];
         gather_tet(w, e, x, xe);
@@ -170,6 +173,7 @@ static double tet_energies(const ipcc_world *w, const double *x, double cd) {
             w->tet_energy[e] += 0.5 * cd * tet_damping(w, e, x, Kdx);
         }
     }
+    ipcc_region_end(&region1_run);
     double sum = 0;
     for (int e = 0; e < w->nt; ++e)
         sum += w->tet_energy[e];
@@ -204,7 +208,9 @@ static double load_energy(const ipcc_world *w, const double *x) {
 }
 
 void ipcc_damping_prepare(ipcc_world *w) {
-#pragma omp parallel for schedule(static)
+    static ipcc_region region2;
+    ipcc_region_run region2_run = ipcc_region_begin(&region2, w->nt);
+#pragma omp parallel for num_threads(region2_run.threads) schedule(guided, 64)
     for (int e = 0; e < w->nt; ++e) {
         double xe[12];
         gather_tet(w, e, w->x_start, xe);
@@ -214,6 +220,7 @@ void ipcc_damping_prepare(ipcc_world *w) {
         ipcc_elastic_tet_hessian(model, mu, lambda, w->volume[e], w->Dm_inv + 9 * e, xe, true,
                                  w->damp_H + 144 * e);
     }
+    ipcc_region_end(&region2_run);
 }
 
 // The smooth part of E at x from the tets' sum `tets` (elasticity and
@@ -287,7 +294,9 @@ static ipcc_status smooth_terms(ipcc_world *w, const double *x, const double *li
     T->projection_pending = lazy;
     int *rows = T->row + base, *cols = T->col + base;
     double *vals = T->val + base, *exact_vals = exact ? T->exact + (base - T->exact_begin) : NULL;
-#pragma omp parallel for schedule(static)
+    static ipcc_region region3;
+    ipcc_region_run region3_run = ipcc_region_begin(&region3, w->nt);
+#pragma omp parallel for num_threads(region3_run.threads) schedule(guided, 64)
     for (int e = 0; e < w->nt; ++e) {
         double xe[12], He[144], Hx[144];
         int dofs[12];
@@ -331,6 +340,7 @@ static ipcc_status smooth_terms(ipcc_world *w, const double *x, const double *li
         ipcc_block_triplets_write(12, dofs, He, s, rows + k, cols + k, vals + k);
         if (exact_vals) ipcc_block_triplets_write(12, dofs, Hx, s, rows + k, cols + k, exact_vals + k);
     }
+    ipcc_region_end(&region3_run);
     T->count = base + w->tet_slot[w->nt];
     if (T->failed) return ipcc_fail(IPCC_ERR_NO_MEMORY, "Hessian triplets: out of memory");
 
@@ -356,7 +366,9 @@ static ipcc_status projected_hessian(void *ctx, const double *x, ipcc_triplets *
     int base = w->tet_triplets;
     int *rows = T->row + base, *cols = T->col + base;
     double *vals = T->exact + (base - T->exact_begin);
-#pragma omp parallel for schedule(static)
+    static ipcc_region region4;
+    ipcc_region_run region4_run = ipcc_region_begin(&region4, w->nt);
+#pragma omp parallel for num_threads(region4_run.threads) schedule(guided, 64)
     for (int e = 0; e < w->nt; ++e) {
         double xe[12], He[144];
         int dofs[12];
@@ -371,6 +383,7 @@ static ipcc_status projected_hessian(void *ctx, const double *x, ipcc_triplets *
         int k = w->tet_slot[e];
         ipcc_block_triplets_write(12, dofs, He, s, rows + k, cols + k, vals + k);
     }
+    ipcc_region_end(&region4_run);
     T->projection_pending = false;
     return IPCC_OK;
 }
