@@ -23,7 +23,7 @@ DEMO_OUT    ?= out/demo
 ifeq ($(CI),true)
   WERROR      := -DIPCC_WERROR=ON
 endif
-SLOW_NOTE   := @echo "make: tests labelled slow were skipped (about 17 minutes more on 2 cores); run them with: make test-all"
+SLOW_NOTE   := @echo "make: tests labelled slow were skipped (about 17 minutes more on 2 cores; run them with: make test-all), and those labelled cluster (a real Slurm and Dask, root; make test-cluster)"
 
 .PHONY: demo test test-sanitize test-all test-cluster deps test-deps cluster-deps release debug sanitize bench fuzz clean format python
 
