@@ -16,9 +16,10 @@
 // A bucket starts with the team and, where one thread would cost less than
 // WARMUP_LIMIT, measures each arm WARMUP times, alternating, keeping each
 // arm's fastest; where one thread would cost more (large work), it tries
-// one thread only within the exploration budget. Then one slow sample (a thread woken from sleep, an
-// interrupt) moves an estimate by at most a factor 1 + SMOOTHING (CLAMP - 1): the estimate follows a lasting
-// change within a few runs and shrugs off a single outlier.
+// one thread only within the exploration budget. Then one slow sample (a
+// thread woken from sleep, an interrupt) moves an estimate by at most a
+// factor 1 + SMOOTHING (CLAMP - 1): the estimate follows a lasting change
+// within a few runs and shrugs off a single outlier.
 #define EXPLORE_FACTOR 16.0
 #define SMOOTHING 0.25 // weight of a new measurement
 #define CLAMP 3.0      // a sample counts as at most CLAMP times the estimate
@@ -139,9 +140,9 @@ void ipcc_region_record(const ipcc_region_run *run, double seconds) {
                  : n >= WARMUP                            ? (1 - SMOOTHING) * old + SMOOTHING * per_unit
                                                           : old;
     store(&r->cost[b][arm], est);
-    // The arm just run was the one the bucket would not choose (a trial):
-    // start counting the budget again.
-    // So does a sample that changes which arm the bucket chooses.
+    // The arm just run was the one the bucket would not choose (a trial), or
+    // its sample changes which arm the bucket chooses: start counting the
+    // budget again.
     bool tried_other = (n >= WARMUP && other != 0 && (old > other || est > other)) || (!arm && n == 0);
     store(&r->spent[b], tried_other ? 0 : load(&r->spent[b]) + per_unit * run->work);
 }
