@@ -148,15 +148,25 @@ def _read_record(folder):
         return None
 
 
+def _blank_row(job, host, pid):
+    """A run's row before it has run: its job's parameters, no figures."""
+    return {"folder": job["folder"], "status": "", "exit_code": None, "error": "", "steps": 0,
+            "newton_iterations": 0, "newton_per_step": float("nan"), "unconverged_steps": 0,
+            "worst_velocity_error": float("nan"), "wall": 0.0, "host": host, "pid": pid, "reused": False,
+            "parameters": job["parameters"], "requested_steps": job["steps"], "scene": job["scene"]}
+
+
+def _failed_row(job, error, host="", pid=None):
+    return dict(_blank_row(job, host, pid), status="error", error=f"{type(error).__name__}: {error}")
+
+
 def run_one(job):
     """One run of a sweep (what sweep() hands each worker; picklable in and out).
 
     job: {"scene", "folder", "parameters", "steps", "threads", "overwrite", "ipcc"}.
     Returns the run's row as a dict; never raises for a failed run."""
     folder = job["folder"]
-    row = {"folder": folder, "status": "", "exit_code": None, "error": "", "steps": 0, "newton_iterations": 0,
-           "newton_per_step": float("nan"), "unconverged_steps": 0, "worst_velocity_error": float("nan"),
-           "wall": 0.0, "host": socket.gethostname(), "pid": os.getpid(), "reused": False}
+    row = _blank_row(job, socket.gethostname(), os.getpid())
     try:
         previous = None if job["overwrite"] else _read_record(folder)
         if previous and previous.get("parameters") != job["parameters"]:
@@ -193,13 +203,10 @@ def run_one(job):
         row.update(steps=steps, newton_iterations=newton, unconverged_steps=unconverged,
                    worst_velocity_error=worst if steps else float("nan"),
                    newton_per_step=newton / steps if steps else float("nan"))
-        record = dict(row, parameters=job["parameters"], requested_steps=job["steps"], scene=job["scene"])
-        _write_record(folder, record)
-        return record
+        _write_record(folder, row)
+        return row
     except Exception as e:  # a row with the error, never a lost sweep
-        row["status"] = "error"
-        row["error"] = f"{type(e).__name__}: {e}"
-        return dict(row, parameters=job["parameters"], requested_steps=job["steps"], scene=job["scene"])
+        return _failed_row(job, e, row["host"], row["pid"])
 
 
 class _Progress:
@@ -322,10 +329,6 @@ def sweep(scene, parameters, out, *, client=None, steps=None, threads=1, jobs=No
             try:
                 rows[i] = f.result()
             except Exception as e:  # the worker died or the task was lost: a row, not a lost sweep
-                rows[i] = {"folder": work[i]["folder"], "status": "error", "exit_code": None,
-                           "error": f"{type(e).__name__}: {e}", "steps": 0, "newton_iterations": 0,
-                           "newton_per_step": float("nan"), "unconverged_steps": 0,
-                           "worst_velocity_error": float("nan"), "wall": 0.0, "reused": False,
-                           "host": "", "pid": None, "parameters": work[i]["parameters"]}
+                rows[i] = _failed_row(work[i], e)
             bar.finished(names[i], rows[i])
     return _table(rows, keys, pandas)
