@@ -6,13 +6,13 @@
 /// slice (milliseconds) to start, and a region worth microseconds then takes
 /// milliseconds: 2 threads ran 3x slower than 1 beside one busy core. Each
 /// region therefore times itself and runs on one thread or on the whole team,
-/// whichever has been faster for work of its size (docs/design.md,
-/// "Threads"). Every region's result is independent of its team size, so
-/// results stay bit-identical whatever is chosen.
+/// whichever has been faster for work of its size (docs/design.md, "Threads
+/// on a busy machine"). Every region's result is independent of its team
+/// size, so results stay bit-identical whatever is chosen.
 ///
 ///     static ipcc_region region; // one per parallel region, zero-initialized
 ///     ipcc_region_run run = ipcc_region_begin(&region, n);
-///     #pragma omp parallel for num_threads(run.threads) schedule(dynamic, 64)
+///     #pragma omp parallel for num_threads(run.threads) schedule(guided, 64)
 ///     for (int i = 0; i < n; ++i) ...
 ///     ipcc_region_end(&run);
 #ifndef IPCC_PARALLEL_H
@@ -25,9 +25,9 @@
 
 /// A region's measurements: per work-size bucket, the smoothed seconds per
 /// unit of work on one thread [0] and on the team [1], how many times each
-/// was measured, and the seconds spent since the other choice was last tried. Shared by
-/// every caller of the region (relaxed atomics: a race costs a measurement,
-/// never a result).
+/// was measured, and the seconds spent since the other choice was last
+/// tried. Shared by every caller of the region (relaxed atomics: a race
+/// costs a measurement, never a result).
 typedef struct ipcc_region {
     _Atomic double cost[IPCC_REGION_BUCKETS][2];
     _Atomic double spent[IPCC_REGION_BUCKETS];

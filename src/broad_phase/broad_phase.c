@@ -479,7 +479,8 @@ static ipcc_status update_trees(ipcc_broad_phase *bp, const ipcc_collision_topol
     double limit = bp->refit_limit;
     static ipcc_region region1;
     ipcc_region_run region1_run = ipcc_region_begin(&region1, ne);
-#pragma omp parallel for num_threads(region1_run.threads) schedule(dynamic, 64) reduction(+ : ehash) default(none) shared(ebox, edges, nv, ne, nte, x0, x1, r)
+#pragma omp parallel for num_threads(region1_run.threads) schedule(guided, 64) reduction(+ : ehash) default(none) \
+    shared(ebox, edges, nv, ne, nte, x0, x1, r)
     for (int e = 0; e < ne; ++e) {
         ipcc_bvh_primitive_box(edges + 2 * e, 2, nv, x0, x1, r, &ebox[e]);
         if (nte > 0) ehash += ipcc_bvh_primitive_hash(e, edges + 2 * e, 2);

@@ -420,7 +420,8 @@ static int tree_build(const ipcc_bvh_source *src, ipcc_bvh *t, int n, uint64_t h
     uint64_t h = 0;
     static ipcc_region region2;
     ipcc_region_run region2_run = ipcc_region_begin(&region2, n);
-#pragma omp parallel for num_threads(region2_run.threads) schedule(guided, 64) reduction(+ : h) default(none) shared(src, t, n)
+#pragma omp parallel for num_threads(region2_run.threads) schedule(guided, 64) reduction(+ : h) default(none) \
+    shared(src, t, n)
     for (int i = 0; i < n; ++i) {
         source_box(src, i, &t->items[i].box, &h);
         t->items[i].id = i;
